@@ -1,0 +1,140 @@
+//! `boids bench`: the benchmark scenario, timed step by step from one saved state.
+
+use boids_sim::IndexKind;
+use boids_sim::scenario::{bench_cube_side, bench_world};
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Number of boids.
+    #[arg(long, default_value_t = 100_000)]
+    boids: usize,
+    /// Worker threads (0 = all cores).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Neighbour index.
+    #[arg(long, value_enum, default_value_t = IndexArg::Grid)]
+    index: IndexArg,
+    /// Timed steps (the median is reported).
+    #[arg(long, default_value_t = 30)]
+    steps: usize,
+    /// Untimed warm-up steps.
+    #[arg(long, default_value_t = 3)]
+    warmup: usize,
+    /// Use only the k nearest neighbours (k-d tree path); 0 = all within the radius.
+    #[arg(long, default_value_t = 0)]
+    k: u32,
+    /// Let the flock move freely instead of restarting every step from the saved state.
+    #[arg(long)]
+    free: bool,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum IndexArg {
+    Grid,
+    Kdtree,
+    Brute,
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() { 0.0 } else { v[v.len() / 2] }
+}
+
+/// Peak resident set of this process, bytes (Linux), if known.
+fn peak_rss() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+pub fn bench(a: &BenchArgs) -> Result<(), String> {
+    if a.boids == 0 || a.steps == 0 {
+        return Err("--boids and --steps must be at least 1".into());
+    }
+    let (kind, name) = match a.index {
+        IndexArg::Grid => (IndexKind::Grid, "grid"),
+        IndexArg::Kdtree => (IndexKind::KdTree, "kdtree"),
+        IndexArg::Brute => (IndexKind::BruteForce, "brute"),
+    };
+    let rss0 = peak_rss();
+    let (mut world, id) =
+        bench_world(a.boids, a.threads, kind, a.seed).map_err(|e| e.to_string())?;
+    if a.k > 0 {
+        let mut p = *world.flock(id).expect("bench flock").params();
+        p.max_neighbours = a.k;
+        world.set_params(id, p).map_err(|e| e.to_string())?;
+    }
+    let snapshot = world.flock(id).expect("bench flock").snapshot();
+    let dt = 1.0 / 60.0;
+    let mut step_ms = Vec::with_capacity(a.steps);
+    let mut build_ms = Vec::with_capacity(a.steps);
+    let mut neighbours = 0u64;
+    for k in 0..a.warmup + a.steps {
+        if !a.free {
+            world.restore(id, &snapshot).map_err(|e| e.to_string())?;
+        }
+        let t = Instant::now();
+        world.build_indices();
+        let b = t.elapsed().as_secs_f64() * 1e3;
+        let t = Instant::now();
+        world.step(dt).map_err(|e| e.to_string())?;
+        let s = t.elapsed().as_secs_f64() * 1e3;
+        if k >= a.warmup {
+            step_ms.push(s);
+            build_ms.push(b);
+            neighbours += world.flock(id).expect("bench flock").last_step_neighbours();
+        }
+    }
+    let flock = world.flock(id).expect("bench flock");
+    let ms = median(&mut step_ms);
+    let build = median(&mut build_ms);
+    let per_boid = neighbours as f64 / (a.steps * a.boids) as f64;
+    let bytes = flock.heap_bytes() as f64 / a.boids as f64;
+    let rss = match (rss0, peak_rss()) {
+        (Some(a0), Some(a1)) => format!("{:.1}", (a1.saturating_sub(a0)) as f64 / a.boids as f64),
+        _ => "n/a".into(),
+    };
+    let threads = world.threads();
+    println!(
+        "benchmark scenario: seed 000 rules, radius 1, fov 90 deg, cube side {:.2}, dt 1/60",
+        bench_cube_side(a.boids)
+    );
+    println!("  boids                {}", a.boids);
+    println!("  threads              {threads}");
+    println!(
+        "  index                {name}{}",
+        if a.k > 0 {
+            format!(" (k = {})", a.k)
+        } else {
+            String::new()
+        }
+    );
+    println!(
+        "  mode                 {}",
+        if a.free {
+            "free-moving flock"
+        } else {
+            "every step from the saved state"
+        }
+    );
+    println!(
+        "  timed steps          {} (after {} warm-up)",
+        a.steps, a.warmup
+    );
+    println!("  ms/step (median)     {ms:.3}");
+    println!("  index build (median) {build:.3} ms");
+    println!("  ns/boid/step         {:.1}", ms * 1e6 / a.boids as f64);
+    println!("  neighbours/boid      {per_boid:.2}");
+    println!("  engine bytes/boid    {bytes:.1}");
+    println!("  peak RSS growth/boid {rss}");
+    println!(
+        "bench n={} threads={threads} index={name} k={} ms_per_step={ms:.4} build_ms={build:.4} neighbours_per_boid={per_boid:.3} bytes_per_boid={bytes:.1}",
+        a.boids, a.k
+    );
+    Ok(())
+}

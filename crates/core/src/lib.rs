@@ -1,0 +1,19 @@
+//! `boids-core`: the flocking model.
+//!
+//! Everything here is pure per-boid math on [`glam`] vectors: parameters ([`FlockParams`]),
+//! the neighbourhood a boid sees ([`Neighbourhood`]), the rules that turn it into a steering
+//! output and the integrators that turn that into the next state ([`step_boid`]).
+//! This crate knows nothing of threads, neighbour indices, FFI or I/O.
+
+pub mod math;
+mod params;
+mod rng;
+mod rules;
+
+pub use glam::{Quat, Vec3};
+pub use params::{
+    AlignmentMode, Bounds, Combine, FlockParams, IndexKind, Integrator, ParamError, PlaneLock,
+    SeparationMode, Target, Weights,
+};
+pub use rng::Rng;
+pub use rules::{BoidState, Derived, Neighbourhood, step_boid};

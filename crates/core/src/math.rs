@@ -1,0 +1,111 @@
+//! Small vector helpers that never produce NaN or infinity from finite input.
+
+use glam::{Quat, Vec3};
+
+/// `v / |v|`, or zero when `v` is zero, denormal-small or not finite.
+#[inline]
+pub fn normalize_or_zero(v: Vec3) -> Vec3 {
+    v.normalize_or_zero()
+}
+
+/// `v` shortened to at most `max` (a non-positive `max` gives zero).
+#[inline]
+pub fn clamp_length(v: Vec3, max: f32) -> Vec3 {
+    let len2 = v.length_squared();
+    if max <= 0.0 {
+        Vec3::ZERO
+    } else if len2 > max * max {
+        normalize_or_zero(v) * max
+    } else {
+        v
+    }
+}
+
+/// Unity's `Quaternion.LookRotation(forward)` with world +Y as the up hint: an orientation whose
+/// +Z axis is `forward` and whose +Y axis is as close to world +Y as possible. A zero `forward`
+/// gives the identity; a vertical `forward` (where "up" is undefined) uses the shortest rotation
+/// from +Z.
+pub fn look_rotation(forward: Vec3) -> Quat {
+    let f = normalize_or_zero(forward);
+    if f == Vec3::ZERO {
+        return Quat::IDENTITY;
+    }
+    let right = Vec3::Y.cross(f);
+    if right.length_squared() < 1e-12 {
+        // Looking straight up or down: rotate about X so that +Z maps to `f`.
+        return Quat::from_rotation_arc(Vec3::Z, f);
+    }
+    let right = right.normalize();
+    let up = f.cross(right);
+    Quat::from_mat3(&glam::Mat3::from_cols(right, up, f)).normalize()
+}
+
+/// Rotates unit vector `from` toward unit vector `to` the way Unity's
+/// `Slerp(LookRotation(from), LookRotation(to), t)` does, returning the new forward vector.
+/// `t` is clamped to `[0, 1]`.
+pub fn turn_towards(from: Vec3, to: Vec3, t: f32) -> Vec3 {
+    let t = t.clamp(0.0, 1.0);
+    let q = look_rotation(from).slerp(look_rotation(to), t);
+    let f = q * Vec3::Z;
+    if f.is_finite() { f } else { from }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalise_zero_stays_zero() {
+        assert_eq!(normalize_or_zero(Vec3::ZERO), Vec3::ZERO);
+        assert_eq!(normalize_or_zero(Vec3::new(f32::NAN, 0.0, 0.0)), Vec3::ZERO);
+        assert_eq!(
+            normalize_or_zero(Vec3::new(0.0, 3.0, 4.0)),
+            Vec3::new(0.0, 0.6, 0.8)
+        );
+    }
+
+    #[test]
+    fn clamp_length_limits_only_long_vectors() {
+        assert_eq!(
+            clamp_length(Vec3::new(3.0, 4.0, 0.0), 10.0),
+            Vec3::new(3.0, 4.0, 0.0)
+        );
+        assert_eq!(
+            clamp_length(Vec3::new(3.0, 4.0, 0.0), 1.0),
+            Vec3::new(0.6, 0.8, 0.0)
+        );
+        assert_eq!(clamp_length(Vec3::X, 0.0), Vec3::ZERO);
+    }
+
+    #[test]
+    fn look_rotation_points_forward_with_up_near_y() {
+        for f in [
+            Vec3::X,
+            Vec3::new(1.0, 2.0, -3.0),
+            Vec3::NEG_Z,
+            Vec3::Y,
+            Vec3::NEG_Y,
+        ] {
+            let q = look_rotation(f);
+            let fwd = q * Vec3::Z;
+            assert!((fwd - f.normalize()).length() < 1e-5, "{f} -> {fwd}");
+            if f.x != 0.0 || f.z != 0.0 {
+                // Up has no roll: it lies in the plane of forward and world Y.
+                let right = q * Vec3::X;
+                assert!(right.y.abs() < 1e-5);
+            }
+        }
+        assert_eq!(look_rotation(Vec3::ZERO), Quat::IDENTITY);
+    }
+
+    #[test]
+    fn turn_towards_moves_part_way() {
+        let f = turn_towards(Vec3::Z, Vec3::X, 0.5);
+        let expect = Vec3::new(1.0, 0.0, 1.0).normalize();
+        assert!((f - expect).length() < 1e-5, "{f}");
+        assert!((turn_towards(Vec3::Z, Vec3::X, 7.0) - Vec3::X).length() < 1e-5);
+    }
+}
+
+/// Largest coordinate or velocity component accepted from a caller.
+pub const MAX_COORD: f32 = 1.0e9;

@@ -1,0 +1,359 @@
+//! Flock parameters: one generic model whose settings reproduce each of the seed tutorials.
+
+use glam::Vec3;
+use std::fmt;
+
+/// How separation is measured from the neighbours within the separation radius.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeparationMode {
+    /// Mean of the unit vectors pointing away from each neighbour (seed 000).
+    UnitMean,
+    /// Sum of `-o / |o|²` over the offsets `o` to each neighbour (seed 003); exactly
+    /// coincident pairs are skipped.
+    InverseSquare,
+    /// Mean of `-o` (seeds 002 and 004).
+    MeanOffset,
+    /// Sum of `-o` (seed 001).
+    SumOffset,
+}
+
+/// How alignment is measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlignmentMode {
+    /// `mean v_j - v_i` (seed 000).
+    VelocityDifference,
+    /// Mean of the neighbours' headings; a boid alone uses its own heading (seeds 003, 004).
+    MeanHeading,
+    /// `mean v_j` (seed 002).
+    MeanVelocity,
+}
+
+/// How the rule outputs combine into one steering vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Combine {
+    /// `Σ w_k m_k`.
+    WeightedSum,
+    /// Reynolds steering: `Σ w_k clampLength(m̂_k · max_speed - v, max_force)` (seed 003).
+    /// The neighbour rules apply only when the boid has neighbours.
+    Steer,
+    /// `Σ clampLength(w_k m_k, w_k)`, parts shorter than 1e-5 dropped, then times
+    /// `drive_factor` (seed 004).
+    WeightedClamped,
+}
+
+/// How the combined steering vector changes the state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Integrator {
+    /// `v += a dt`, speed clamped to `[min_speed, max_speed]`, `p += v dt` (seeds 000, 003).
+    Acceleration,
+    /// `v += velocity_smoothing · a`, then `|v| > max → max`, then `0 < |v| < min → min`,
+    /// `p += v dt` (seed 002).
+    VelocityBlend,
+    /// The heading turns toward `a` by at most `max_turn_rate · dt` of a slerp, the scalar speed is
+    /// kept (clamped to `[min_speed, max_speed]`), `p += heading · speed · dt` (seed 001).
+    HeadingSpeed,
+    /// The steering output is the velocity, clamped to `max_speed`; `p += v dt` (seed 004).
+    Kinematic,
+}
+
+/// The space a flock lives in, and how it is kept there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bounds {
+    /// No bounds.
+    None,
+    /// Six walls of an axis-aligned box; within `distance` of a wall a boid is pushed inward by
+    /// `weight / max(|d / distance|, 0.01)` (seed 000, with the sign defect corrected). The push
+    /// also applies outside the box, so an escaped boid comes back.
+    SoftBox {
+        /// Minimum corner.
+        min: Vec3,
+        /// Maximum corner.
+        max: Vec3,
+        /// Distance from a wall at which the push starts.
+        distance: f32,
+    },
+    /// A sphere (a circle under a plane lock): with `t = |c - p| / radius`, no push while
+    /// `t < inner`, else `(c - p) t²` (seed 004's stay-in-radius, `inner` = 0.9).
+    SoftSphere {
+        /// Centre.
+        centre: Vec3,
+        /// Radius.
+        radius: f32,
+        /// Fraction of the radius at which the push starts.
+        inner: f32,
+    },
+    /// Periodic box: leaving one face re-enters at the opposite one; neighbours are found across
+    /// faces (minimal image).
+    Wrap {
+        /// Minimum corner.
+        min: Vec3,
+        /// Maximum corner.
+        max: Vec3,
+    },
+    /// Hard box: positions are clamped and the outward velocity component is reflected.
+    Clamp {
+        /// Minimum corner.
+        min: Vec3,
+        /// Maximum corner.
+        max: Vec3,
+    },
+}
+
+/// Locks motion to a plane through the origin, giving the 2-D models.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaneLock {
+    /// Full 3-D motion.
+    None,
+    /// Motion in the XY plane (z = 0), as Unity 2-D.
+    XY,
+    /// Motion in the XZ plane (y = 0), a ground plane.
+    XZ,
+}
+
+/// Which neighbour index a flock uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexKind {
+    /// Grid for radius queries, k-d tree when `max_neighbours` is set.
+    Auto,
+    /// A uniform grid with cell size tied to the perception radius.
+    Grid,
+    /// A k-d tree (kiddo).
+    KdTree,
+    /// Every boid against every boid: the test oracle.
+    BruteForce,
+}
+
+/// A target point: attract from beyond `avoid_distance`, push away inside it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Target {
+    /// The point (the host may move it every step).
+    pub point: Vec3,
+    /// Inside this distance the boid is pushed away (unit vector times `Weights::target_avoid`);
+    /// beyond it, attracted (offset times `Weights::target`). 0 = always attract.
+    pub avoid_distance: f32,
+}
+
+/// Rule weights.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// Separation.
+    pub separation: f32,
+    /// Alignment.
+    pub alignment: f32,
+    /// Cohesion.
+    pub cohesion: f32,
+    /// Attraction to the target (beyond its avoid distance).
+    pub target: f32,
+    /// Push away from the target (inside its avoid distance).
+    pub target_avoid: f32,
+    /// Soft bounds push.
+    pub bounds: f32,
+    /// Obstacle avoidance.
+    pub obstacles: f32,
+    /// Random wander.
+    pub wander: f32,
+}
+
+/// Every setting of a flock. [`FlockParams::default`] is seed 000's fish school.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlockParams {
+    /// Neighbours are the others strictly closer than this.
+    pub perception_radius: f32,
+    /// Half-angle of the field of view, degrees: a neighbour counts when the angle between the
+    /// boid's heading and the direction to it is below this. 180 or more = all around.
+    pub field_of_view_deg: f32,
+    /// Only neighbours strictly closer than this count for separation.
+    pub separation_radius: f32,
+    /// Keep only the k nearest within the radius (ties by index); 0 = all.
+    pub max_neighbours: u32,
+    /// Rule weights.
+    pub weights: Weights,
+    /// Separation form.
+    pub separation: SeparationMode,
+    /// Alignment form.
+    pub alignment: AlignmentMode,
+    /// Minimum speed (units/s).
+    pub min_speed: f32,
+    /// Maximum speed (units/s).
+    pub max_speed: f32,
+    /// Maximum steering force for [`Combine::Steer`] (units/s²).
+    pub max_force: f32,
+    /// Turn rate for [`Integrator::HeadingSpeed`]: slerp fraction per second.
+    pub max_turn_rate: f32,
+    /// Blend factor for [`Integrator::VelocityBlend`], in `[0, 1]`.
+    pub velocity_smoothing: f32,
+    /// Multiplier of the combined move for [`Combine::WeightedClamped`].
+    pub drive_factor: f32,
+    /// How rule outputs combine.
+    pub combine: Combine,
+    /// How the state integrates.
+    pub integrator: Integrator,
+    /// Bounds.
+    pub bounds: Bounds,
+    /// Plane lock for 2-D models.
+    pub plane: PlaneLock,
+    /// Target, if any.
+    pub target: Option<Target>,
+    /// Neighbour index.
+    pub index: IndexKind,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            separation: 5.0,
+            alignment: 2.0,
+            cohesion: 3.0,
+            target: 0.0,
+            target_avoid: 0.0,
+            bounds: 1.0,
+            obstacles: 0.0,
+            wander: 0.0,
+        }
+    }
+}
+
+impl Default for FlockParams {
+    /// Seed 000's fish: radius 1, 90° field of view, weights 5/2/3, speed 2..5, walls of a
+    /// 10-unit box at distance 3.
+    fn default() -> Self {
+        FlockParams {
+            perception_radius: 1.0,
+            field_of_view_deg: 90.0,
+            separation_radius: 1.0,
+            max_neighbours: 0,
+            weights: Weights::default(),
+            separation: SeparationMode::UnitMean,
+            alignment: AlignmentMode::VelocityDifference,
+            min_speed: 2.0,
+            max_speed: 5.0,
+            max_force: 3.0,
+            max_turn_rate: 2.0,
+            velocity_smoothing: 0.25,
+            drive_factor: 1.0,
+            combine: Combine::WeightedSum,
+            integrator: Integrator::Acceleration,
+            bounds: Bounds::SoftBox {
+                min: Vec3::splat(-5.0),
+                max: Vec3::splat(5.0),
+                distance: 3.0,
+            },
+            plane: PlaneLock::None,
+            target: None,
+            index: IndexKind::Auto,
+        }
+    }
+}
+
+/// A parameter that was refused, with the reason.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamError {
+    /// The field, e.g. `perception_radius`.
+    pub field: &'static str,
+    /// What was wrong, e.g. `must be finite and >= 0, got NaN`.
+    pub reason: String,
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.field, self.reason)
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// Largest magnitude accepted for any length, speed or weight: far beyond any sensible scene,
+/// small enough that products of two such values stay finite in `f32`.
+pub const MAX_MAGNITUDE: f32 = 1.0e9;
+
+fn check(field: &'static str, x: f32, lo: f32, hi: f32) -> Result<(), ParamError> {
+    if x.is_finite() && x >= lo && x <= hi {
+        Ok(())
+    } else {
+        Err(ParamError {
+            field,
+            reason: format!("must be finite and in [{lo}, {hi}], got {x}"),
+        })
+    }
+}
+
+fn check_vec(field: &'static str, v: Vec3) -> Result<(), ParamError> {
+    for c in v.to_array() {
+        check(field, c, -MAX_MAGNITUDE, MAX_MAGNITUDE)?;
+    }
+    Ok(())
+}
+
+fn check_box(min_f: &'static str, min: Vec3, max: Vec3) -> Result<(), ParamError> {
+    check_vec(min_f, min)?;
+    check_vec(min_f, max)?;
+    if !(min.cmplt(max).all()) {
+        return Err(ParamError {
+            field: min_f,
+            reason: format!("box min {min} must be below max {max} on every axis"),
+        });
+    }
+    Ok(())
+}
+
+impl FlockParams {
+    /// Checks every field: finite, within range, consistent. The error names the field.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let m = MAX_MAGNITUDE;
+        check("perception_radius", self.perception_radius, 0.0, m)?;
+        check("field_of_view_deg", self.field_of_view_deg, 0.0, 360.0)?;
+        check("separation_radius", self.separation_radius, 0.0, m)?;
+        let w = &self.weights;
+        for (name, x) in [
+            ("weights.separation", w.separation),
+            ("weights.alignment", w.alignment),
+            ("weights.cohesion", w.cohesion),
+            ("weights.target", w.target),
+            ("weights.target_avoid", w.target_avoid),
+            ("weights.bounds", w.bounds),
+            ("weights.obstacles", w.obstacles),
+            ("weights.wander", w.wander),
+        ] {
+            check(name, x, -m, m)?;
+        }
+        check("min_speed", self.min_speed, 0.0, m)?;
+        check("max_speed", self.max_speed, 0.0, m)?;
+        if self.min_speed > self.max_speed {
+            return Err(ParamError {
+                field: "min_speed",
+                reason: format!(
+                    "must not exceed max_speed ({} > {})",
+                    self.min_speed, self.max_speed
+                ),
+            });
+        }
+        check("max_force", self.max_force, 0.0, m)?;
+        check("max_turn_rate", self.max_turn_rate, 0.0, m)?;
+        check("velocity_smoothing", self.velocity_smoothing, 0.0, 1.0)?;
+        check("drive_factor", self.drive_factor, 0.0, m)?;
+        match self.bounds {
+            Bounds::None => {}
+            Bounds::SoftBox { min, max, distance } => {
+                check_box("bounds.min/max", min, max)?;
+                check("bounds.distance", distance, 0.0, m)?;
+            }
+            Bounds::SoftSphere {
+                centre,
+                radius,
+                inner,
+            } => {
+                check_vec("bounds.centre", centre)?;
+                check("bounds.radius", radius, f32::MIN_POSITIVE, m)?;
+                check("bounds.inner", inner, 0.0, 1.0)?;
+            }
+            Bounds::Wrap { min, max } | Bounds::Clamp { min, max } => {
+                check_box("bounds.min/max", min, max)?
+            }
+        }
+        if let Some(t) = self.target {
+            check_vec("target.point", t.point)?;
+            check("target.avoid_distance", t.avoid_distance, 0.0, m)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,323 @@
+//! The per-boid update: a pure function of (own state, neighbourhood, environment, params, rng).
+
+use crate::math::{clamp_length, normalize_or_zero, turn_towards};
+use crate::params::{
+    AlignmentMode, Bounds, Combine, FlockParams, Integrator, PlaneLock, SeparationMode,
+};
+use crate::rng::Rng;
+use glam::Vec3;
+
+/// One boid's state.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct BoidState {
+    /// Position.
+    pub position: Vec3,
+    /// Velocity (units/s).
+    pub velocity: Vec3,
+    /// Unit heading (forward). Equals `velocity / |velocity|` except while the speed is zero,
+    /// when it keeps the last direction.
+    pub heading: Vec3,
+}
+
+impl BoidState {
+    /// A state whose heading follows its velocity (or +Z for a zero velocity).
+    pub fn new(position: Vec3, velocity: Vec3) -> Self {
+        let h = normalize_or_zero(velocity);
+        BoidState {
+            position,
+            velocity,
+            heading: if h == Vec3::ZERO { Vec3::Z } else { h },
+        }
+    }
+
+    /// All components finite.
+    pub fn is_finite(&self) -> bool {
+        self.position.is_finite() && self.velocity.is_finite() && self.heading.is_finite()
+    }
+}
+
+/// Quantities derived from [`FlockParams`] once per step, so the hot loop does no trigonometry.
+#[derive(Clone, Copy, Debug)]
+pub struct Derived {
+    /// Perception radius squared.
+    pub radius2: f32,
+    /// Separation radius squared.
+    pub separation_radius2: f32,
+    /// Cosine of the field-of-view half-angle (computed in `f32`, as Unity does).
+    pub cos_fov: f32,
+    /// Whether the field of view excludes anything (half-angle below 180°).
+    pub fov_active: bool,
+    /// Separation form.
+    pub separation: SeparationMode,
+}
+
+impl Derived {
+    /// Precomputes the per-step constants of `p`.
+    pub fn new(p: &FlockParams) -> Self {
+        Derived {
+            radius2: p.perception_radius * p.perception_radius,
+            separation_radius2: p.separation_radius * p.separation_radius,
+            cos_fov: p.field_of_view_deg.to_radians().cos(),
+            fov_active: p.field_of_view_deg < 180.0,
+            separation: p.separation,
+        }
+    }
+}
+
+/// What a boid gathered from its neighbours: running sums, filled by
+/// [`Neighbourhood::consider`] for each candidate the index returns.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Neighbourhood {
+    /// Neighbours seen.
+    pub count: u32,
+    /// `Σ (p_j - p_i)`.
+    pub sum_offset: Vec3,
+    /// `Σ v_j`.
+    pub sum_velocity: Vec3,
+    /// `Σ heading_j`.
+    pub sum_heading: Vec3,
+    /// Separation sum, in the flock's [`SeparationMode`].
+    pub separation: Vec3,
+    /// Neighbours inside the separation radius.
+    pub separation_count: u32,
+}
+
+impl Neighbourhood {
+    /// Offers a candidate at offset `o = p_j - p_i` (with `d2 = |o|²`, already known to be below
+    /// the perception radius) to a boid heading along `heading`; it is counted when it lies in
+    /// the field of view. A coincident candidate (`o = 0`) has no direction: it passes the
+    /// field-of-view test when the cosine is negative (as in Unity) and adds nothing to
+    /// separation.
+    #[inline(always)]
+    pub fn consider(
+        &mut self,
+        d: &Derived,
+        heading: Vec3,
+        o: Vec3,
+        d2: f32,
+        velocity_j: Vec3,
+        heading_j: Vec3,
+    ) {
+        let inv_len = if d2 > 0.0 { 1.0 / d2.sqrt() } else { 0.0 };
+        if d.fov_active && heading.dot(o * inv_len) <= d.cos_fov {
+            return;
+        }
+        self.count += 1;
+        self.sum_offset += o;
+        self.sum_velocity += velocity_j;
+        self.sum_heading += heading_j;
+        if d2 < d.separation_radius2 {
+            self.separation_count += 1;
+            self.separation -= match d.separation {
+                SeparationMode::UnitMean => o * inv_len,
+                SeparationMode::InverseSquare => o * (inv_len * inv_len),
+                SeparationMode::MeanOffset | SeparationMode::SumOffset => o,
+            };
+        }
+    }
+}
+
+fn mean(sum: Vec3, n: u32) -> Vec3 {
+    if n == 0 { Vec3::ZERO } else { sum / n as f32 }
+}
+
+/// Soft push of the bounds on a boid at `p` (unweighted).
+fn bounds_push(b: &Bounds, p: Vec3) -> Vec3 {
+    match *b {
+        Bounds::SoftBox { min, max, distance } if distance > 0.0 => {
+            let mut push = Vec3::ZERO;
+            for axis in 0..3 {
+                // Distance inside each of the two faces on this axis.
+                let d_min = p[axis] - min[axis];
+                let d_max = max[axis] - p[axis];
+                if d_min < distance {
+                    push[axis] += 1.0 / (d_min / distance).abs().max(0.01);
+                }
+                if d_max < distance {
+                    push[axis] -= 1.0 / (d_max / distance).abs().max(0.01);
+                }
+            }
+            push
+        }
+        Bounds::SoftSphere {
+            centre,
+            radius,
+            inner,
+        } => {
+            let o = centre - p;
+            let t = o.length() / radius;
+            if t < inner { Vec3::ZERO } else { o * (t * t) }
+        }
+        _ => Vec3::ZERO,
+    }
+}
+
+/// Reynolds steering toward direction `x` (zero `x` steers toward standstill).
+fn steer(x: Vec3, v: Vec3, p: &FlockParams) -> Vec3 {
+    clamp_length(normalize_or_zero(x) * p.max_speed - v, p.max_force)
+}
+
+fn lock(v: Vec3, plane: PlaneLock) -> Vec3 {
+    match plane {
+        PlaneLock::None => v,
+        PlaneLock::XY => Vec3::new(v.x, v.y, 0.0),
+        PlaneLock::XZ => Vec3::new(v.x, 0.0, v.z),
+    }
+}
+
+/// The next state of one boid. Pure: the same inputs give the same bits.
+///
+/// Never returns a non-finite state: if arithmetic overflows (absurd but accepted weights), the
+/// boid keeps its previous state for this step.
+pub fn step_boid(
+    own: &BoidState,
+    n: &Neighbourhood,
+    p: &FlockParams,
+    target: Option<Vec3>,
+    rng: &mut Rng,
+    dt: f32,
+) -> BoidState {
+    let w = &p.weights;
+    let v = own.velocity;
+    let alone = n.count == 0;
+
+    // Rule outputs as (weight, unweighted vector, applies-under-Steer).
+    let separation = match p.separation {
+        SeparationMode::UnitMean | SeparationMode::MeanOffset => {
+            mean(n.separation, n.separation_count)
+        }
+        SeparationMode::InverseSquare | SeparationMode::SumOffset => n.separation,
+    };
+    let alignment = match p.alignment {
+        AlignmentMode::VelocityDifference if !alone => mean(n.sum_velocity, n.count) - v,
+        AlignmentMode::MeanHeading if alone => own.heading,
+        AlignmentMode::MeanHeading => mean(n.sum_heading, n.count),
+        AlignmentMode::MeanVelocity => mean(n.sum_velocity, n.count),
+        AlignmentMode::VelocityDifference => Vec3::ZERO,
+    };
+    let cohesion = mean(n.sum_offset, n.count);
+
+    let mut parts: [(f32, Vec3, bool); 6] = [
+        (w.separation, separation, !alone),
+        (w.alignment, alignment, !alone),
+        (w.cohesion, cohesion, !alone),
+        (0.0, Vec3::ZERO, false),
+        (w.bounds, Vec3::ZERO, false),
+        (w.wander, Vec3::ZERO, false),
+    ];
+    if let (Some(t), Some(tp)) = (p.target, target) {
+        let d = tp - own.position;
+        parts[3] = if d.length() > t.avoid_distance {
+            (w.target, d, true)
+        } else {
+            (w.target_avoid, -normalize_or_zero(d), true)
+        };
+    }
+    let push = bounds_push(&p.bounds, own.position);
+    parts[4] = (w.bounds, push, push != Vec3::ZERO);
+    if w.wander != 0.0 {
+        let m = lock(normalize_or_zero(own.heading + rng.unit_vector()), p.plane);
+        parts[5] = (w.wander, m, true);
+    }
+
+    let mut a = Vec3::ZERO;
+    match p.combine {
+        Combine::WeightedSum => {
+            for (wk, m, _) in parts {
+                a += wk * m;
+            }
+        }
+        Combine::Steer => {
+            for (wk, m, applies) in parts {
+                if applies {
+                    a += wk * steer(m, v, p);
+                }
+            }
+        }
+        Combine::WeightedClamped => {
+            for (wk, m, _) in parts {
+                let part = wk * m;
+                if part.length_squared() >= 1e-10 {
+                    a += clamp_length(part, wk.abs());
+                }
+            }
+            a *= p.drive_factor;
+        }
+    }
+    a = lock(a, p.plane);
+
+    let heading_or = |v: Vec3| {
+        let h = normalize_or_zero(v);
+        if h == Vec3::ZERO { own.heading } else { h }
+    };
+    let (velocity, heading) = match p.integrator {
+        Integrator::Acceleration => {
+            let nv = v + a * dt;
+            let h = heading_or(nv);
+            let speed = nv.length().clamp(p.min_speed, p.max_speed);
+            (h * speed, h)
+        }
+        Integrator::VelocityBlend => {
+            let mut nv = v + p.velocity_smoothing * a;
+            let speed = nv.length();
+            if speed > p.max_speed {
+                nv = normalize_or_zero(nv) * p.max_speed;
+            }
+            let speed = nv.length();
+            if speed > 0.0 && speed < p.min_speed {
+                nv = normalize_or_zero(nv) * p.min_speed;
+            }
+            (nv, heading_or(nv))
+        }
+        Integrator::HeadingSpeed => {
+            let speed = v.length().clamp(p.min_speed, p.max_speed);
+            let want = normalize_or_zero(a);
+            let h = if want == Vec3::ZERO {
+                own.heading
+            } else {
+                lock(
+                    turn_towards(own.heading, want, p.max_turn_rate * dt),
+                    p.plane,
+                )
+            };
+            let h = heading_or(h);
+            (h * speed, h)
+        }
+        Integrator::Kinematic => {
+            let nv = clamp_length(a, p.max_speed);
+            (nv, heading_or(nv))
+        }
+    };
+    let velocity = lock(velocity, p.plane);
+    let mut position = lock(own.position + velocity * dt, p.plane);
+    let mut velocity = velocity;
+    match p.bounds {
+        Bounds::Wrap { min, max } => {
+            let size = max - min;
+            position = min + (position - min).rem_euclid(size);
+            // rem_euclid may round up to exactly `size`.
+            position = position.min(max - size * f32::EPSILON).max(min);
+        }
+        Bounds::Clamp { min, max } => {
+            for axis in 0..3 {
+                if position[axis] < min[axis] {
+                    position[axis] = min[axis];
+                    velocity[axis] = velocity[axis].abs();
+                } else if position[axis] > max[axis] {
+                    position[axis] = max[axis];
+                    velocity[axis] = -velocity[axis].abs();
+                }
+            }
+        }
+        _ => {}
+    }
+    let next = BoidState {
+        position,
+        velocity,
+        heading: {
+            let h = normalize_or_zero(velocity);
+            if h == Vec3::ZERO { heading } else { h }
+        },
+    };
+    if next.is_finite() { next } else { *own }
+}

@@ -1,0 +1,544 @@
+//! One flock: its parameters, its boids as structure of arrays (current and next snapshot) and
+//! its neighbour index.
+
+use crate::error::{Error, invalid};
+use boids_core::{
+    AlignmentMode, BoidState, Bounds, Derived, FlockParams, IndexKind, Neighbourhood, PlaneLock,
+    Rng, Vec3, step_boid,
+};
+use boids_index::{AnyIndex, Hit, Kind, NeighbourIndex, Period, Points};
+use rayon::prelude::*;
+
+/// Where [`crate::World::spawn`] places new boids.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SpawnShape {
+    /// Uniform in an axis-aligned box.
+    Box {
+        /// Minimum corner.
+        min: Vec3,
+        /// Maximum corner.
+        max: Vec3,
+    },
+    /// Uniform in a ball.
+    Sphere {
+        /// Centre.
+        centre: Vec3,
+        /// Radius.
+        radius: f32,
+    },
+    /// Uniform in a disc in the flock's plane (XZ unless the flock is locked to XY).
+    Disc {
+        /// Centre.
+        centre: Vec3,
+        /// Radius.
+        radius: f32,
+    },
+}
+
+/// How to spawn boids: a shape and a speed range; directions are uniformly random (in the plane
+/// for a plane-locked flock).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spawn {
+    /// Where.
+    pub shape: SpawnShape,
+    /// Speed drawn uniformly from `[min_speed, max_speed]`.
+    pub min_speed: f32,
+    /// See `min_speed`.
+    pub max_speed: f32,
+}
+
+impl Default for Spawn {
+    /// The default flock's box (±5) at speeds 2..5.
+    fn default() -> Self {
+        Spawn {
+            shape: SpawnShape::Box {
+                min: Vec3::splat(-5.0),
+                max: Vec3::splat(5.0),
+            },
+            min_speed: 2.0,
+            max_speed: 5.0,
+        }
+    }
+}
+
+/// A copy of a flock's boids, to restore later (benchmarks step the same state repeatedly).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlockSnapshot {
+    ids: Vec<u32>,
+    positions: Vec<Vec3>,
+    velocities: Vec<Vec3>,
+    headings: Vec<Vec3>,
+    next_id: u32,
+}
+
+/// A flock of boids. Read it through [`crate::World::flock`]; change it through the world.
+pub struct Flock {
+    pub(crate) name: String,
+    pub(crate) params: FlockParams,
+    pub(crate) target: Option<Vec3>,
+    ids: Vec<u32>,
+    positions: Vec<Vec3>,
+    velocities: Vec<Vec3>,
+    headings: Vec<Vec3>,
+    next_positions: Vec<Vec3>,
+    next_velocities: Vec<Vec3>,
+    next_headings: Vec<Vec3>,
+    next_id: u32,
+    index: AnyIndex,
+    last_neighbours: u64,
+}
+
+const SPAWN_STREAM: u32 = 1;
+const RULE_STREAM: u32 = 0;
+
+fn lock(v: Vec3, plane: PlaneLock) -> Vec3 {
+    match plane {
+        PlaneLock::None => v,
+        PlaneLock::XY => Vec3::new(v.x, v.y, 0.0),
+        PlaneLock::XZ => Vec3::new(v.x, 0.0, v.z),
+    }
+}
+
+fn check_vec(what: &str, i: usize, v: Vec3) -> Result<(), Error> {
+    if v.is_finite() && v.abs().max_element() <= boids_core::math::MAX_COORD {
+        Ok(())
+    } else {
+        Err(invalid(format!(
+            "{what}[{i}] must be finite with |component| <= {}, got {v}",
+            boids_core::math::MAX_COORD
+        )))
+    }
+}
+
+impl Flock {
+    pub(crate) fn new(name: String, params: FlockParams) -> Self {
+        Flock {
+            name,
+            target: params.target.map(|t| t.point),
+            index: AnyIndex::new(Self::index_kind(&params)),
+            params,
+            ids: Vec::new(),
+            positions: Vec::new(),
+            velocities: Vec::new(),
+            headings: Vec::new(),
+            next_positions: Vec::new(),
+            next_velocities: Vec::new(),
+            next_headings: Vec::new(),
+            next_id: 0,
+            last_neighbours: 0,
+        }
+    }
+
+    fn index_kind(p: &FlockParams) -> Kind {
+        match p.index {
+            IndexKind::Auto if p.max_neighbours > 0 => Kind::KdTree,
+            IndexKind::Auto | IndexKind::Grid => Kind::Grid,
+            IndexKind::KdTree => Kind::KdTree,
+            IndexKind::BruteForce => Kind::BruteForce,
+        }
+    }
+
+    /// The flock's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Its parameters.
+    pub fn params(&self) -> &FlockParams {
+        &self.params
+    }
+    /// Number of boids.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+    /// `true` when the flock has no boids.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+    /// Stable ids, ascending (the order of every other array).
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+    /// Positions.
+    pub fn positions(&self) -> &[Vec3] {
+        &self.positions
+    }
+    /// Velocities.
+    pub fn velocities(&self) -> &[Vec3] {
+        &self.velocities
+    }
+    /// Unit headings.
+    pub fn headings(&self) -> &[Vec3] {
+        &self.headings
+    }
+    /// One boid's state by array position.
+    pub fn boid(&self, i: usize) -> BoidState {
+        BoidState {
+            position: self.positions[i],
+            velocity: self.velocities[i],
+            heading: self.headings[i],
+        }
+    }
+    /// Array position of the boid with this id.
+    pub fn position_of(&self, id: u32) -> Option<usize> {
+        self.ids.binary_search(&id).ok()
+    }
+    /// The current target point, if the flock has a target.
+    pub fn target(&self) -> Option<Vec3> {
+        self.target
+    }
+    /// The neighbour index built in the last step (other flocks may query it).
+    pub fn index(&self) -> &AnyIndex {
+        &self.index
+    }
+    /// Neighbours used by all boids together in the last step.
+    pub fn last_step_neighbours(&self) -> u64 {
+        self.last_neighbours
+    }
+    /// Heap bytes held by the flock's arrays and index.
+    pub fn heap_bytes(&self) -> usize {
+        let v = |x: &Vec<Vec3>| x.capacity() * 12;
+        self.ids.capacity() * 4
+            + v(&self.positions)
+            + v(&self.velocities)
+            + v(&self.headings)
+            + v(&self.next_positions)
+            + v(&self.next_velocities)
+            + v(&self.next_headings)
+            + self.index.heap_bytes()
+    }
+
+    /// A copy of the boids.
+    pub fn snapshot(&self) -> FlockSnapshot {
+        FlockSnapshot {
+            ids: self.ids.clone(),
+            positions: self.positions.clone(),
+            velocities: self.velocities.clone(),
+            headings: self.headings.clone(),
+            next_id: self.next_id,
+        }
+    }
+
+    pub(crate) fn restore(&mut self, s: &FlockSnapshot) {
+        self.ids.clone_from(&s.ids);
+        self.positions.clone_from(&s.positions);
+        self.velocities.clone_from(&s.velocities);
+        self.headings.clone_from(&s.headings);
+        self.next_id = s.next_id;
+    }
+
+    pub(crate) fn set_params(&mut self, params: FlockParams) -> Result<(), Error> {
+        params.validate()?;
+        let kind = Self::index_kind(&params);
+        if kind != self.index.kind() {
+            self.index = AnyIndex::new(kind);
+        }
+        if params.target.is_some() && self.target.is_none() {
+            self.target = params.target.map(|t| t.point);
+        }
+        if params.target.is_none() {
+            self.target = None;
+        }
+        self.params = params;
+        Ok(())
+    }
+
+    pub(crate) fn set_target(&mut self, point: Vec3) -> Result<(), Error> {
+        check_vec("target", 0, point)?;
+        if self.params.target.is_none() {
+            return Err(invalid(format!(
+                "flock '{}' has no target settings (params.target is None)",
+                self.name
+            )));
+        }
+        self.target = Some(point);
+        Ok(())
+    }
+
+    fn ensure_id_space(&self, n: usize) -> Result<(), Error> {
+        if n as u64 + u64::from(self.next_id) > u64::from(u32::MAX) {
+            return Err(invalid(format!(
+                "cannot add {n} boids: ids would pass u32::MAX (next id {})",
+                self.next_id
+            )));
+        }
+        if self.ids.len().saturating_add(n) > crate::world::MAX_BOIDS_PER_FLOCK {
+            return Err(invalid(format!(
+                "cannot add {n} boids to {}: a flock holds at most {}",
+                self.ids.len(),
+                crate::world::MAX_BOIDS_PER_FLOCK
+            )));
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, p: Vec3, v: Vec3) -> u32 {
+        let plane = self.params.plane;
+        let b = BoidState::new(lock(p, plane), lock(v, plane));
+        let id = self.next_id;
+        self.next_id += 1;
+        self.ids.push(id);
+        self.positions.push(b.position);
+        self.velocities.push(b.velocity);
+        self.headings.push(b.heading);
+        id
+    }
+
+    pub(crate) fn spawn(&mut self, n: usize, spawn: &Spawn, seed: u64) -> Result<u32, Error> {
+        self.ensure_id_space(n)?;
+        let ok_speed = |s: f32| s.is_finite() && (0.0..=1e9).contains(&s);
+        if !ok_speed(spawn.min_speed)
+            || !ok_speed(spawn.max_speed)
+            || spawn.min_speed > spawn.max_speed
+        {
+            return Err(invalid(format!(
+                "spawn speeds must be finite, >= 0 and min <= max, got {}..{}",
+                spawn.min_speed, spawn.max_speed
+            )));
+        }
+        match spawn.shape {
+            SpawnShape::Box { min, max } => {
+                check_vec("spawn.min", 0, min)?;
+                check_vec("spawn.max", 0, max)?;
+                if !min.cmple(max).all() {
+                    return Err(invalid(format!(
+                        "spawn box min {min} must not exceed max {max}"
+                    )));
+                }
+            }
+            SpawnShape::Sphere { centre, radius } | SpawnShape::Disc { centre, radius } => {
+                check_vec("spawn.centre", 0, centre)?;
+                if !(radius.is_finite() && (0.0..=1e9).contains(&radius)) {
+                    return Err(invalid(format!(
+                        "spawn radius must be finite and >= 0, got {radius}"
+                    )));
+                }
+            }
+        }
+        let first = self.next_id;
+        let plane = self.params.plane;
+        let in_plane = |v: Vec3| match plane {
+            PlaneLock::XY => Vec3::new(v.x, v.y, 0.0),
+            _ => Vec3::new(v.x, 0.0, v.z),
+        };
+        for k in 0..n {
+            let id = first + k as u32;
+            let mut rng = Rng::keyed(seed, id, 0, SPAWN_STREAM);
+            let p = match spawn.shape {
+                SpawnShape::Box { min, max } => Vec3::new(
+                    rng.range(min.x, max.x),
+                    rng.range(min.y, max.y),
+                    rng.range(min.z, max.z),
+                ),
+                SpawnShape::Sphere { centre, radius } => centre + rng.in_unit_ball() * radius,
+                SpawnShape::Disc { centre, radius } => {
+                    let a = rng.range(0.0, std::f32::consts::TAU);
+                    let r = radius * rng.next_f32().sqrt();
+                    centre + in_plane(Vec3::new(a.cos() * r, a.sin() * r, a.sin() * r))
+                }
+            };
+            let mut dir = lock(rng.unit_vector(), plane).normalize_or_zero();
+            if dir == Vec3::ZERO {
+                dir = match plane {
+                    PlaneLock::XY => Vec3::Y,
+                    _ => Vec3::X,
+                };
+            }
+            let v = dir * rng.range(spawn.min_speed, spawn.max_speed);
+            self.push(p, v);
+        }
+        Ok(first)
+    }
+
+    pub(crate) fn add(&mut self, positions: &[Vec3], velocities: &[Vec3]) -> Result<u32, Error> {
+        if positions.len() != velocities.len() {
+            return Err(invalid(format!(
+                "add boids: {} positions but {} velocities",
+                positions.len(),
+                velocities.len()
+            )));
+        }
+        self.ensure_id_space(positions.len())?;
+        for (i, (&p, &v)) in positions.iter().zip(velocities).enumerate() {
+            check_vec("positions", i, p)?;
+            check_vec("velocities", i, v)?;
+        }
+        let first = self.next_id;
+        for (&p, &v) in positions.iter().zip(velocities) {
+            self.push(p, v);
+        }
+        Ok(first)
+    }
+
+    pub(crate) fn remove(&mut self, ids: &[u32]) -> Result<usize, Error> {
+        let mut doomed = Vec::with_capacity(ids.len());
+        for &id in ids {
+            match self.ids.binary_search(&id) {
+                Ok(i) => doomed.push(i),
+                Err(_) => {
+                    return Err(invalid(format!(
+                        "remove boids: flock '{}' has no boid with id {id}",
+                        self.name
+                    )));
+                }
+            }
+        }
+        doomed.sort_unstable();
+        doomed.dedup();
+        let mut k = 0;
+        let mut keep = |i: usize| {
+            let gone = k < doomed.len() && doomed[k] == i;
+            if gone {
+                k += 1;
+            }
+            !gone
+        };
+        let mask: Vec<bool> = (0..self.ids.len()).map(&mut keep).collect();
+        let retain = |v: &mut Vec<Vec3>| {
+            let mut it = mask.iter();
+            v.retain(|_| *it.next().unwrap());
+        };
+        retain(&mut self.positions);
+        retain(&mut self.velocities);
+        retain(&mut self.headings);
+        let mut it = mask.iter();
+        self.ids.retain(|_| *it.next().unwrap());
+        Ok(doomed.len())
+    }
+
+    pub(crate) fn write(
+        &mut self,
+        positions: Option<&[Vec3]>,
+        velocities: Option<&[Vec3]>,
+    ) -> Result<(), Error> {
+        for (what, data) in [("positions", positions), ("velocities", velocities)] {
+            if let Some(d) = data {
+                if d.len() != self.len() {
+                    return Err(invalid(format!(
+                        "write {what}: got {} values for {} boids",
+                        d.len(),
+                        self.len()
+                    )));
+                }
+                for (i, &v) in d.iter().enumerate() {
+                    check_vec(what, i, v)?;
+                }
+            }
+        }
+        let plane = self.params.plane;
+        if let Some(p) = positions {
+            for (dst, &src) in self.positions.iter_mut().zip(p) {
+                *dst = lock(src, plane);
+            }
+        }
+        if let Some(v) = velocities {
+            for ((dst, h), &src) in self.velocities.iter_mut().zip(&mut self.headings).zip(v) {
+                *dst = lock(src, plane);
+                let n = dst.normalize_or_zero();
+                if n != Vec3::ZERO {
+                    *h = n;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Builds the neighbour index from the current snapshot.
+    pub(crate) fn build_index(&mut self) {
+        let p = &self.params;
+        let period = match p.bounds {
+            Bounds::Wrap { min, max } => Some(Period::new(min, max)),
+            _ => None,
+        };
+        let needs_headings = p.alignment == AlignmentMode::MeanHeading;
+        let points = Points {
+            positions: &self.positions,
+            velocities: &self.velocities,
+            headings: if needs_headings { &self.headings } else { &[] },
+        };
+        self.index.build(points, p.perception_radius, period);
+    }
+
+    /// Computes the next snapshot from the current one (in the calling Rayon pool), then swaps.
+    pub(crate) fn step(&mut self, dt: f32, seed: u64, step: u64) {
+        let n = self.len();
+        self.next_positions.resize(n, Vec3::ZERO);
+        self.next_velocities.resize(n, Vec3::ZERO);
+        self.next_headings.resize(n, Vec3::ZERO);
+        let params = &self.params;
+        let derived = Derived::new(params);
+        let target = self.target;
+        let index = &self.index;
+        let ids = &self.ids;
+        let positions = &self.positions;
+        let velocities = &self.velocities;
+        let headings = &self.headings;
+        let k = params.max_neighbours as usize;
+        let radius = params.perception_radius;
+        let neighbours: u64 = self
+            .next_positions
+            .par_iter_mut()
+            .zip(self.next_velocities.par_iter_mut())
+            .zip(self.next_headings.par_iter_mut())
+            .enumerate()
+            .with_min_len(256)
+            .map_init(Vec::<Hit>::new, |hits, (i, ((np, nv), nh))| {
+                let own = BoidState {
+                    position: positions[i],
+                    velocity: velocities[i],
+                    heading: headings[i],
+                };
+                let hood = gather(index, &derived, &own, i as u32, radius, k, hits);
+                let mut rng = Rng::keyed(seed, ids[i], step, RULE_STREAM);
+                let next = step_boid(&own, &hood, params, target, &mut rng, dt);
+                *np = next.position;
+                *nv = next.velocity;
+                *nh = next.heading;
+                u64::from(hood.count)
+            })
+            .sum();
+        self.last_neighbours = neighbours;
+        std::mem::swap(&mut self.positions, &mut self.next_positions);
+        std::mem::swap(&mut self.velocities, &mut self.next_velocities);
+        std::mem::swap(&mut self.headings, &mut self.next_headings);
+    }
+}
+
+/// Everything boid `own` (array position `i`) sees in the index.
+#[inline]
+fn gather(
+    index: &AnyIndex,
+    derived: &Derived,
+    own: &BoidState,
+    i: u32,
+    radius: f32,
+    k: usize,
+    hits: &mut Vec<Hit>,
+) -> Neighbourhood {
+    let mut hood = Neighbourhood::default();
+    let vel = index.velocities();
+    let head = index.headings();
+    let mut take = |h: Hit| {
+        let hj = if head.is_empty() {
+            Vec3::ZERO
+        } else {
+            head[h.slot as usize]
+        };
+        hood.consider(
+            derived,
+            own.heading,
+            h.offset,
+            h.d2,
+            vel[h.slot as usize],
+            hj,
+        );
+    };
+    if k > 0 {
+        index.k_nearest(own.position, radius, k, i, hits);
+        for &h in hits.iter() {
+            take(h);
+        }
+    } else {
+        index.for_each_within(own.position, radius, i, take);
+    }
+    hood
+}

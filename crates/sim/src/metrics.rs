@@ -1,0 +1,59 @@
+//! Flock-level measurements: polarisation, speed, nearest-neighbour distance.
+
+use crate::flock::Flock;
+use boids_core::Vec3;
+use boids_index::{Hit, KdTree, NeighbourIndex, Points};
+use rayon::prelude::*;
+
+/// Summary measurements of one flock.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FlockMetrics {
+    /// Boids measured.
+    pub count: usize,
+    /// `|Σ v̂| / n`: 1 when all move the same way, near 0 when directions are random.
+    pub polarisation: f32,
+    /// Mean speed.
+    pub mean_speed: f32,
+    /// Mean distance from each boid to its nearest flockmate (0 with fewer than two boids).
+    pub mean_nearest_distance: f32,
+}
+
+/// Measures a flock. The sums run in a fixed order (deterministic).
+pub fn measure(flock: &Flock) -> FlockMetrics {
+    let n = flock.len();
+    if n == 0 {
+        return FlockMetrics::default();
+    }
+    let vel = flock.velocities();
+    let heading_sum: Vec3 = vel.iter().map(|v| v.normalize_or_zero()).sum();
+    let speed_sum: f64 = vel.iter().map(|v| f64::from(v.length())).sum();
+    let mut nearest = 0.0f64;
+    if n > 1 {
+        let mut tree = KdTree::default();
+        tree.build(
+            Points {
+                positions: flock.positions(),
+                velocities: vel,
+                headings: &[],
+            },
+            1.0,
+            None,
+        );
+        let d: Vec<f32> = flock
+            .positions()
+            .par_iter()
+            .enumerate()
+            .map_init(Vec::<Hit>::new, |hits, (i, &p)| {
+                tree.k_nearest(p, f32::INFINITY, 1, i as u32, hits);
+                hits.first().map_or(0.0, |h| h.d2.sqrt())
+            })
+            .collect();
+        nearest = d.iter().map(|&x| f64::from(x)).sum::<f64>() / n as f64;
+    }
+    FlockMetrics {
+        count: n,
+        polarisation: heading_sum.length() / n as f32,
+        mean_speed: (speed_sum / n as f64) as f32,
+        mean_nearest_distance: nearest as f32,
+    }
+}

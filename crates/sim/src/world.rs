@@ -1,0 +1,311 @@
+//! The world: flocks by generational id, a seed, a step counter and an optional own thread pool.
+
+use crate::error::{Error, invalid};
+use crate::flock::{Flock, FlockSnapshot, Spawn};
+use boids_core::{FlockParams, Vec3};
+
+/// Most boids one flock may hold (keeps every count and id in `u32` with room to spare).
+pub const MAX_BOIDS_PER_FLOCK: usize = 1 << 28;
+/// Largest time step accepted, seconds.
+pub const MAX_DT: f32 = 1.0;
+
+/// A flock handle: an index and a generation. The generation starts at 1, so the all-zero id is
+/// never valid; destroying a flock bumps its slot's generation, so old ids go stale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct FlockId {
+    /// Slot in the world.
+    pub index: u32,
+    /// Generation of that slot when the id was issued.
+    pub generation: u32,
+}
+
+/// World settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorldConfig {
+    /// Seed of every random draw in the world.
+    pub seed: u64,
+    /// Worker threads: 0 uses Rayon's global pool (`RAYON_NUM_THREADS`), n > 0 gives the world
+    /// its own pool of n threads.
+    pub threads: usize,
+}
+
+impl Default for WorldConfig {
+    fn default() -> Self {
+        WorldConfig {
+            seed: 0,
+            threads: 0,
+        }
+    }
+}
+
+struct Slot {
+    generation: u32,
+    flock: Option<Flock>,
+}
+
+/// A simulation: any number of named flocks, stepped together.
+pub struct World {
+    seed: u64,
+    steps: u64,
+    slots: Vec<Slot>,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl World {
+    /// A new, empty world.
+    pub fn new(config: WorldConfig) -> Result<World, Error> {
+        let pool = if config.threads > 0 {
+            if config.threads > 1024 {
+                return Err(invalid(format!(
+                    "threads must be 0..=1024, got {}",
+                    config.threads
+                )));
+            }
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(config.threads)
+                    .thread_name(|i| format!("boids-{i}"))
+                    .build()
+                    .map_err(|e| invalid(format!("cannot start thread pool: {e}")))?,
+            )
+        } else {
+            None
+        };
+        Ok(World {
+            seed: config.seed,
+            steps: 0,
+            slots: Vec::new(),
+            pool,
+        })
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Steps taken so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Threads a step uses.
+    pub fn threads(&self) -> usize {
+        match &self.pool {
+            Some(p) => p.current_num_threads(),
+            None => rayon::current_num_threads(),
+        }
+    }
+
+    /// Creates a flock with a unique, non-empty name.
+    pub fn create_flock(&mut self, name: &str, params: FlockParams) -> Result<FlockId, Error> {
+        params.validate()?;
+        if name.is_empty() {
+            return Err(invalid("flock name must not be empty"));
+        }
+        if self.find_flock(name).is_some() {
+            return Err(invalid(format!("a flock named '{name}' already exists")));
+        }
+        let flock = Flock::new(name.to_owned(), params);
+        if let Some((i, slot)) = self
+            .slots
+            .iter_mut()
+            .enumerate()
+            .find(|(_, s)| s.flock.is_none())
+        {
+            slot.flock = Some(flock);
+            return Ok(FlockId {
+                index: i as u32,
+                generation: slot.generation,
+            });
+        }
+        self.slots.push(Slot {
+            generation: 1,
+            flock: Some(flock),
+        });
+        Ok(FlockId {
+            index: self.slots.len() as u32 - 1,
+            generation: 1,
+        })
+    }
+
+    /// `true` while `id` names a live flock.
+    pub fn is_valid(&self, id: FlockId) -> bool {
+        self.flock(id).is_some()
+    }
+
+    /// The flock, if `id` is valid.
+    pub fn flock(&self, id: FlockId) -> Option<&Flock> {
+        let s = self.slots.get(id.index as usize)?;
+        if s.generation == id.generation {
+            s.flock.as_ref()
+        } else {
+            None
+        }
+    }
+
+    fn flock_mut(&mut self, id: FlockId) -> Result<&mut Flock, Error> {
+        let s = self
+            .slots
+            .get_mut(id.index as usize)
+            .ok_or(Error::InvalidId)?;
+        if s.generation != id.generation {
+            return Err(Error::InvalidId);
+        }
+        s.flock.as_mut().ok_or(Error::InvalidId)
+    }
+
+    /// The live flock with this name.
+    pub fn find_flock(&self, name: &str) -> Option<FlockId> {
+        self.flock_ids()
+            .find(|&id| self.flock(id).is_some_and(|f| f.name == name))
+    }
+
+    /// Ids of the live flocks, in slot order.
+    pub fn flock_ids(&self) -> impl Iterator<Item = FlockId> + '_ {
+        self.slots.iter().enumerate().filter_map(|(i, s)| {
+            s.flock.as_ref().map(|_| FlockId {
+                index: i as u32,
+                generation: s.generation,
+            })
+        })
+    }
+
+    /// Destroys a flock; its id (and every copy) goes stale. Destroying twice is `InvalidId`.
+    pub fn destroy_flock(&mut self, id: FlockId) -> Result<(), Error> {
+        self.flock_mut(id)?;
+        let s = &mut self.slots[id.index as usize];
+        s.flock = None;
+        // Generation 0 is reserved for "null"; skip it on wrap-around.
+        s.generation = s.generation.wrapping_add(1).max(1);
+        Ok(())
+    }
+
+    /// Destroys every flock.
+    pub fn destroy_all(&mut self) {
+        let ids: Vec<FlockId> = self.flock_ids().collect();
+        for id in ids {
+            let _ = self.destroy_flock(id);
+        }
+    }
+
+    /// Replaces a flock's parameters (validated first; on error nothing changes).
+    pub fn set_params(&mut self, id: FlockId, params: FlockParams) -> Result<(), Error> {
+        self.flock_mut(id)?.set_params(params)
+    }
+
+    /// Moves a flock's target point (the flock's params must have a target).
+    pub fn set_target(&mut self, id: FlockId, point: Vec3) -> Result<(), Error> {
+        self.flock_mut(id)?.set_target(point)
+    }
+
+    /// Spawns `n` boids; returns the first new id (ids are consecutive).
+    pub fn spawn(&mut self, id: FlockId, n: usize, spawn: &Spawn) -> Result<u32, Error> {
+        let seed = self.seed;
+        self.flock_mut(id)?.spawn(n, spawn, seed)
+    }
+
+    /// Adds boids with given positions and velocities; returns the first new id.
+    pub fn add_boids(
+        &mut self,
+        id: FlockId,
+        positions: &[Vec3],
+        velocities: &[Vec3],
+    ) -> Result<u32, Error> {
+        self.flock_mut(id)?.add(positions, velocities)
+    }
+
+    /// Removes boids by id (all or nothing: an unknown id removes none). Returns how many went.
+    pub fn remove_boids(&mut self, id: FlockId, ids: &[u32]) -> Result<usize, Error> {
+        self.flock_mut(id)?.remove(ids)
+    }
+
+    /// Overwrites positions and/or velocities of every boid (in id order).
+    pub fn write_state(
+        &mut self,
+        id: FlockId,
+        positions: Option<&[Vec3]>,
+        velocities: Option<&[Vec3]>,
+    ) -> Result<(), Error> {
+        self.flock_mut(id)?.write(positions, velocities)
+    }
+
+    /// Puts back a flock's boids from a [`Flock::snapshot`].
+    pub fn restore(&mut self, id: FlockId, snapshot: &FlockSnapshot) -> Result<(), Error> {
+        self.flock_mut(id)?.restore(snapshot);
+        Ok(())
+    }
+
+    /// Rebuilds every flock's neighbour index from the current state (a step does this itself;
+    /// exposed so benchmarks can time the build alone).
+    pub fn build_indices(&mut self) {
+        let slots = &mut self.slots;
+        let mut run = move || {
+            for s in slots.iter_mut() {
+                if let Some(f) = s.flock.as_mut() {
+                    f.build_index();
+                }
+            }
+        };
+        match &self.pool {
+            Some(pool) => pool.install(run),
+            None => run(),
+        }
+    }
+
+    /// Advances every flock by `dt` seconds (`0 < dt <= 1`, finite). Every boid reads the
+    /// snapshot of the previous step only.
+    pub fn step(&mut self, dt: f32) -> Result<(), Error> {
+        if !(dt.is_finite() && dt > 0.0 && dt <= MAX_DT) {
+            return Err(invalid(format!(
+                "dt must be finite and in (0, {MAX_DT}], got {dt}"
+            )));
+        }
+        let seed = self.seed;
+        let step = self.steps;
+        let slots = &mut self.slots;
+        let mut run = move || {
+            for s in slots.iter_mut() {
+                if let Some(f) = s.flock.as_mut() {
+                    f.build_index();
+                }
+            }
+            for s in slots.iter_mut() {
+                if let Some(f) = s.flock.as_mut() {
+                    f.step(dt, seed, step);
+                }
+            }
+        };
+        match &self.pool {
+            Some(pool) => pool.install(run),
+            None => run(),
+        }
+        self.steps += 1;
+        Ok(())
+    }
+
+    /// A 64-bit hash of every flock's ids, positions, velocities and headings (bit patterns),
+    /// for determinism checks.
+    pub fn state_hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |x: u32| {
+            for b in x.to_le_bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        };
+        for id in self.flock_ids() {
+            let f = self.flock(id).expect("live id");
+            eat(f.len() as u32);
+            for i in 0..f.len() {
+                eat(f.ids()[i]);
+                for v in [f.positions()[i], f.velocities()[i], f.headings()[i]] {
+                    for c in v.to_array() {
+                        eat(c.to_bits());
+                    }
+                }
+            }
+        }
+        h
+    }
+}
