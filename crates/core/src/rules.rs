@@ -99,7 +99,7 @@ impl Neighbourhood {
         heading_j: Vec3,
     ) {
         let inv_len = if d2 > 0.0 { 1.0 / d2.sqrt() } else { 0.0 };
-        if d.fov_active && heading.dot(o * inv_len) <= d.cos_fov {
+        if d.fov_active && heading.dot(o) * inv_len <= d.cos_fov {
             return;
         }
         self.count += 1;

@@ -1,6 +1,6 @@
 //! Every point against every point: slow, obviously right, the oracle for the other indices.
 
-use crate::{Hit, NeighbourIndex, Period, Points, copy_into, offset};
+use crate::{Hit, NeighbourIndex, Period, Points, at_or_zero, copy_into, offset};
 use glam::Vec3;
 
 /// Brute-force neighbour search (O(N) per query).
@@ -21,22 +21,23 @@ impl BruteForce {
 
 impl NeighbourIndex for BruteForce {
     fn build(&mut self, points: Points<'_>, _radius: f32, period: Option<Period>) {
-        copy_into(&mut self.positions, points.positions);
-        copy_into(&mut self.velocities, points.velocities);
-        copy_into(&mut self.headings, points.headings);
+        copy_into(&mut self.positions, points.positions, period.as_ref());
+        copy_into(&mut self.velocities, points.velocities, None);
+        copy_into(&mut self.headings, points.headings, None);
         self.period = period;
     }
     fn len(&self) -> usize {
         self.positions.len()
     }
-    fn velocities(&self) -> &[Vec3] {
-        &self.velocities
+    fn velocity(&self, slot: u32) -> Vec3 {
+        self.velocities[slot as usize]
     }
-    fn headings(&self) -> &[Vec3] {
-        &self.headings
+    fn heading(&self, slot: u32) -> Vec3 {
+        at_or_zero(&self.headings, slot)
     }
     fn for_each_within<F: FnMut(Hit)>(&self, q: Vec3, radius: f32, exclude: u32, mut f: F) {
         let r2 = radius * radius;
+        let q = self.period.map_or(q, |per| per.wrap(q));
         for (j, &p) in self.positions.iter().enumerate() {
             let o = offset(p, q, self.period.as_ref());
             let d2 = o.length_squared();

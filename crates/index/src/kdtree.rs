@@ -1,6 +1,6 @@
 //! k-d tree over `kiddo` 6: the index for k-nearest queries.
 
-use crate::{Hit, NeighbourIndex, Period, Points, copy_into, keep_k_nearest, offset};
+use crate::{Hit, NeighbourIndex, Period, Points, at_or_zero, copy_into, keep_k_nearest, offset};
 use glam::Vec3;
 use kiddo::SquaredEuclidean;
 use std::num::NonZeroUsize;
@@ -44,8 +44,8 @@ impl KdTree {
         match &self.period {
             None => query(q),
             Some(per) => {
-                // Wrap q into the box, then query every image the sphere touches.
-                let qw = per.min + (q - per.min).rem_euclid(per.size);
+                // q is inside the box; query every image the sphere touches.
+                let qw = q;
                 let shifts = |axis: usize| -> ([f32; 3], usize) {
                     let (lo, hi, s) = (
                         per.min[axis],
@@ -81,19 +81,11 @@ impl KdTree {
 
 impl NeighbourIndex for KdTree {
     fn build(&mut self, points: Points<'_>, _radius: f32, period: Option<Period>) {
-        copy_into(&mut self.positions, points.positions);
-        copy_into(&mut self.velocities, points.velocities);
-        copy_into(&mut self.headings, points.headings);
+        copy_into(&mut self.positions, points.positions, period.as_ref());
+        copy_into(&mut self.velocities, points.velocities, None);
+        copy_into(&mut self.headings, points.headings, None);
         self.period = period;
-        let pts: Vec<[f32; 3]> = match &period {
-            // Store wrapped coordinates so image queries find every point.
-            Some(per) => points
-                .positions
-                .iter()
-                .map(|&p| (per.min + (p - per.min).rem_euclid(per.size)).to_array())
-                .collect(),
-            None => points.positions.iter().map(|p| p.to_array()).collect(),
-        };
+        let pts: Vec<[f32; 3]> = self.positions.iter().map(|p| p.to_array()).collect();
         self.tree = if pts.is_empty() {
             None
         } else {
@@ -104,11 +96,11 @@ impl NeighbourIndex for KdTree {
     fn len(&self) -> usize {
         self.positions.len()
     }
-    fn velocities(&self) -> &[Vec3] {
-        &self.velocities
+    fn velocity(&self, slot: u32) -> Vec3 {
+        self.velocities[slot as usize]
     }
-    fn headings(&self) -> &[Vec3] {
-        &self.headings
+    fn heading(&self, slot: u32) -> Vec3 {
+        at_or_zero(&self.headings, slot)
     }
 
     fn for_each_within<F: FnMut(Hit)>(&self, q: Vec3, radius: f32, exclude: u32, mut f: F) {
@@ -117,6 +109,7 @@ impl NeighbourIndex for KdTree {
         }
         let r2 = radius * radius;
         let period = self.period.as_ref();
+        let q = self.period.map_or(q, |per| per.wrap(q));
         let mut seen_periodic: Vec<u32> = Vec::new();
         self.candidates(q, radius, |j| {
             if j == exclude {

@@ -11,9 +11,10 @@ mod grid;
 mod kdtree;
 
 pub use brute::BruteForce;
-pub use grid::Grid;
+pub use grid::{CandidateBuf, Grid};
 pub use kdtree::KdTree;
 
+use boids_core::kernel::wrap_axis;
 use glam::Vec3;
 
 /// A periodic box (wrap-around bounds): offsets are taken to the nearest image.
@@ -34,14 +35,26 @@ impl Period {
         }
     }
 
-    /// The shortest offset equivalent to `o` in this periodic box.
+    /// The shortest offset equivalent to `o`, for `o` between two points inside the box
+    /// (each component within `±size`).
     #[inline(always)]
     pub fn min_image(&self, o: Vec3) -> Vec3 {
-        o - self.size * (o / self.size).round()
+        Vec3::new(
+            wrap_axis(o.x, self.size.x),
+            wrap_axis(o.y, self.size.y),
+            wrap_axis(o.z, self.size.z),
+        )
+    }
+
+    /// `p` moved into the box `[min, min + size)` by whole periods.
+    #[inline]
+    pub fn wrap(&self, p: Vec3) -> Vec3 {
+        self.min + (p - self.min).rem_euclid(self.size)
     }
 }
 
-/// Offset from `q` to `p`, to the nearest image when periodic. Every index uses this one formula.
+/// Offset from `q` to `p`, to the nearest image when periodic (both points already wrapped into
+/// the box). Every index uses this one formula.
 #[inline(always)]
 pub fn offset(p: Vec3, q: Vec3, period: Option<&Period>) -> Vec3 {
     let o = p - q;
@@ -90,11 +103,11 @@ pub trait NeighbourIndex: Send + Sync {
         self.len() == 0
     }
 
-    /// Velocities by slot.
-    fn velocities(&self) -> &[Vec3];
+    /// Velocity of the point in `slot`.
+    fn velocity(&self, slot: u32) -> Vec3;
 
-    /// Headings by slot (empty when built without them).
-    fn headings(&self) -> &[Vec3];
+    /// Heading of the point in `slot` (zero when built without headings).
+    fn heading(&self, slot: u32) -> Vec3;
 
     /// Calls `f` for every point `j != exclude` with `|offset|² < radius²` (any radius; the
     /// build radius is only a hint). Pass `u32::MAX` to exclude nothing.
@@ -190,11 +203,13 @@ impl NeighbourIndex for AnyIndex {
     fn len(&self) -> usize {
         dispatch!(self, i => i.len())
     }
-    fn velocities(&self) -> &[Vec3] {
-        dispatch!(self, i => i.velocities())
+    #[inline]
+    fn velocity(&self, slot: u32) -> Vec3 {
+        dispatch!(self, i => i.velocity(slot))
     }
-    fn headings(&self) -> &[Vec3] {
-        dispatch!(self, i => i.headings())
+    #[inline]
+    fn heading(&self, slot: u32) -> Vec3 {
+        dispatch!(self, i => i.heading(slot))
     }
     #[inline]
     fn for_each_within<F: FnMut(Hit)>(&self, q: Vec3, radius: f32, exclude: u32, f: F) {
@@ -205,8 +220,17 @@ impl NeighbourIndex for AnyIndex {
     }
 }
 
-/// Copies `src` into `dst`, reusing its allocation.
-pub(crate) fn copy_into(dst: &mut Vec<Vec3>, src: &[Vec3]) {
+/// Copies `src` into `dst` (wrapped into the period, if any), reusing its allocation.
+pub(crate) fn copy_into(dst: &mut Vec<Vec3>, src: &[Vec3], period: Option<&Period>) {
     dst.clear();
-    dst.extend_from_slice(src);
+    match period {
+        Some(per) => dst.extend(src.iter().map(|&p| per.wrap(p))),
+        None => dst.extend_from_slice(src),
+    }
+}
+
+/// Reads `v[slot]`, or zero when `v` is empty.
+#[inline(always)]
+pub(crate) fn at_or_zero(v: &[Vec3], slot: u32) -> Vec3 {
+    v.get(slot as usize).copied().unwrap_or(Vec3::ZERO)
 }

@@ -2,11 +2,12 @@
 //! its neighbour index.
 
 use crate::error::{Error, invalid};
+use boids_core::kernel::gather_block;
 use boids_core::{
     AlignmentMode, BoidState, Bounds, Derived, FlockParams, IndexKind, Neighbourhood, PlaneLock,
     Rng, Vec3, step_boid,
 };
-use boids_index::{AnyIndex, Hit, Kind, NeighbourIndex, Period, Points};
+use boids_index::{AnyIndex, CandidateBuf, Grid, Hit, Kind, NeighbourIndex, Period, Points};
 use rayon::prelude::*;
 
 /// Where [`crate::World::spawn`] places new boids.
@@ -445,62 +446,203 @@ impl Flock {
     /// Builds the neighbour index from the current snapshot.
     pub(crate) fn build_index(&mut self) {
         let p = &self.params;
-        let period = match p.bounds {
-            Bounds::Wrap { min, max } => Some(Period::new(min, max)),
-            _ => None,
-        };
-        let needs_headings = p.alignment == AlignmentMode::MeanHeading;
         let points = Points {
             positions: &self.positions,
             velocities: &self.velocities,
-            headings: if needs_headings { &self.headings } else { &[] },
+            headings: &self.headings,
         };
-        self.index.build(points, p.perception_radius, period);
+        self.index
+            .build(points, p.perception_radius, period_of(&p.bounds));
     }
 
-    /// Computes the next snapshot from the current one (in the calling Rayon pool), then swaps.
+    /// Computes the next snapshot from the current one (in the calling Rayon pool).
     pub(crate) fn step(&mut self, dt: f32, seed: u64, step: u64) {
         let n = self.len();
         self.next_positions.resize(n, Vec3::ZERO);
         self.next_velocities.resize(n, Vec3::ZERO);
         self.next_headings.resize(n, Vec3::ZERO);
-        let params = &self.params;
-        let derived = Derived::new(params);
-        let target = self.target;
-        let index = &self.index;
-        let ids = &self.ids;
-        let positions = &self.positions;
-        let velocities = &self.velocities;
-        let headings = &self.headings;
-        let k = params.max_neighbours as usize;
-        let radius = params.perception_radius;
-        let neighbours: u64 = self
-            .next_positions
-            .par_iter_mut()
-            .zip(self.next_velocities.par_iter_mut())
-            .zip(self.next_headings.par_iter_mut())
-            .enumerate()
-            .with_min_len(256)
-            .map_init(Vec::<Hit>::new, |hits, (i, ((np, nv), nh))| {
-                let own = BoidState {
-                    position: positions[i],
-                    velocity: velocities[i],
-                    heading: headings[i],
-                };
-                let hood = gather(index, &derived, &own, i as u32, radius, k, hits);
-                let mut rng = Rng::keyed(seed, ids[i], step, RULE_STREAM);
-                let next = step_boid(&own, &hood, params, target, &mut rng, dt);
-                *np = next.position;
-                *nv = next.velocity;
-                *nh = next.heading;
-                u64::from(hood.count)
-            })
-            .sum();
-        self.last_neighbours = neighbours;
-        std::mem::swap(&mut self.positions, &mut self.next_positions);
-        std::mem::swap(&mut self.velocities, &mut self.next_velocities);
-        std::mem::swap(&mut self.headings, &mut self.next_headings);
+        let ctx = StepCtx {
+            params: &self.params,
+            derived: Derived::new(&self.params),
+            target: self.target,
+            ids: &self.ids,
+            seed,
+            step,
+            dt,
+        };
+        let next = (
+            &mut self.next_positions[..],
+            &mut self.next_velocities[..],
+            &mut self.next_headings[..],
+        );
+        match &self.index {
+            AnyIndex::Grid(g) if self.params.max_neighbours == 0 => {
+                self.last_neighbours = step_grid(&ctx, g, next);
+                // The next state is in slot order: bring it back to id order.
+                let rank = g.rank();
+                let (np, nv, nh) = (
+                    &self.next_positions,
+                    &self.next_velocities,
+                    &self.next_headings,
+                );
+                self.positions
+                    .par_chunks_mut(CHUNK)
+                    .zip(self.velocities.par_chunks_mut(CHUNK))
+                    .zip(self.headings.par_chunks_mut(CHUNK))
+                    .zip(rank.par_chunks(CHUNK))
+                    .for_each(|(((p, v), h), r)| {
+                        for k in 0..r.len() {
+                            let s = r[k] as usize;
+                            p[k] = np[s];
+                            v[k] = nv[s];
+                            h[k] = nh[s];
+                        }
+                    });
+            }
+            index => {
+                let cur = (
+                    &self.positions[..],
+                    &self.velocities[..],
+                    &self.headings[..],
+                );
+                self.last_neighbours = step_generic(&ctx, index, cur, next);
+                std::mem::swap(&mut self.positions, &mut self.next_positions);
+                std::mem::swap(&mut self.velocities, &mut self.next_velocities);
+                std::mem::swap(&mut self.headings, &mut self.next_headings);
+            }
+        }
     }
+}
+
+/// The periodic box of wrap-around bounds.
+fn period_of(b: &Bounds) -> Option<Period> {
+    match *b {
+        Bounds::Wrap { min, max } => Some(Period::new(min, max)),
+        _ => None,
+    }
+}
+
+const CHUNK: usize = 4096;
+
+/// What every boid's update shares in one step.
+struct StepCtx<'a> {
+    params: &'a FlockParams,
+    derived: Derived,
+    target: Option<Vec3>,
+    ids: &'a [u32],
+    seed: u64,
+    step: u64,
+    dt: f32,
+}
+
+impl StepCtx<'_> {
+    #[inline]
+    fn advance(&self, own: &BoidState, hood: &Neighbourhood, id: u32) -> BoidState {
+        let mut rng = Rng::keyed(self.seed, id, self.step, RULE_STREAM);
+        step_boid(own, hood, self.params, self.target, &mut rng, self.dt)
+    }
+}
+
+type Out<'a> = (&'a mut [Vec3], &'a mut [Vec3], &'a mut [Vec3]);
+
+/// Grid fast path: cells in parallel groups; every boid of a cell scans one dense candidate
+/// block. Writes the next state in slot order. Returns the neighbours used.
+fn step_grid(ctx: &StepCtx<'_>, g: &Grid, next: Out<'_>) -> u64 {
+    let starts = g.cell_starts();
+    let cells = g.cell_count();
+    let n = g.len();
+    let target = (n / (rayon::current_num_threads() * 32)).clamp(64, 4096);
+    let mut groups = Vec::new();
+    let (mut rp, mut rv, mut rh) = next;
+    let mut c = 0;
+    while c < cells {
+        let c0 = c;
+        let s0 = starts[c] as usize;
+        c += 1;
+        while c < cells && (starts[c] as usize - s0) < target {
+            c += 1;
+        }
+        let len = starts[c] as usize - s0;
+        let (a, b) = std::mem::take(&mut rp).split_at_mut(len);
+        rp = b;
+        let (va, vb) = std::mem::take(&mut rv).split_at_mut(len);
+        rv = vb;
+        let (ha, hb) = std::mem::take(&mut rh).split_at_mut(len);
+        rh = hb;
+        groups.push((c0..c, s0, a, va, ha));
+    }
+    let heads = ctx.params.alignment == AlignmentMode::MeanHeading;
+    let period = g.period().map(|p| p.size);
+    let original = g.original();
+    groups
+        .into_par_iter()
+        .map_init(CandidateBuf::default, |buf, (cells, s0, np, nv, nh)| {
+            let mut used = 0u64;
+            for cell in cells {
+                let slots = g.cell_slots(cell);
+                if slots.is_empty() {
+                    continue;
+                }
+                g.gather_candidates(cell, buf, heads);
+                let cand = buf.slices();
+                let first = slots.start;
+                for s in slots {
+                    let own = BoidState {
+                        position: g.position(s),
+                        velocity: g.velocity(s as u32),
+                        heading: g.heading(s as u32),
+                    };
+                    let hood = gather_block(
+                        &ctx.derived,
+                        own.position,
+                        own.heading,
+                        buf.own_index(s - first),
+                        &cand,
+                        period,
+                    );
+                    let next = ctx.advance(&own, &hood, ctx.ids[original[s] as usize]);
+                    np[s - s0] = next.position;
+                    nv[s - s0] = next.velocity;
+                    nh[s - s0] = next.heading;
+                    used += u64::from(hood.count);
+                }
+            }
+            used
+        })
+        .sum()
+}
+
+/// Any index, boids in id order, neighbours through the index's query. Returns the neighbours
+/// used.
+fn step_generic(
+    ctx: &StepCtx<'_>,
+    index: &AnyIndex,
+    cur: (&[Vec3], &[Vec3], &[Vec3]),
+    next: Out<'_>,
+) -> u64 {
+    let (positions, velocities, headings) = cur;
+    let (np, nv, nh) = next;
+    let k = ctx.params.max_neighbours as usize;
+    let radius = ctx.params.perception_radius;
+    np.par_iter_mut()
+        .zip(nv.par_iter_mut())
+        .zip(nh.par_iter_mut())
+        .enumerate()
+        .with_min_len(256)
+        .map_init(Vec::<Hit>::new, |hits, (i, ((np, nv), nh))| {
+            let own = BoidState {
+                position: positions[i],
+                velocity: velocities[i],
+                heading: headings[i],
+            };
+            let hood = gather(index, &ctx.derived, &own, i as u32, radius, k, hits);
+            let next = ctx.advance(&own, &hood, ctx.ids[i]);
+            *np = next.position;
+            *nv = next.velocity;
+            *nh = next.heading;
+            u64::from(hood.count)
+        })
+        .sum()
 }
 
 /// Everything boid `own` (array position `i`) sees in the index.
@@ -515,21 +657,14 @@ fn gather(
     hits: &mut Vec<Hit>,
 ) -> Neighbourhood {
     let mut hood = Neighbourhood::default();
-    let vel = index.velocities();
-    let head = index.headings();
     let mut take = |h: Hit| {
-        let hj = if head.is_empty() {
-            Vec3::ZERO
-        } else {
-            head[h.slot as usize]
-        };
         hood.consider(
             derived,
             own.heading,
             h.offset,
             h.d2,
-            vel[h.slot as usize],
-            hj,
+            index.velocity(h.slot),
+            index.heading(h.slot),
         );
     };
     if k > 0 {
