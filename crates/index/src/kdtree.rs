@@ -186,7 +186,7 @@ impl NeighbourIndex for KdTree {
         if out.len() >= k {
             // Everything at distance <= far (ties included), then select exactly.
             out.clear();
-            let reach = far.sqrt() * (1.0 + 1e-5) + f32::MIN_POSITIVE;
+            let reach = (far.sqrt() * (1.0 + 1e-4)).max(1e-18);
             self.for_each_within(q, reach.min(radius), exclude, |h| {
                 if h.d2 <= far {
                     out.push(h)
