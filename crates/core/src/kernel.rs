@@ -73,6 +73,49 @@ pub fn gather_block(
     }
 }
 
+/// Appends `(d2, block index)` of every candidate strictly within the radius of `pos` (except
+/// `own`) to `out`, in block order: the first pass of a k-nearest query.
+pub fn within_radius(
+    d: &Derived,
+    pos: Vec3,
+    own: usize,
+    c: &CandidateSlices<'_>,
+    period: Option<Vec3>,
+    out: &mut Vec<(f32, u32)>,
+) {
+    let (qx, qy, qz) = (
+        f32x8::splat(pos.x),
+        f32x8::splat(pos.y),
+        f32x8::splat(pos.z),
+    );
+    let r2 = f32x8::splat(d.radius2);
+    let n = c.x.len();
+    let mut k = 0;
+    while k + LANES <= n {
+        let mut dx = load(c.x, k) - qx;
+        let mut dy = load(c.y, k) - qy;
+        let mut dz = load(c.z, k) - qz;
+        if let Some(size) = period {
+            dx = wrap8(dx, size.x);
+            dy = wrap8(dy, size.y);
+            dz = wrap8(dz, size.z);
+        }
+        let d2 = dx * dx + dy * dy + dz * dz;
+        let mut bits = d2.simd_lt(r2).to_bitmask();
+        if bits != 0 {
+            let d2 = d2.to_array();
+            while bits != 0 {
+                let l = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if k + l != own {
+                    out.push((d2[l], (k + l) as u32));
+                }
+            }
+        }
+        k += LANES;
+    }
+}
+
 /// Nearest-image offset along one axis for coordinates inside a box of edge `size`.
 #[inline(always)]
 pub fn wrap_axis(o: f32, size: f32) -> f32 {
@@ -149,13 +192,13 @@ fn block<const SEP: u8, const PERIODIC: bool, const HEADS: bool>(
         let d2 = dx * dx + dy * dy + dz * dz;
         let mut ok = d2.simd_lt(r2);
         if k == own_chunk {
-            ok = ok & own_mask;
+            ok &= own_mask;
         }
         // The same operations, in the same order, as `Neighbourhood::consider`.
         let inv = d2.simd_gt(zero) & (one / d2.sqrt());
         if d.fov_active {
             let dot = (ux * dx + uy * dy + uz * dz) * inv;
-            ok = ok & dot.simd_gt(cos);
+            ok &= dot.simd_gt(cos);
         }
         let sep = ok & d2.simd_lt(s2);
         cnt += ok & one;

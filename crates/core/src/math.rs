@@ -2,6 +2,9 @@
 
 use glam::{Quat, Vec3};
 
+/// Largest coordinate or velocity component accepted from a caller.
+pub const MAX_COORD: f32 = 1.0e9;
+
 /// `v / |v|`, or zero when `v` is zero, denormal-small or not finite.
 #[inline]
 pub fn normalize_or_zero(v: Vec3) -> Vec3 {
@@ -106,6 +109,3 @@ mod tests {
         assert!((turn_towards(Vec3::Z, Vec3::X, 7.0) - Vec3::X).length() < 1e-5);
     }
 }
-
-/// Largest coordinate or velocity component accepted from a caller.
-pub const MAX_COORD: f32 = 1.0e9;

@@ -5,10 +5,12 @@
 
 use glam::Vec3;
 
-/// A small deterministic generator (SplitMix64 over a keyed state).
+/// A small deterministic generator (SplitMix64 over a keyed state). The keys are mixed on the
+/// first draw, so a generator that is never used costs nothing.
 #[derive(Clone, Debug)]
 pub struct Rng {
     state: u64,
+    keys: Option<(u64, u32, u64, u32)>,
 }
 
 #[inline]
@@ -21,17 +23,29 @@ fn mix(mut z: u64) -> u64 {
 impl Rng {
     /// A generator for one boid at one step. `stream` separates independent uses
     /// (spawning, rules, …) of the same boid and step.
+    #[inline]
     pub fn keyed(seed: u64, id: u32, step: u64, stream: u32) -> Self {
+        Rng {
+            state: 0,
+            keys: Some((seed, id, step, stream)),
+        }
+    }
+
+    #[cold]
+    fn seed_state(&mut self, (seed, id, step, stream): (u64, u32, u64, u32)) {
         let mut s = mix(seed ^ 0x9e37_79b9_7f4a_7c15);
         s = mix(s ^ u64::from(id).wrapping_mul(0xd1b5_4a32_d192_ed03));
         s = mix(s ^ step.wrapping_mul(0x8cb9_2ba7_2f3d_8dd7));
         s = mix(s ^ u64::from(stream).wrapping_mul(0xa24b_aed4_963e_e407));
-        Rng { state: s }
+        self.state = s;
     }
 
     /// The next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
+        if let Some(keys) = self.keys.take() {
+            self.seed_state(keys);
+        }
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         mix(self.state)
     }

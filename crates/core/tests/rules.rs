@@ -1,4 +1,5 @@
 //! Each rule against a case computed by hand.
+#![allow(clippy::field_reassign_with_default)] // tests build params step by step
 
 use boids_core::kernel::{CandidateSlices, gather_block};
 use boids_core::*;
@@ -43,7 +44,14 @@ fn hood(p: &FlockParams, own: &BoidState, others: &[(Vec3, Vec3)]) -> Neighbourh
 
 fn step(p: &FlockParams, own: BoidState, others: &[(Vec3, Vec3)]) -> BoidState {
     let n = hood(p, &own, others);
-    step_boid(&own, &n, p, p.target.map(|t| t.point), &mut Rng::keyed(1, 0, 0, 0), DT)
+    step_boid(
+        &own,
+        &n,
+        p,
+        p.target.map(|t| t.point),
+        &mut Rng::keyed(1, 0, 0, 0),
+        DT,
+    )
 }
 
 fn close(a: Vec3, b: Vec3) -> bool {
@@ -58,22 +66,40 @@ fn at_origin(v: Vec3) -> BoidState {
 fn separation_is_the_mean_unit_vector_away() {
     let mut p = bare();
     p.weights.separation = 2.0;
-    let others = [(Vec3::new(0.5, 0.0, 0.0), Vec3::X), (Vec3::new(0.0, 0.5, 0.0), Vec3::X)];
+    let others = [
+        (Vec3::new(0.5, 0.0, 0.0), Vec3::X),
+        (Vec3::new(0.0, 0.5, 0.0), Vec3::X),
+    ];
     let next = step(&p, at_origin(Vec3::X), &others);
     // a = 2 * ((-1,0,0) + (0,-1,0)) / 2 = (-1,-1,0); v = (1,0,0) + a * 0.1.
-    assert!(close(next.velocity, Vec3::new(0.9, -0.1, 0.0)), "{}", next.velocity);
-    assert!(close(next.position, Vec3::new(0.09, -0.01, 0.0)), "{}", next.position);
+    assert!(
+        close(next.velocity, Vec3::new(0.9, -0.1, 0.0)),
+        "{}",
+        next.velocity
+    );
+    assert!(
+        close(next.position, Vec3::new(0.09, -0.01, 0.0)),
+        "{}",
+        next.position
+    );
 }
 
 #[test]
 fn separation_inverse_square_and_offset_forms() {
     let mut p = bare();
     p.weights.separation = 1.0;
-    let others = [(Vec3::new(0.5, 0.0, 0.0), Vec3::X), (Vec3::new(0.0, 0.25, 0.0), Vec3::X)];
+    let others = [
+        (Vec3::new(0.5, 0.0, 0.0), Vec3::X),
+        (Vec3::new(0.0, 0.25, 0.0), Vec3::X),
+    ];
     p.separation = SeparationMode::InverseSquare;
     let n = hood(&p, &at_origin(Vec3::X), &others);
     // -o/|o|^2: (-2, 0, 0) + (0, -4, 0).
-    assert!(close(n.separation, Vec3::new(-2.0, -4.0, 0.0)), "{}", n.separation);
+    assert!(
+        close(n.separation, Vec3::new(-2.0, -4.0, 0.0)),
+        "{}",
+        n.separation
+    );
     p.separation = SeparationMode::MeanOffset;
     let next = step(&p, at_origin(Vec3::X), &others);
     // mean(-o) = (-0.25, -0.125, 0).
@@ -88,7 +114,10 @@ fn separation_radius_limits_separation_only() {
     let mut p = bare();
     p.weights.separation = 1.0;
     p.separation_radius = 0.3;
-    let others = [(Vec3::new(0.5, 0.0, 0.0), Vec3::X), (Vec3::new(0.0, 0.25, 0.0), Vec3::X)];
+    let others = [
+        (Vec3::new(0.5, 0.0, 0.0), Vec3::X),
+        (Vec3::new(0.0, 0.25, 0.0), Vec3::X),
+    ];
     let n = hood(&p, &at_origin(Vec3::X), &others);
     assert_eq!(n.count, 2);
     assert_eq!(n.separation_count, 1);
@@ -105,13 +134,22 @@ fn alignment_forms() {
     ];
     // mean v_j - v_i = (0,1,1) - (1,0,0).
     let next = step(&p, at_origin(Vec3::X), &others);
-    assert!(close(next.velocity, Vec3::X + Vec3::new(-1.0, 1.0, 1.0) * DT));
+    assert!(close(
+        next.velocity,
+        Vec3::X + Vec3::new(-1.0, 1.0, 1.0) * DT
+    ));
     p.alignment = AlignmentMode::MeanVelocity;
     let next = step(&p, at_origin(Vec3::X), &others);
-    assert!(close(next.velocity, Vec3::X + Vec3::new(0.0, 1.0, 1.0) * DT));
+    assert!(close(
+        next.velocity,
+        Vec3::X + Vec3::new(0.0, 1.0, 1.0) * DT
+    ));
     p.alignment = AlignmentMode::MeanHeading;
     let next = step(&p, at_origin(Vec3::X), &others);
-    assert!(close(next.velocity, Vec3::X + Vec3::new(0.0, 0.5, 0.5) * DT));
+    assert!(close(
+        next.velocity,
+        Vec3::X + Vec3::new(0.0, 0.5, 0.5) * DT
+    ));
     // Alone, mean heading is the boid's own heading.
     let next = step(&p, at_origin(Vec3::X), &[]);
     assert!(close(next.velocity, Vec3::X * (1.0 + DT)));
@@ -121,10 +159,16 @@ fn alignment_forms() {
 fn cohesion_pulls_toward_the_centre() {
     let mut p = bare();
     p.weights.cohesion = 3.0;
-    let others = [(Vec3::new(0.5, 0.0, 0.0), Vec3::X), (Vec3::new(0.0, 0.5, 0.0), Vec3::X)];
+    let others = [
+        (Vec3::new(0.5, 0.0, 0.0), Vec3::X),
+        (Vec3::new(0.0, 0.5, 0.0), Vec3::X),
+    ];
     let next = step(&p, at_origin(Vec3::X), &others);
     // centre offset (0.25, 0.25, 0) * 3.
-    assert!(close(next.velocity, Vec3::X + Vec3::new(0.75, 0.75, 0.0) * DT));
+    assert!(close(
+        next.velocity,
+        Vec3::X + Vec3::new(0.75, 0.75, 0.0) * DT
+    ));
 }
 
 #[test]
@@ -161,41 +205,81 @@ fn coincident_neighbour_counts_but_adds_no_separation() {
 fn soft_box_pushes_inward_near_and_beyond_walls() {
     let mut p = bare();
     p.weights.bounds = 1.0;
-    p.bounds = Bounds::SoftBox { min: Vec3::splat(-5.0), max: Vec3::splat(5.0), distance: 3.0 };
+    p.bounds = Bounds::SoftBox {
+        min: Vec3::splat(-5.0),
+        max: Vec3::splat(5.0),
+        distance: 3.0,
+    };
     // 1 from the +x wall: push -1 / (1/3) = -3 on x only.
     let own = BoidState::new(Vec3::new(4.0, 0.0, 0.0), Vec3::Z);
     let next = step(&p, own, &[]);
-    assert!(close(next.velocity, Vec3::Z + Vec3::new(-3.0, 0.0, 0.0) * DT), "{}", next.velocity);
+    assert!(
+        close(next.velocity, Vec3::Z + Vec3::new(-3.0, 0.0, 0.0) * DT),
+        "{}",
+        next.velocity
+    );
     // Outside the box (d = -1): the push still points inward.
     let own = BoidState::new(Vec3::new(0.0, -6.0, 0.0), Vec3::Z);
     let next = step(&p, own, &[]);
-    assert!(close(next.velocity, Vec3::Z + Vec3::new(0.0, 3.0, 0.0) * DT), "{}", next.velocity);
+    assert!(
+        close(next.velocity, Vec3::Z + Vec3::new(0.0, 3.0, 0.0) * DT),
+        "{}",
+        next.velocity
+    );
     // Exactly on a wall the push is capped (1 / 0.01), not infinite.
     let own = BoidState::new(Vec3::new(5.0, 0.0, 0.0), Vec3::Z);
     let next = step(&p, own, &[]);
-    assert!(close(next.velocity, Vec3::Z + Vec3::new(-100.0, 0.0, 0.0) * DT));
+    assert!(close(
+        next.velocity,
+        Vec3::Z + Vec3::new(-100.0, 0.0, 0.0) * DT
+    ));
 }
 
 #[test]
 fn soft_sphere_pushes_only_near_the_rim() {
     let mut p = bare();
     p.weights.bounds = 1.0;
-    p.bounds = Bounds::SoftSphere { centre: Vec3::ZERO, radius: 10.0, inner: 0.9 };
+    p.bounds = Bounds::SoftSphere {
+        centre: Vec3::ZERO,
+        radius: 10.0,
+        inner: 0.9,
+    };
     let inside = step(&p, BoidState::new(Vec3::new(8.0, 0.0, 0.0), Vec3::Z), &[]);
     assert_eq!(inside.velocity, Vec3::Z);
     // t = 1: push (c - p) * 1.
     let rim = step(&p, BoidState::new(Vec3::new(10.0, 0.0, 0.0), Vec3::Z), &[]);
-    assert!(close(rim.velocity, Vec3::Z + Vec3::new(-10.0, 0.0, 0.0) * DT));
+    assert!(close(
+        rim.velocity,
+        Vec3::Z + Vec3::new(-10.0, 0.0, 0.0) * DT
+    ));
 }
 
 #[test]
 fn wrap_and_clamp_keep_positions_in_the_box() {
     let mut p = bare();
-    p.bounds = Bounds::Wrap { min: Vec3::ZERO, max: Vec3::splat(10.0) };
-    let next = step(&p, BoidState::new(Vec3::new(9.95, 5.0, 5.0), Vec3::new(1.0, 0.0, 0.0)), &[]);
-    assert!(close(next.position, Vec3::new(0.05, 5.0, 5.0)), "{}", next.position);
-    p.bounds = Bounds::Clamp { min: Vec3::ZERO, max: Vec3::splat(10.0) };
-    let next = step(&p, BoidState::new(Vec3::new(9.95, 5.0, 5.0), Vec3::new(1.0, 0.0, 0.0)), &[]);
+    p.bounds = Bounds::Wrap {
+        min: Vec3::ZERO,
+        max: Vec3::splat(10.0),
+    };
+    let next = step(
+        &p,
+        BoidState::new(Vec3::new(9.95, 5.0, 5.0), Vec3::new(1.0, 0.0, 0.0)),
+        &[],
+    );
+    assert!(
+        close(next.position, Vec3::new(0.05, 5.0, 5.0)),
+        "{}",
+        next.position
+    );
+    p.bounds = Bounds::Clamp {
+        min: Vec3::ZERO,
+        max: Vec3::splat(10.0),
+    };
+    let next = step(
+        &p,
+        BoidState::new(Vec3::new(9.95, 5.0, 5.0), Vec3::new(1.0, 0.0, 0.0)),
+        &[],
+    );
     assert_eq!(next.position.x, 10.0);
     assert_eq!(next.velocity, Vec3::new(-1.0, 0.0, 0.0));
     assert_eq!(next.heading, Vec3::new(-1.0, 0.0, 0.0));
@@ -206,11 +290,17 @@ fn target_attracts_from_afar_and_repels_up_close() {
     let mut p = bare();
     p.weights.target = 0.5;
     p.weights.target_avoid = 2.0;
-    p.target = Some(Target { point: Vec3::new(10.0, 0.0, 0.0), avoid_distance: 2.0 });
+    p.target = Some(Target {
+        point: Vec3::new(10.0, 0.0, 0.0),
+        avoid_distance: 2.0,
+    });
     let far = step(&p, at_origin(Vec3::Y), &[]);
     assert!(close(far.velocity, Vec3::Y + Vec3::new(5.0, 0.0, 0.0) * DT));
     let near = step(&p, BoidState::new(Vec3::new(9.0, 0.0, 0.0), Vec3::Y), &[]);
-    assert!(close(near.velocity, Vec3::Y + Vec3::new(-2.0, 0.0, 0.0) * DT));
+    assert!(close(
+        near.velocity,
+        Vec3::Y + Vec3::new(-2.0, 0.0, 0.0) * DT
+    ));
 }
 
 #[test]
@@ -225,12 +315,24 @@ fn steer_combine_limits_force_and_skips_rules_when_alone() {
     assert_eq!(step(&p, at_origin(Vec3::X), &[]).velocity, Vec3::X);
     // One neighbour straight ahead at 0.5: cohesion steer((0.5,0,0)) = clamp((5,0,0) - (1,0,0), 3)
     // = (3,0,0); separation steer((-1,0,0)) = clamp((-5,0,0)-(1,0,0), 3) = (-3,0,0). Sum 0.
-    let next = step(&p, at_origin(Vec3::X), &[(Vec3::new(0.5, 0.0, 0.0), Vec3::X)]);
+    let next = step(
+        &p,
+        at_origin(Vec3::X),
+        &[(Vec3::new(0.5, 0.0, 0.0), Vec3::X)],
+    );
     assert!(close(next.velocity, Vec3::X), "{}", next.velocity);
     // Separation only: (-3, 0, 0) * dt.
     p.weights.cohesion = 0.0;
-    let next = step(&p, at_origin(Vec3::X), &[(Vec3::new(0.5, 0.0, 0.0), Vec3::X)]);
-    assert!(close(next.velocity, Vec3::new(0.7, 0.0, 0.0)), "{}", next.velocity);
+    let next = step(
+        &p,
+        at_origin(Vec3::X),
+        &[(Vec3::new(0.5, 0.0, 0.0), Vec3::X)],
+    );
+    assert!(
+        close(next.velocity, Vec3::new(0.7, 0.0, 0.0)),
+        "{}",
+        next.velocity
+    );
 }
 
 #[test]
@@ -247,19 +349,39 @@ fn weighted_clamped_kinematic_move() {
     let others = [(Vec3::new(0.8, 0.0, 0.0), Vec3::Y)];
     let next = step(&p, at_origin(Vec3::X), &others);
     // move = (0.4, 0.25, 0) * 10 = (4, 2.5, 0), |move| = 4.72 < 5.
-    assert!(close(next.velocity, Vec3::new(4.0, 2.5, 0.0)), "{}", next.velocity);
+    assert!(
+        close(next.velocity, Vec3::new(4.0, 2.5, 0.0)),
+        "{}",
+        next.velocity
+    );
     assert!(close(next.position, next.velocity * DT));
     // A long part is clamped to its weight: cohesion 0.5 * (3,0,0) has length 1.5, capped at 0.5;
     // times the drive factor 10 gives 5 (= max speed, so no further clamp).
     p.weights.alignment = 0.0;
     p.perception_radius = 5.0;
-    let next = step(&p, at_origin(Vec3::X), &[(Vec3::new(3.0, 0.0, 0.0), Vec3::X)]);
-    assert!(close(next.velocity, Vec3::new(5.0, 0.0, 0.0)), "{}", next.velocity);
+    let next = step(
+        &p,
+        at_origin(Vec3::X),
+        &[(Vec3::new(3.0, 0.0, 0.0), Vec3::X)],
+    );
+    assert!(
+        close(next.velocity, Vec3::new(5.0, 0.0, 0.0)),
+        "{}",
+        next.velocity
+    );
     // And the speed clamp: drive 20 gives 10, clamped to 5.
     p.drive_factor = 20.0;
     p.weights.cohesion = 0.5;
-    let next = step(&p, at_origin(Vec3::X), &[(Vec3::new(0.0, 3.0, 0.0), Vec3::X)]);
-    assert!(close(next.velocity, Vec3::new(0.0, 5.0, 0.0)), "{}", next.velocity);
+    let next = step(
+        &p,
+        at_origin(Vec3::X),
+        &[(Vec3::new(0.0, 3.0, 0.0), Vec3::X)],
+    );
+    assert!(
+        close(next.velocity, Vec3::new(0.0, 5.0, 0.0)),
+        "{}",
+        next.velocity
+    );
 }
 
 #[test]
@@ -271,9 +393,17 @@ fn acceleration_integrator_clamps_speed_and_keeps_heading_at_zero_velocity() {
     assert!(close(slow.velocity, Vec3::new(2.0, 0.0, 0.0)));
     let fast = step(&p, at_origin(Vec3::new(0.0, 9.0, 0.0)), &[]);
     assert!(close(fast.velocity, Vec3::new(0.0, 5.0, 0.0)));
-    let stopped = BoidState { position: Vec3::ZERO, velocity: Vec3::ZERO, heading: Vec3::Z };
+    let stopped = BoidState {
+        position: Vec3::ZERO,
+        velocity: Vec3::ZERO,
+        heading: Vec3::Z,
+    };
     let moved = step(&p, stopped, &[]);
-    assert!(close(moved.velocity, Vec3::new(0.0, 0.0, 2.0)), "{}", moved.velocity);
+    assert!(
+        close(moved.velocity, Vec3::new(0.0, 0.0, 2.0)),
+        "{}",
+        moved.velocity
+    );
 }
 
 #[test]
@@ -286,16 +416,28 @@ fn velocity_blend_clamps_max_then_min() {
     p.min_speed = 0.0;
     p.max_speed = 30.0;
     // v' = v + 0.25 * (offset 4,0,0) = (1+1, 0, 0).
-    let next = step(&p, at_origin(Vec3::X), &[(Vec3::new(4.0, 0.0, 0.0), Vec3::X)]);
+    let next = step(
+        &p,
+        at_origin(Vec3::X),
+        &[(Vec3::new(4.0, 0.0, 0.0), Vec3::X)],
+    );
     assert!(close(next.velocity, Vec3::new(2.0, 0.0, 0.0)));
     p.min_speed = 3.0;
-    let next = step(&p, at_origin(Vec3::X), &[(Vec3::new(4.0, 0.0, 0.0), Vec3::X)]);
+    let next = step(
+        &p,
+        at_origin(Vec3::X),
+        &[(Vec3::new(4.0, 0.0, 0.0), Vec3::X)],
+    );
     assert!(close(next.velocity, Vec3::new(3.0, 0.0, 0.0)));
     // A zero velocity stays zero.
     let mut q = bare();
     q.integrator = Integrator::VelocityBlend;
     q.min_speed = 1.0;
-    let zero = BoidState { position: Vec3::ZERO, velocity: Vec3::ZERO, heading: Vec3::Z };
+    let zero = BoidState {
+        position: Vec3::ZERO,
+        velocity: Vec3::ZERO,
+        heading: Vec3::Z,
+    };
     assert_eq!(step(&q, zero, &[]).velocity, Vec3::ZERO);
 }
 
@@ -338,10 +480,24 @@ fn absurd_weights_never_produce_nan() {
         wander: 1e9,
     };
     p.max_speed = 1e9;
-    p.bounds = Bounds::SoftBox { min: Vec3::splat(-1.0), max: Vec3::splat(1.0), distance: 1e9 };
-    p.target = Some(Target { point: Vec3::splat(1e9), avoid_distance: 0.0 });
+    p.bounds = Bounds::SoftBox {
+        min: Vec3::splat(-1.0),
+        max: Vec3::splat(1.0),
+        distance: 1e9,
+    };
+    p.target = Some(Target {
+        point: Vec3::splat(1e9),
+        avoid_distance: 0.0,
+    });
     let own = BoidState::new(Vec3::splat(0.1), Vec3::splat(1e8));
-    let next = step(&p, own, &[(Vec3::splat(0.1), Vec3::splat(-1e9)), (Vec3::splat(0.2), Vec3::ZERO)]);
+    let next = step(
+        &p,
+        own,
+        &[
+            (Vec3::splat(0.1), Vec3::splat(-1e9)),
+            (Vec3::splat(0.2), Vec3::ZERO),
+        ],
+    );
     assert!(next.is_finite(), "{next:?}");
 }
 
@@ -357,7 +513,10 @@ fn validation_names_the_bad_field() {
     p.min_speed = 6.0;
     assert_eq!(p.validate().unwrap_err().field, "min_speed");
     let mut p = FlockParams::default();
-    p.bounds = Bounds::Wrap { min: Vec3::ONE, max: Vec3::ZERO };
+    p.bounds = Bounds::Wrap {
+        min: Vec3::ONE,
+        max: Vec3::ZERO,
+    };
     assert!(p.validate().is_err());
     let mut p = FlockParams::default();
     p.weights.cohesion = f32::INFINITY;
@@ -385,7 +544,9 @@ fn block_kernel_matches_scalar_consider() {
             let vel: Vec<Vec3> = (0..n).map(|_| rng.unit_vector() * 3.0).collect();
             let padded = n.div_ceil(8) * 8;
             let col = |f: &dyn Fn(usize) -> f32, pad: f32| -> Vec<f32> {
-                (0..padded).map(|i| if i < n { f(i) } else { pad }).collect()
+                (0..padded)
+                    .map(|i| if i < n { f(i) } else { pad })
+                    .collect()
             };
             let x = col(&|i| pts[i].x, f32::INFINITY);
             let y = col(&|i| pts[i].y, f32::INFINITY);
@@ -393,7 +554,17 @@ fn block_kernel_matches_scalar_consider() {
             let vx = col(&|i| vel[i].x, 0.0);
             let vy = col(&|i| vel[i].y, 0.0);
             let vz = col(&|i| vel[i].z, 0.0);
-            let c = CandidateSlices { x: &x, y: &y, z: &z, vx: &vx, vy: &vy, vz: &vz, hx: &[], hy: &[], hz: &[] };
+            let c = CandidateSlices {
+                x: &x,
+                y: &y,
+                z: &z,
+                vx: &vx,
+                vy: &vy,
+                vz: &vz,
+                hx: &[],
+                hy: &[],
+                hz: &[],
+            };
             for own in 0..n {
                 let h = vel[own].normalize();
                 let block = gather_block(&d, pts[own], h, own, &c, None);

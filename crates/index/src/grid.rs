@@ -45,6 +45,7 @@ pub struct CandidateBuf {
     hx: Vec<f32>,
     hy: Vec<f32>,
     hz: Vec<f32>,
+    slot: Vec<u32>,
     /// Block index of the first boid of the cell the block was gathered for.
     own_base: usize,
     len: usize,
@@ -64,6 +65,11 @@ impl CandidateBuf {
             hy: &self.hy,
             hz: &self.hz,
         }
+    }
+
+    /// Grid slot of each candidate (filled only when asked for; padding is `u32::MAX`).
+    pub fn slots(&self) -> &[u32] {
+        &self.slot
     }
 
     /// Index in the block of the boid in `slot` of the cell the block was gathered for.
@@ -287,8 +293,15 @@ impl Grid {
 
     /// Fills `buf` with every boid in cell `c` and its 26 neighbours (the candidates for any boid
     /// of cell `c` at the build radius), padded to a multiple of [`LANES`].
-    /// Neighbours' headings are copied only when `with_headings` (and the grid has them).
-    pub fn gather_candidates(&self, c: usize, buf: &mut CandidateBuf, with_headings: bool) {
+    /// Neighbours' headings are copied only when `with_headings` (and the grid has them), their
+    /// slots only when `with_slots`.
+    pub fn gather_candidates(
+        &self,
+        c: usize,
+        buf: &mut CandidateBuf,
+        with_headings: bool,
+        with_slots: bool,
+    ) {
         buf.clear();
         let nx = self.dims[0] as usize;
         let ny = self.dims[1] as usize;
@@ -333,6 +346,13 @@ impl Grid {
             fill(&mut buf.hx, 0.0, &self.hx);
             fill(&mut buf.hy, 0.0, &self.hy);
             fill(&mut buf.hz, 0.0, &self.hz);
+        }
+        buf.slot.clear();
+        if with_slots {
+            for &(s0, s1) in &runs[..nr] {
+                buf.slot.extend(s0 as u32..s1 as u32);
+            }
+            buf.slot.resize(padded, u32::MAX);
         }
     }
 }

@@ -7,6 +7,14 @@ use std::num::NonZeroUsize;
 
 type Tree = kiddo::ImmutableKdTree<f32, 3>;
 
+thread_local! {
+    /// Per-thread query stack: kiddo's default keeps its scratch in its own thread-local storage,
+    /// which measured several times slower on Rayon workers than on the main thread; reusing one
+    /// caller-owned scratch per thread avoids both that and an allocation per query.
+    static SCRATCH: std::cell::RefCell<kiddo::QueryScratch<kiddo::Eytzinger, f32, 3>> =
+        std::cell::RefCell::new(kiddo::QueryScratch::default());
+}
+
 /// k-d tree neighbour search.
 #[derive(Default)]
 pub struct KdTree {
@@ -32,14 +40,13 @@ impl KdTree {
         // Slightly generous: kiddo may round differently; the exact test happens afterwards.
         let r2 = radius * radius * (1.0 + 1e-5) + f32::MIN_POSITIVE;
         let mut query = |c: Vec3| {
-            for item in tree
-                .query(&c.to_array())
-                .within::<SquaredEuclidean<f32>>(r2)
-                .unsorted()
-                .execute()
-            {
-                f(item.item);
-            }
+            SCRATCH.with_borrow_mut(|scratch| {
+                tree.query(&c.to_array())
+                    .within::<SquaredEuclidean<f32>>(r2)
+                    .unsorted()
+                    .with_scratch(scratch)
+                    .visit(|item| f(item.item))
+            })
         };
         match &self.period {
             None => query(q),
@@ -148,24 +155,23 @@ impl NeighbourIndex for KdTree {
 
     fn k_nearest(&self, q: Vec3, radius: f32, k: usize, exclude: u32, out: &mut Vec<Hit>) {
         out.clear();
-        let (Some(tree), Some(k1)) = (&self.tree, NonZeroUsize::new(k.saturating_add(1))) else {
+        let (Some(tree), Some(k2)) = (&self.tree, NonZeroUsize::new(k.saturating_add(2))) else {
             return;
         };
-        if self.period.is_some() || radius.is_nan() {
+        if self.period.is_some() || radius.is_nan() || k == 0 {
             // Periodic k-nearest: gather the radius set and select.
             self.for_each_within(q, radius, exclude, |h| out.push(h));
             keep_k_nearest(out, k);
             return;
         }
         let r2 = radius * radius;
-        // k + 1 nearest (the query point itself may be among them), then widen to every point
-        // tied with the farthest kept one, so ties are broken by index as everywhere else.
+        // k + 2 nearest: the query point itself may be among them, and one more tells whether the
+        // k-th is tied with anything unseen.
         let near = tree
             .query(&q.to_array())
-            .nearest_n::<SquaredEuclidean<f32>>(k1)
+            .nearest_n::<SquaredEuclidean<f32>>(k2)
             .within(r2 * (1.0 + 1e-5) + f32::MIN_POSITIVE)
             .execute();
-        let mut far = 0.0f32;
         for item in &near {
             let j = item.item;
             if j == exclude {
@@ -174,7 +180,6 @@ impl NeighbourIndex for KdTree {
             let o = offset(self.positions[j as usize], q, None);
             let d2 = o.length_squared();
             if d2 < r2 {
-                far = far.max(d2);
                 out.push(Hit {
                     index: j,
                     slot: j,
@@ -183,12 +188,20 @@ impl NeighbourIndex for KdTree {
                 });
             }
         }
-        if out.len() >= k {
-            // Everything at distance <= far (ties included), then select exactly.
+        keep_k_nearest(out, k + 1);
+        if out.len() > k {
+            let (kth, next) = (out[k - 1].d2, out[k].d2);
+            // A clear gap after the k-th: nothing unseen can tie with it.
+            if next > kth * (1.0 + 1e-5) + f32::MIN_POSITIVE {
+                out.truncate(k);
+                return;
+            }
+            // A tie (or a near one, where kiddo's rounding could differ from ours): take every
+            // point at distance <= the k-th and break ties by index, as everywhere else.
             out.clear();
-            let reach = (far.sqrt() * (1.0 + 1e-4)).max(1e-18);
+            let reach = (kth.sqrt() * (1.0 + 1e-4)).max(1e-18);
             self.for_each_within(q, reach.min(radius), exclude, |h| {
-                if h.d2 <= far {
+                if h.d2 <= kth {
                     out.push(h)
                 }
             });

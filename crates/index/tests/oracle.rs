@@ -7,7 +7,13 @@ use glam::Vec3;
 
 fn uniform(rng: &mut Rng, n: usize, side: f32) -> Vec<Vec3> {
     (0..n)
-        .map(|_| Vec3::new(rng.range(0.0, side), rng.range(0.0, side), rng.range(0.0, side)))
+        .map(|_| {
+            Vec3::new(
+                rng.range(0.0, side),
+                rng.range(0.0, side),
+                rng.range(0.0, side),
+            )
+        })
         .collect()
 }
 
@@ -30,7 +36,9 @@ fn cases() -> Vec<(&'static str, Vec<Vec3>, Option<Period>)> {
     out.push(("one", vec![Vec3::splat(0.25)], None));
     // Points on exact cell borders (multiples of the radius) and at exact radius distances.
     let lattice = (0..6)
-        .flat_map(|x| (0..6).flat_map(move |y| (0..6).map(move |z| Vec3::new(x as f32, y as f32, z as f32))))
+        .flat_map(|x| {
+            (0..6).flat_map(move |y| (0..6).map(move |z| Vec3::new(x as f32, y as f32, z as f32)))
+        })
         .collect();
     out.push(("lattice on cell borders", lattice, None));
     let per = Period::new(Vec3::ZERO, Vec3::new(7.0, 5.0, 6.0));
@@ -40,7 +48,11 @@ fn cases() -> Vec<(&'static str, Vec<Vec3>, Option<Period>)> {
     }
     // Crowd the faces so many neighbours are across the boundary.
     for k in 0..100 {
-        wrapped.push(Vec3::new(rng.range(0.0, 0.3), rng.range(4.7, 5.0), (k % 6) as f32));
+        wrapped.push(Vec3::new(
+            rng.range(0.0, 0.3),
+            rng.range(4.7, 5.0),
+            (k % 6) as f32,
+        ));
     }
     out.push(("wrap-around", wrapped, Some(per)));
     let tiny = Period::new(Vec3::ZERO, Vec3::splat(2.5));
@@ -53,13 +65,23 @@ fn cases() -> Vec<(&'static str, Vec<Vec3>, Option<Period>)> {
 fn build(kind: Kind, pts: &[Vec3], radius: f32, per: Option<Period>) -> AnyIndex {
     let vel: Vec<Vec3> = pts.iter().map(|p| *p * 0.5).collect();
     let mut idx = AnyIndex::new(kind);
-    idx.build(Points { positions: pts, velocities: &vel, headings: &[] }, radius, per);
+    idx.build(
+        Points {
+            positions: pts,
+            velocities: &vel,
+            headings: &[],
+        },
+        radius,
+        per,
+    );
     idx
 }
 
 fn radius_set(idx: &AnyIndex, q: Vec3, r: f32, exclude: u32) -> Vec<(u32, u32, u32)> {
     let mut v = vec![];
-    idx.for_each_within(q, r, exclude, |h: Hit| v.push((h.index, h.d2.to_bits(), h.offset.x.to_bits())));
+    idx.for_each_within(q, r, exclude, |h: Hit| {
+        v.push((h.index, h.d2.to_bits(), h.offset.x.to_bits()))
+    });
     v.sort_unstable();
     v
 }
@@ -71,10 +93,17 @@ fn radius_queries_match_brute_force() {
             let brute = build(Kind::BruteForce, &pts, r, per);
             for kind in [Kind::Grid, Kind::KdTree] {
                 let idx = build(kind, &pts, r, per);
-                let mut queries: Vec<(Vec3, u32)> =
-                    pts.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect();
+                let mut queries: Vec<(Vec3, u32)> = pts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &p)| (p, i as u32))
+                    .collect();
                 // Points that are not in the set, some far outside it.
-                queries.extend([(Vec3::splat(-3.0), u32::MAX), (Vec3::new(3.3, 0.2, 2.9), u32::MAX), (Vec3::splat(1e6), u32::MAX)]);
+                queries.extend([
+                    (Vec3::splat(-3.0), u32::MAX),
+                    (Vec3::new(3.3, 0.2, 2.9), u32::MAX),
+                    (Vec3::splat(1e6), u32::MAX),
+                ]);
                 for (q, ex) in queries {
                     let a = radius_set(&idx, q, r, ex);
                     let b = radius_set(&brute, q, r, ex);
@@ -127,19 +156,28 @@ fn grid_cell_blocks_cover_every_neighbour() {
         let pts = uniform(&mut rng, 700, 6.0);
         let vel = vec![Vec3::ZERO; pts.len()];
         let mut g = boids_index::Grid::default();
-        g.build(Points { positions: &pts, velocities: &vel, headings: &[] }, 1.0, per);
+        g.build(
+            Points {
+                positions: &pts,
+                velocities: &vel,
+                headings: &[],
+            },
+            1.0,
+            per,
+        );
         let mut buf = boids_index::CandidateBuf::default();
         for c in 0..g.cell_count() {
             let slots = g.cell_slots(c);
             if slots.is_empty() {
                 continue;
             }
-            g.gather_candidates(c, &mut buf, false);
+            g.gather_candidates(c, &mut buf, false, true);
             let cand = buf.slices();
             for s in slots.clone() {
                 let q = g.position(s);
                 let own = buf.own_index(s - slots.start);
                 assert_eq!((cand.x[own], cand.y[own], cand.z[own]), (q.x, q.y, q.z));
+                assert_eq!(buf.slots()[own] as usize, s);
                 let mut expect = 0;
                 g.for_each_within(q, 1.0, g.original()[s], |_| expect += 1);
                 let mut found = 0;

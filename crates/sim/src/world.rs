@@ -19,23 +19,14 @@ pub struct FlockId {
     pub generation: u32,
 }
 
-/// World settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// World settings. The default is seed 0 on Rayon's global pool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct WorldConfig {
     /// Seed of every random draw in the world.
     pub seed: u64,
     /// Worker threads: 0 uses Rayon's global pool (`RAYON_NUM_THREADS`), n > 0 gives the world
     /// its own pool of n threads.
     pub threads: usize,
-}
-
-impl Default for WorldConfig {
-    fn default() -> Self {
-        WorldConfig {
-            seed: 0,
-            threads: 0,
-        }
-    }
 }
 
 struct Slot {

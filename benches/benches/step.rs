@@ -1,0 +1,145 @@
+//! The benchmark scenario (README, "Benchmarks"): seed 000's rules, radius 1, 90° field of view,
+//! ~25 others within the radius, box walls, dt 1/60. Every timed step starts from the same saved
+//! state. `BOIDS_BENCH_1M=1` adds the one-million-boid rows.
+
+use boids_core::{BoidState, Vec3};
+use boids_index::{Grid, NeighbourIndex, Points};
+use boids_sim::scenario::bench_world;
+use boids_sim::{FlockParams, IndexKind};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+
+const DT: f32 = 1.0 / 60.0;
+
+fn sizes() -> Vec<usize> {
+    let mut s = vec![1_000, 10_000, 100_000];
+    if std::env::var_os("BOIDS_BENCH_1M").is_some() {
+        s.push(1_000_000);
+    }
+    s
+}
+
+fn step(c: &mut Criterion) {
+    let mut g = c.benchmark_group("step");
+    g.sample_size(10);
+    for n in sizes() {
+        g.throughput(Throughput::Elements(n as u64));
+        for (kind, name) in [(IndexKind::Grid, "grid"), (IndexKind::KdTree, "kdtree")] {
+            for threads in [1, 2] {
+                let (mut world, id) = bench_world(n, threads, kind, 1).unwrap();
+                let snap = world.flock(id).unwrap().snapshot();
+                g.bench_function(BenchmarkId::new(format!("{name}/{threads}t"), n), |b| {
+                    b.iter(|| {
+                        world.restore(id, &snap).unwrap();
+                        world.step(DT).unwrap();
+                    })
+                });
+            }
+        }
+        if n <= 100_000 {
+            let (mut world, id) = bench_world(n, 2, IndexKind::KdTree, 1).unwrap();
+            let mut p = *world.flock(id).unwrap().params();
+            p.max_neighbours = 7;
+            world.set_params(id, p).unwrap();
+            let snap = world.flock(id).unwrap().snapshot();
+            g.bench_function(BenchmarkId::new("kdtree-k7/2t", n), |b| {
+                b.iter(|| {
+                    world.restore(id, &snap).unwrap();
+                    world.step(DT).unwrap();
+                })
+            });
+        }
+        if n <= 10_000 {
+            let (world, id) = bench_world(n, 1, IndexKind::Grid, 1).unwrap();
+            let f = world.flock(id).unwrap();
+            let start: Vec<BoidState> = (0..f.len()).map(|i| f.boid(i)).collect();
+            let params = *f.params();
+            g.bench_function(BenchmarkId::new("naive-O(N^2)/1t", n), |b| {
+                b.iter(|| black_box(naive_step(&start, &params)))
+            });
+        }
+    }
+    g.finish();
+}
+
+fn index_build(c: &mut Criterion) {
+    let mut g = c.benchmark_group("index-build");
+    g.sample_size(10);
+    for n in sizes() {
+        let (world, id) = bench_world(n, 2, IndexKind::Grid, 1).unwrap();
+        let f = world.flock(id).unwrap();
+        let pts = Points {
+            positions: f.positions(),
+            velocities: f.velocities(),
+            headings: f.headings(),
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut grid = Grid::default();
+        g.bench_function(BenchmarkId::new("grid/2t", n), |b| {
+            b.iter(|| pool.install(|| grid.build(pts, 1.0, None)))
+        });
+        let mut tree = boids_index::KdTree::default();
+        g.bench_function(BenchmarkId::new("kdtree", n), |b| {
+            b.iter(|| tree.build(pts, 1.0, None))
+        });
+    }
+    g.finish();
+}
+
+/// What the tutorials do: every boid scans every other boid, one thread, same rules.
+fn naive_step(boids: &[BoidState], p: &FlockParams) -> Vec<BoidState> {
+    let r2 = p.perception_radius * p.perception_radius;
+    let cos = p.field_of_view_deg.to_radians().cos();
+    let (lo, hi, dist) = match p.bounds {
+        boids_core::Bounds::SoftBox { min, max, distance } => (min, max, distance),
+        _ => unreachable!("the benchmark uses a box"),
+    };
+    boids
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let (mut n, mut sep, mut vel, mut pos) = (0.0f32, Vec3::ZERO, Vec3::ZERO, Vec3::ZERO);
+            for (j, o) in boids.iter().enumerate() {
+                let d = o.position - b.position;
+                if i == j || d.length_squared() >= r2 {
+                    continue;
+                }
+                if b.heading.dot(d.normalize_or_zero()) <= cos {
+                    continue;
+                }
+                n += 1.0;
+                sep -= d.normalize_or_zero();
+                vel += o.velocity;
+                pos += o.position;
+            }
+            let mut a = Vec3::ZERO;
+            if n > 0.0 {
+                a += p.weights.separation * sep / n;
+                a += p.weights.alignment * (vel / n - b.velocity);
+                a += p.weights.cohesion * (pos / n - b.position);
+            }
+            for k in 0..3 {
+                let (dl, dh) = (b.position[k] - lo[k], hi[k] - b.position[k]);
+                if dl < dist {
+                    a[k] += p.weights.bounds / (dl / dist).abs().max(0.01);
+                }
+                if dh < dist {
+                    a[k] -= p.weights.bounds / (dh / dist).abs().max(0.01);
+                }
+            }
+            let v = b.velocity + a * DT;
+            let v = v.normalize_or_zero() * v.length().clamp(p.min_speed, p.max_speed);
+            BoidState {
+                position: b.position + v * DT,
+                velocity: v,
+                heading: v.normalize_or_zero(),
+            }
+        })
+        .collect()
+}
+
+criterion_group!(benches, step, index_build);
+criterion_main!(benches);
