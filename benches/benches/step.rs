@@ -2,9 +2,9 @@
 //! ~25 others within the radius, box walls, dt 1/60. Every timed step starts from the same saved
 //! state. `BOIDS_BENCH_1M=1` adds the one-million-boid rows.
 
-use boids_core::{BoidState, Vec3};
+use boids_core::BoidState;
 use boids_index::{Grid, NeighbourIndex, Points};
-use boids_sim::scenario::bench_world;
+use boids_sim::scenario::{bench_world, naive_step};
 use boids_sim::{FlockParams, IndexKind};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -55,7 +55,7 @@ fn step(c: &mut Criterion) {
             let start: Vec<BoidState> = (0..f.len()).map(|i| f.boid(i)).collect();
             let params = *f.params();
             g.bench_function(BenchmarkId::new("naive-O(N^2)/1t", n), |b| {
-                b.iter(|| black_box(naive_step(&start, &params)))
+                b.iter(|| black_box(naive_step(&start, &params, DT)))
             });
         }
     }
@@ -87,58 +87,6 @@ fn index_build(c: &mut Criterion) {
         });
     }
     g.finish();
-}
-
-/// What the tutorials do: every boid scans every other boid, one thread, same rules.
-fn naive_step(boids: &[BoidState], p: &FlockParams) -> Vec<BoidState> {
-    let r2 = p.perception_radius * p.perception_radius;
-    let cos = p.field_of_view_deg.to_radians().cos();
-    let (lo, hi, dist) = match p.bounds {
-        boids_core::Bounds::SoftBox { min, max, distance } => (min, max, distance),
-        _ => unreachable!("the benchmark uses a box"),
-    };
-    boids
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let (mut n, mut sep, mut vel, mut pos) = (0.0f32, Vec3::ZERO, Vec3::ZERO, Vec3::ZERO);
-            for (j, o) in boids.iter().enumerate() {
-                let d = o.position - b.position;
-                if i == j || d.length_squared() >= r2 {
-                    continue;
-                }
-                if b.heading.dot(d.normalize_or_zero()) <= cos {
-                    continue;
-                }
-                n += 1.0;
-                sep -= d.normalize_or_zero();
-                vel += o.velocity;
-                pos += o.position;
-            }
-            let mut a = Vec3::ZERO;
-            if n > 0.0 {
-                a += p.weights.separation * sep / n;
-                a += p.weights.alignment * (vel / n - b.velocity);
-                a += p.weights.cohesion * (pos / n - b.position);
-            }
-            for k in 0..3 {
-                let (dl, dh) = (b.position[k] - lo[k], hi[k] - b.position[k]);
-                if dl < dist {
-                    a[k] += p.weights.bounds / (dl / dist).abs().max(0.01);
-                }
-                if dh < dist {
-                    a[k] -= p.weights.bounds / (dh / dist).abs().max(0.01);
-                }
-            }
-            let v = b.velocity + a * DT;
-            let v = v.normalize_or_zero() * v.length().clamp(p.min_speed, p.max_speed);
-            BoidState {
-                position: b.position + v * DT,
-                velocity: v,
-                heading: v.normalize_or_zero(),
-            }
-        })
-        .collect()
 }
 
 criterion_group!(benches, step, index_build);

@@ -1,7 +1,8 @@
 //! `boids bench`: the benchmark scenario, timed step by step from one saved state.
 
+use boids_sim::BoidState;
 use boids_sim::IndexKind;
-use boids_sim::scenario::{bench_cube_side, bench_world};
+use boids_sim::scenario::{bench_cube_side, bench_world, naive_step};
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -37,6 +38,8 @@ enum IndexArg {
     Grid,
     Kdtree,
     Brute,
+    /// The tutorials' algorithm: every boid scans every other, one thread (the baseline).
+    Naive,
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -60,7 +63,9 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         IndexArg::Grid => (IndexKind::Grid, "grid"),
         IndexArg::Kdtree => (IndexKind::KdTree, "kdtree"),
         IndexArg::Brute => (IndexKind::BruteForce, "brute"),
+        IndexArg::Naive => (IndexKind::BruteForce, "naive"),
     };
+    let naive = matches!(a.index, IndexArg::Naive);
     let rss0 = peak_rss();
     let (mut world, id) =
         bench_world(a.boids, a.threads, kind, a.seed).map_err(|e| e.to_string())?;
@@ -78,16 +83,37 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         if !a.free {
             world.restore(id, &snapshot).map_err(|e| e.to_string())?;
         }
-        let t = Instant::now();
-        world.build_indices();
-        let b = t.elapsed().as_secs_f64() * 1e3;
-        let t = Instant::now();
-        world.step(dt).map_err(|e| e.to_string())?;
-        let s = t.elapsed().as_secs_f64() * 1e3;
+        let (b, s) = if naive {
+            let f = world.flock(id).expect("bench flock");
+            let state: Vec<BoidState> = (0..f.len()).map(|i| f.boid(i)).collect();
+            let params = *f.params();
+            let t = Instant::now();
+            let (next, used) = naive_step(&state, &params, dt);
+            let s = t.elapsed().as_secs_f64() * 1e3;
+            if k >= a.warmup {
+                neighbours += used;
+            }
+            let pos: Vec<_> = next.iter().map(|b| b.position).collect();
+            let vel: Vec<_> = next.iter().map(|b| b.velocity).collect();
+            world
+                .write_state(id, Some(&pos), Some(&vel))
+                .map_err(|e| e.to_string())?;
+            (0.0, s)
+        } else {
+            let t = Instant::now();
+            world.build_indices();
+            let b = t.elapsed().as_secs_f64() * 1e3;
+            let t = Instant::now();
+            world.step(dt).map_err(|e| e.to_string())?;
+            (b, t.elapsed().as_secs_f64() * 1e3)
+        };
         if k >= a.warmup {
             step_ms.push(s);
             build_ms.push(b);
-            neighbours += world.flock(id).expect("bench flock").last_step_neighbours();
+            if !naive {
+                neighbours += world.flock(id).expect("bench flock").last_step_neighbours();
+            }
+            let _ = k;
         }
     }
     let flock = world.flock(id).expect("bench flock");
@@ -99,7 +125,7 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         (Some(a0), Some(a1)) => format!("{:.1}", (a1.saturating_sub(a0)) as f64 / a.boids as f64),
         _ => "n/a".into(),
     };
-    let threads = world.threads();
+    let threads = if naive { 1 } else { world.threads() };
     println!(
         "benchmark scenario: seed 000 rules, radius 1, fov 90 deg, cube side {:.2}, dt 1/60",
         bench_cube_side(a.boids)

@@ -3,7 +3,7 @@
 use crate::flock::{Spawn, SpawnShape};
 use crate::world::{FlockId, World, WorldConfig};
 use crate::{Bounds, Error, FlockParams, IndexKind};
-use boids_core::Vec3;
+use boids_core::{BoidState, Vec3};
 
 /// Mean number of others within radius 1 the benchmark's density gives (far from walls).
 pub const BENCH_NEIGHBOURS: f32 = 25.0;
@@ -82,4 +82,61 @@ pub fn default_school(n: usize, seed: u64, threads: usize) -> Result<(World, Flo
         },
     )?;
     Ok((world, id))
+}
+
+/// The baseline the benchmarks compare against: what the tutorials do, every boid scanning every
+/// other boid, one thread, seed 000's rules (soft box bounds only), double-buffered.
+/// Returns the next states and the number of neighbours used.
+pub fn naive_step(boids: &[BoidState], p: &FlockParams, dt: f32) -> (Vec<BoidState>, u64) {
+    let r2 = p.perception_radius * p.perception_radius;
+    let cos = p.field_of_view_deg.to_radians().cos();
+    let (lo, hi, dist) = match p.bounds {
+        Bounds::SoftBox { min, max, distance } => (min, max, distance),
+        _ => unreachable!("the benchmark uses a box"),
+    };
+    let mut used = 0u64;
+    let next = boids
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let (mut n, mut sep, mut vel, mut pos) = (0.0f32, Vec3::ZERO, Vec3::ZERO, Vec3::ZERO);
+            for (j, o) in boids.iter().enumerate() {
+                let d = o.position - b.position;
+                if i == j || d.length_squared() >= r2 {
+                    continue;
+                }
+                if b.heading.dot(d.normalize_or_zero()) <= cos {
+                    continue;
+                }
+                n += 1.0;
+                sep -= d.normalize_or_zero();
+                vel += o.velocity;
+                pos += o.position;
+            }
+            used += n as u64;
+            let mut a = Vec3::ZERO;
+            if n > 0.0 {
+                a += p.weights.separation * sep / n;
+                a += p.weights.alignment * (vel / n - b.velocity);
+                a += p.weights.cohesion * (pos / n - b.position);
+            }
+            for k in 0..3 {
+                let (dl, dh) = (b.position[k] - lo[k], hi[k] - b.position[k]);
+                if dl < dist {
+                    a[k] += p.weights.bounds / (dl / dist).abs().max(0.01);
+                }
+                if dh < dist {
+                    a[k] -= p.weights.bounds / (dh / dist).abs().max(0.01);
+                }
+            }
+            let v = b.velocity + a * dt;
+            let v = v.normalize_or_zero() * v.length().clamp(p.min_speed, p.max_speed);
+            BoidState {
+                position: b.position + v * dt,
+                velocity: v,
+                heading: v.normalize_or_zero(),
+            }
+        })
+        .collect();
+    (next, used)
 }

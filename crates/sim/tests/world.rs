@@ -146,6 +146,33 @@ fn grid_fast_path_agrees_with_brute_force() {
 }
 
 #[test]
+fn the_naive_tutorial_loop_agrees_with_the_engine() {
+    // An independent, straightforward implementation of seed 000 (the benchmark baseline) and
+    // the engine give the same step from the same state.
+    for kind in [IndexKind::Grid, IndexKind::BruteForce] {
+        let (mut w, f) = bench_world(2000, 2, kind, 12).unwrap();
+        for _ in 0..3 {
+            let fl = w.flock(f).unwrap();
+            let state: Vec<BoidState> = (0..fl.len()).map(|i| fl.boid(i)).collect();
+            let (expect, used) = boids_sim::scenario::naive_step(&state, fl.params(), DT);
+            w.step(DT).unwrap();
+            let fl = w.flock(f).unwrap();
+            assert_eq!(fl.last_step_neighbours(), used, "{kind:?}");
+            for (i, e) in expect.iter().enumerate() {
+                let scale = 1.0 + e.velocity.length();
+                assert!(
+                    (fl.velocities()[i] - e.velocity).length() <= 1e-5 * scale,
+                    "{kind:?} boid {i}"
+                );
+                assert!(
+                    (fl.positions()[i] - e.position).length() <= 1e-5 * (1.0 + e.position.length())
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn k_nearest_is_bit_identical_on_every_index() {
     // The k nearest are offered to the rules in (distance, index) order on every path, so the
     // states match to the bit, in a plain box and in a periodic one.
