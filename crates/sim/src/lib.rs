@@ -30,3 +30,8 @@ pub use boids_index::{AnyIndex, Kind as IndexImpl, NeighbourIndex};
 pub use error::Error;
 pub use flock::{Flock, FlockSnapshot, Spawn, SpawnShape};
 pub use world::{FlockId, World, WorldConfig};
+
+/// The README's Rust code blocks, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
