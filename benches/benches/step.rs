@@ -4,8 +4,8 @@
 
 use boids_core::BoidState;
 use boids_index::{Grid, NeighbourIndex, Points};
+use boids_sim::IndexKind;
 use boids_sim::scenario::{bench_world, naive_step};
-use boids_sim::{FlockParams, IndexKind};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 

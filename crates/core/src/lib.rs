@@ -7,14 +7,16 @@
 
 pub mod kernel;
 pub mod math;
+pub mod obstacle;
 mod params;
 mod rng;
 mod rules;
 
 pub use glam::{Quat, Vec3};
+pub use obstacle::Obstacle;
 pub use params::{
-    AlignmentMode, Bounds, Combine, FlockParams, IndexKind, Integrator, ParamError, PlaneLock,
-    SeparationMode, Target, Weights,
+    AlignmentMode, Bounds, Combine, FlockParams, IndexKind, Integrator, ObstacleAvoidance,
+    ParamError, PlaneLock, SeparationMode, Target, Weights,
 };
 pub use rng::Rng;
-pub use rules::{BoidState, Derived, Neighbourhood, step_boid};
+pub use rules::{BoidState, Derived, Env, Neighbourhood, step_boid};

@@ -110,6 +110,18 @@ pub enum PlaneLock {
     XZ,
 }
 
+/// How a boid avoids obstacles it sees ahead (a look-ahead ray or swept sphere along its heading).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObstacleAvoidance {
+    /// Obstacles are ignored.
+    None,
+    /// Steer toward the heading reflected about the hit surface (seed 001).
+    Reflect,
+    /// Try 300 directions on a golden spiral around the heading, nearest first, and steer toward
+    /// the first one whose look-ahead is clear (seed 003).
+    FreeDirection,
+}
+
 /// Which neighbour index a flock uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IndexKind {
@@ -194,6 +206,14 @@ pub struct FlockParams {
     pub plane: PlaneLock,
     /// Target, if any.
     pub target: Option<Target>,
+    /// Obstacle avoidance.
+    pub obstacle_avoidance: ObstacleAvoidance,
+    /// How far ahead the look-ahead reaches.
+    pub look_ahead: f32,
+    /// Radius of the swept sphere for the look-ahead (0 = a ray).
+    pub boid_radius: f32,
+    /// When the obstacle rule fires, it replaces every other rule for that step (seed 001).
+    pub obstacle_overrides: bool,
     /// Neighbour index.
     pub index: IndexKind,
 }
@@ -207,7 +227,7 @@ impl Default for Weights {
             target: 0.0,
             target_avoid: 0.0,
             bounds: 1.0,
-            obstacles: 0.0,
+            obstacles: 10.0,
             wander: 0.0,
         }
     }
@@ -240,6 +260,10 @@ impl Default for FlockParams {
             },
             plane: PlaneLock::None,
             target: None,
+            obstacle_avoidance: ObstacleAvoidance::FreeDirection,
+            look_ahead: 3.0,
+            boid_radius: 0.0,
+            obstacle_overrides: false,
             index: IndexKind::Auto,
         }
     }
@@ -350,6 +374,8 @@ impl FlockParams {
                 check_box("bounds.min/max", min, max)?
             }
         }
+        check("look_ahead", self.look_ahead, 0.0, m)?;
+        check("boid_radius", self.boid_radius, 0.0, m)?;
         if let Some(t) = self.target {
             check_vec("target.point", t.point)?;
             check("target.avoid_distance", t.avoid_distance, 0.0, m)?;

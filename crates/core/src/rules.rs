@@ -1,8 +1,10 @@
 //! The per-boid update: a pure function of (own state, neighbourhood, environment, params, rng).
 
-use crate::math::{clamp_length, normalize_or_zero, turn_towards};
+use crate::math::{clamp_length, look_rotation, normalize_or_zero, turn_towards};
+use crate::obstacle::{Obstacle, first_hit, spiral_directions};
 use crate::params::{
-    AlignmentMode, Bounds, Combine, FlockParams, Integrator, PlaneLock, SeparationMode,
+    AlignmentMode, Bounds, Combine, FlockParams, Integrator, ObstacleAvoidance, PlaneLock,
+    SeparationMode,
 };
 use crate::rng::Rng;
 use glam::Vec3;
@@ -117,6 +119,42 @@ impl Neighbourhood {
     }
 }
 
+/// What a boid's surroundings hold apart from its flockmates.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Env<'a> {
+    /// The flock's target point (used when the params have target settings).
+    pub target: Option<Vec3>,
+    /// Obstacles to look out for.
+    pub obstacles: &'a [Obstacle],
+}
+
+/// The direction the obstacle rule steers toward, if the look-ahead hits something.
+fn avoid_obstacles(own: &BoidState, p: &FlockParams, obstacles: &[Obstacle]) -> Option<Vec3> {
+    if p.obstacle_avoidance == ObstacleAvoidance::None
+        || obstacles.is_empty()
+        || p.look_ahead <= 0.0
+    {
+        return None;
+    }
+    let f = own.heading;
+    let hit = first_hit(obstacles, own.position, p.boid_radius, f, p.look_ahead)?;
+    Some(match p.obstacle_avoidance {
+        ObstacleAvoidance::Reflect => normalize_or_zero(f - 2.0 * f.dot(hit.normal) * hit.normal),
+        _ => {
+            let frame = look_rotation(f);
+            spiral_directions()
+                .iter()
+                .map(|&d| lock(frame * d, p.plane))
+                .filter(|d| *d != Vec3::ZERO)
+                .map(normalize_or_zero)
+                .find(|&d| {
+                    first_hit(obstacles, own.position, p.boid_radius, d, p.look_ahead).is_none()
+                })
+                .unwrap_or(f)
+        }
+    })
+}
+
 fn mean(sum: Vec3, n: u32) -> Vec3 {
     if n == 0 { Vec3::ZERO } else { sum / n as f32 }
 }
@@ -173,10 +211,11 @@ pub fn step_boid(
     own: &BoidState,
     n: &Neighbourhood,
     p: &FlockParams,
-    target: Option<Vec3>,
+    env: &Env<'_>,
     rng: &mut Rng,
     dt: f32,
 ) -> BoidState {
+    let target = env.target;
     let w = &p.weights;
     let v = own.velocity;
     let alone = n.count == 0;
@@ -197,13 +236,14 @@ pub fn step_boid(
     };
     let cohesion = mean(n.sum_offset, n.count);
 
-    let mut parts: [(f32, Vec3, bool); 6] = [
+    let mut parts: [(f32, Vec3, bool); 7] = [
         (w.separation, separation, !alone),
         (w.alignment, alignment, !alone),
         (w.cohesion, cohesion, !alone),
         (0.0, Vec3::ZERO, false),
         (w.bounds, Vec3::ZERO, false),
         (w.wander, Vec3::ZERO, false),
+        (w.obstacles, Vec3::ZERO, false),
     ];
     if let (Some(t), Some(tp)) = (p.target, target) {
         let d = tp - own.position;
@@ -218,6 +258,15 @@ pub fn step_boid(
     if w.wander != 0.0 {
         let m = lock(normalize_or_zero(own.heading + rng.unit_vector()), p.plane);
         parts[5] = (w.wander, m, true);
+    }
+
+    if let Some(dir) = avoid_obstacles(own, p, env.obstacles) {
+        if p.obstacle_overrides {
+            for part in parts.iter_mut() {
+                *part = (0.0, Vec3::ZERO, false);
+            }
+        }
+        parts[6] = (w.obstacles, dir, true);
     }
 
     let mut a = Vec3::ZERO;

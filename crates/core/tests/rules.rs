@@ -22,6 +22,7 @@ fn bare() -> FlockParams {
             obstacles: 0.0,
             wander: 0.0,
         },
+        obstacle_avoidance: ObstacleAvoidance::None,
         min_speed: 0.0,
         max_speed: 100.0,
         bounds: Bounds::None,
@@ -48,7 +49,10 @@ fn step(p: &FlockParams, own: BoidState, others: &[(Vec3, Vec3)]) -> BoidState {
         &own,
         &n,
         p,
-        p.target.map(|t| t.point),
+        &Env {
+            target: p.target.map(|t| t.point),
+            obstacles: &[],
+        },
         &mut Rng::keyed(1, 0, 0, 0),
         DT,
     )

@@ -4,8 +4,8 @@
 use crate::error::{Error, invalid};
 use boids_core::kernel::{gather_block, within_radius, wrap_axis};
 use boids_core::{
-    AlignmentMode, BoidState, Bounds, Derived, FlockParams, IndexKind, Neighbourhood, PlaneLock,
-    Rng, Vec3, step_boid,
+    AlignmentMode, BoidState, Bounds, Derived, Env, FlockParams, IndexKind, Neighbourhood,
+    Obstacle, PlaneLock, Rng, Vec3, step_boid,
 };
 use boids_index::{AnyIndex, CandidateBuf, Grid, Hit, Kind, NeighbourIndex, Period, Points};
 use rayon::prelude::*;
@@ -87,6 +87,8 @@ pub struct Flock {
     next_id: u32,
     index: AnyIndex,
     last_neighbours: u64,
+    pub(crate) wake_region: Option<(Vec3, Vec3)>,
+    pub(crate) asleep: bool,
 }
 
 const SPAWN_STREAM: u32 = 1;
@@ -127,6 +129,8 @@ impl Flock {
             next_headings: Vec::new(),
             next_id: 0,
             last_neighbours: 0,
+            wake_region: None,
+            asleep: false,
         }
     }
 
@@ -191,6 +195,15 @@ impl Flock {
     /// The neighbour index built in the last step (other flocks may query it).
     pub fn index(&self) -> &AnyIndex {
         &self.index
+    }
+    /// `true` when the last step skipped this flock because the observer was outside its wake
+    /// region (its state did not change and it cost nothing).
+    pub fn is_asleep(&self) -> bool {
+        self.asleep
+    }
+    /// The box the observer must be in for the flock to move, if any.
+    pub fn wake_region(&self) -> Option<(Vec3, Vec3)> {
+        self.wake_region
     }
     /// Neighbours used by all boids together in the last step.
     pub fn last_step_neighbours(&self) -> u64 {
@@ -371,6 +384,18 @@ impl Flock {
         Ok(first)
     }
 
+    /// Grows (spawning) or shrinks (removing the newest boids) to `n` boids.
+    pub(crate) fn resize(&mut self, n: usize, spawn: &Spawn, seed: u64) -> Result<(), Error> {
+        let len = self.len();
+        if n > len {
+            self.spawn(n - len, spawn, seed)?;
+        } else if n < len {
+            let newest: Vec<u32> = self.ids[n..].to_vec();
+            self.remove(&newest)?;
+        }
+        Ok(())
+    }
+
     pub(crate) fn remove(&mut self, ids: &[u32]) -> Result<usize, Error> {
         let mut doomed = Vec::with_capacity(ids.len());
         for &id in ids {
@@ -457,13 +482,14 @@ impl Flock {
     }
 
     /// Computes the next snapshot from the current one (in the calling Rayon pool).
-    pub(crate) fn step(&mut self, dt: f32, seed: u64, step: u64) {
+    pub(crate) fn step(&mut self, dt: f32, seed: u64, step: u64, obstacles: &[Obstacle]) {
         let n = self.len();
         self.next_positions.resize(n, Vec3::ZERO);
         self.next_velocities.resize(n, Vec3::ZERO);
         self.next_headings.resize(n, Vec3::ZERO);
         let ctx = StepCtx {
             params: &self.params,
+            obstacles,
             derived: Derived::new(&self.params),
             target: self.target,
             ids: &self.ids,
@@ -528,6 +554,7 @@ const CHUNK: usize = 4096;
 /// What every boid's update shares in one step.
 struct StepCtx<'a> {
     params: &'a FlockParams,
+    obstacles: &'a [Obstacle],
     derived: Derived,
     target: Option<Vec3>,
     ids: &'a [u32],
@@ -540,7 +567,11 @@ impl StepCtx<'_> {
     #[inline]
     fn advance(&self, own: &BoidState, hood: &Neighbourhood, id: u32) -> BoidState {
         let mut rng = Rng::keyed(self.seed, id, self.step, RULE_STREAM);
-        step_boid(own, hood, self.params, self.target, &mut rng, self.dt)
+        let env = Env {
+            target: self.target,
+            obstacles: self.obstacles,
+        };
+        step_boid(own, hood, self.params, &env, &mut rng, self.dt)
     }
 }
 

@@ -23,13 +23,13 @@ pub mod scenario;
 mod world;
 
 pub use boids_core::{
-    AlignmentMode, BoidState, Bounds, Combine, FlockParams, IndexKind, Integrator, ParamError,
-    PlaneLock, Quat, SeparationMode, Target, Vec3, Weights,
+    AlignmentMode, BoidState, Bounds, Combine, FlockParams, IndexKind, Integrator, Obstacle,
+    ObstacleAvoidance, ParamError, PlaneLock, Quat, SeparationMode, Target, Vec3, Weights,
 };
 pub use boids_index::{AnyIndex, Kind as IndexImpl, NeighbourIndex};
 pub use error::Error;
 pub use flock::{Flock, FlockSnapshot, Spawn, SpawnShape};
-pub use world::{FlockId, World, WorldConfig};
+pub use world::{FlockId, ObstacleId, World, WorldConfig};
 
 /// The README's Rust code blocks, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

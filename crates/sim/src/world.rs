@@ -2,7 +2,7 @@
 
 use crate::error::{Error, invalid};
 use crate::flock::{Flock, FlockSnapshot, Spawn};
-use boids_core::{FlockParams, Vec3};
+use boids_core::{FlockParams, Obstacle, Vec3};
 
 /// Most boids one flock may hold (keeps every count and id in `u32` with room to spare).
 pub const MAX_BOIDS_PER_FLOCK: usize = 1 << 28;
@@ -34,11 +34,27 @@ struct Slot {
     flock: Option<Flock>,
 }
 
+/// An obstacle handle: index and generation, like [`FlockId`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ObstacleId {
+    /// Slot in the world.
+    pub index: u32,
+    /// Generation of that slot when the id was issued.
+    pub generation: u32,
+}
+
+struct ObstacleSlot {
+    generation: u32,
+    shape: Option<Obstacle>,
+}
+
 /// A simulation: any number of named flocks, stepped together.
 pub struct World {
     seed: u64,
     steps: u64,
     slots: Vec<Slot>,
+    obstacles: Vec<ObstacleSlot>,
+    observer: Option<Vec3>,
     pool: Option<rayon::ThreadPool>,
 }
 
@@ -66,6 +82,8 @@ impl World {
             seed: config.seed,
             steps: 0,
             slots: Vec::new(),
+            obstacles: Vec::new(),
+            observer: None,
             pool,
         })
     }
@@ -227,6 +245,109 @@ impl World {
         Ok(())
     }
 
+    /// Grows (spawning with `spawn`) or shrinks (removing the newest boids) a flock to `n` boids.
+    pub fn resize_flock(&mut self, id: FlockId, n: usize, spawn: &Spawn) -> Result<(), Error> {
+        let seed = self.seed;
+        self.flock_mut(id)?.resize(n, spawn, seed)
+    }
+
+    /// Adds an obstacle every flock will avoid (per its params).
+    pub fn add_obstacle(&mut self, shape: Obstacle) -> Result<ObstacleId, Error> {
+        shape.validate().map_err(invalid)?;
+        if let Some((i, slot)) = self
+            .obstacles
+            .iter_mut()
+            .enumerate()
+            .find(|(_, s)| s.shape.is_none())
+        {
+            slot.shape = Some(shape);
+            return Ok(ObstacleId {
+                index: i as u32,
+                generation: slot.generation,
+            });
+        }
+        self.obstacles.push(ObstacleSlot {
+            generation: 1,
+            shape: Some(shape),
+        });
+        Ok(ObstacleId {
+            index: self.obstacles.len() as u32 - 1,
+            generation: 1,
+        })
+    }
+
+    fn obstacle_slot(&mut self, id: ObstacleId) -> Result<&mut ObstacleSlot, Error> {
+        match self.obstacles.get_mut(id.index as usize) {
+            Some(s) if s.generation == id.generation && s.shape.is_some() => Ok(s),
+            _ => Err(invalid(format!(
+                "invalid obstacle id {{ index: {}, generation: {} }} (null, stale or never issued)",
+                id.index, id.generation
+            ))),
+        }
+    }
+
+    /// Replaces an obstacle's shape (moves it).
+    pub fn set_obstacle(&mut self, id: ObstacleId, shape: Obstacle) -> Result<(), Error> {
+        shape.validate().map_err(invalid)?;
+        self.obstacle_slot(id)?.shape = Some(shape);
+        Ok(())
+    }
+
+    /// Removes an obstacle; its id goes stale.
+    pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<(), Error> {
+        let s = self.obstacle_slot(id)?;
+        s.shape = None;
+        s.generation = s.generation.wrapping_add(1).max(1);
+        Ok(())
+    }
+
+    /// The obstacle, if `id` is valid.
+    pub fn obstacle(&self, id: ObstacleId) -> Option<Obstacle> {
+        self.obstacles
+            .get(id.index as usize)
+            .filter(|s| s.generation == id.generation)
+            .and_then(|s| s.shape)
+    }
+
+    /// Every live obstacle, in slot order.
+    pub fn obstacles(&self) -> Vec<Obstacle> {
+        self.obstacles.iter().filter_map(|s| s.shape).collect()
+    }
+
+    /// Sets (or clears) the observer point: a flock with a wake region moves only while the
+    /// observer is inside it (seed 000's "active while the player is near").
+    pub fn set_observer(&mut self, point: Option<Vec3>) -> Result<(), Error> {
+        if let Some(p) = point
+            && !p.is_finite()
+        {
+            return Err(invalid(format!("observer must be finite, got {p}")));
+        }
+        self.observer = point;
+        Ok(())
+    }
+
+    /// The observer point.
+    pub fn observer(&self) -> Option<Vec3> {
+        self.observer
+    }
+
+    /// Sets (or clears) a flock's wake region, the box the observer must be in for it to move.
+    pub fn set_wake_region(
+        &mut self,
+        id: FlockId,
+        region: Option<(Vec3, Vec3)>,
+    ) -> Result<(), Error> {
+        if let Some((lo, hi)) = region
+            && !(lo.is_finite() && hi.is_finite() && lo.cmple(hi).all())
+        {
+            return Err(invalid(format!(
+                "wake region needs finite corners with min <= max, got {lo}, {hi}"
+            )));
+        }
+        self.flock_mut(id)?.wake_region = region;
+        Ok(())
+    }
+
     /// Rebuilds every flock's neighbour index from the current state (a step does this itself;
     /// exposed so benchmarks can time the build alone).
     pub fn build_indices(&mut self) {
@@ -254,16 +375,25 @@ impl World {
         }
         let seed = self.seed;
         let step = self.steps;
+        let observer = self.observer;
+        let obstacles = self.obstacles();
         let slots = &mut self.slots;
+        for f in slots.iter_mut().filter_map(|s| s.flock.as_mut()) {
+            f.asleep = match (f.wake_region, observer) {
+                (Some((lo, hi)), Some(o)) => !(o.cmpge(lo).all() && o.cmple(hi).all()),
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+        }
         let mut run = move || {
-            for s in slots.iter_mut() {
-                if let Some(f) = s.flock.as_mut() {
+            for f in slots.iter_mut().filter_map(|s| s.flock.as_mut()) {
+                if !f.asleep {
                     f.build_index();
                 }
             }
-            for s in slots.iter_mut() {
-                if let Some(f) = s.flock.as_mut() {
-                    f.step(dt, seed, step);
+            for f in slots.iter_mut().filter_map(|s| s.flock.as_mut()) {
+                if !f.asleep {
+                    f.step(dt, seed, step, &obstacles);
                 }
             }
         };
