@@ -38,9 +38,26 @@ pub fn look_rotation(forward: Vec3) -> Quat {
         // Looking straight up or down: rotate about X so that +Z maps to `f`.
         return Quat::from_rotation_arc(Vec3::Z, f);
     }
-    let right = right.normalize();
-    let up = f.cross(right);
+    let (right, up, f) = look_basis(f);
     Quat::from_mat3(&glam::Mat3::from_cols(right, up, f)).normalize()
+}
+
+/// The axes (right, up, forward) of [`look_rotation`]`(forward)`, computed directly (the fast
+/// path for writing instance matrices).
+#[inline]
+pub fn look_basis(forward: Vec3) -> (Vec3, Vec3, Vec3) {
+    let f = normalize_or_zero(forward);
+    if f == Vec3::ZERO {
+        return (Vec3::X, Vec3::Y, Vec3::Z);
+    }
+    let right = Vec3::Y.cross(f);
+    let len2 = right.length_squared();
+    if len2 < 1e-12 {
+        let q = Quat::from_rotation_arc(Vec3::Z, f);
+        return (q * Vec3::X, q * Vec3::Y, f);
+    }
+    let right = right * (1.0 / len2.sqrt());
+    (right, f.cross(right), f)
 }
 
 /// Rotates unit vector `from` toward unit vector `to` the way Unity's

@@ -3,9 +3,10 @@
 
 use crate::error::{Error, invalid};
 use boids_core::kernel::{gather_block, within_radius, wrap_axis};
+use boids_core::math::{look_basis, look_rotation};
 use boids_core::{
     AlignmentMode, BoidState, Bounds, Derived, Env, FlockParams, IndexKind, Neighbourhood,
-    Obstacle, PlaneLock, Rng, Vec3, step_boid,
+    Obstacle, PlaneLock, Quat, Rng, Vec3, step_boid,
 };
 use boids_index::{AnyIndex, CandidateBuf, Grid, Hit, Kind, NeighbourIndex, Period, Points};
 use rayon::prelude::*;
@@ -222,6 +223,40 @@ impl Flock {
             + self.index.heap_bytes()
     }
 
+    /// Writes each boid's orientation (Unity's `LookRotation(heading)`: +Z forward, +Y up as
+    /// near world up as possible) into `out[..len]`, in parallel in the current Rayon pool.
+    /// `out` must hold at least [`Flock::len`] entries.
+    pub fn write_orientations(&self, out: &mut [Quat]) {
+        out[..self.len()]
+            .par_chunks_mut(CHUNK)
+            .zip(self.headings.par_chunks(CHUNK))
+            .for_each(|(o, h)| {
+                for (o, &h) in o.iter_mut().zip(h) {
+                    *o = look_rotation(h);
+                }
+            });
+    }
+
+    /// Writes each boid's 4×4 instance matrix, column-major (Unity's `Matrix4x4` memory layout):
+    /// rotation `LookRotation(heading)`, uniform `scale`, translation = position. `out` must hold
+    /// at least [`Flock::len`] entries.
+    pub fn write_matrices(&self, scale: f32, out: &mut [[f32; 16]]) {
+        out[..self.len()]
+            .par_chunks_mut(CHUNK)
+            .zip(self.headings.par_chunks(CHUNK))
+            .zip(self.positions.par_chunks(CHUNK))
+            .for_each(|((o, h), p)| {
+                for ((m, &h), &p) in o.iter_mut().zip(h).zip(p) {
+                    let (r, u, f) = look_basis(h);
+                    let (r, u, f) = (r * scale, u * scale, f * scale);
+                    *m = [
+                        r.x, r.y, r.z, 0.0, u.x, u.y, u.z, 0.0, f.x, f.y, f.z, 0.0, p.x, p.y, p.z,
+                        1.0,
+                    ];
+                }
+            });
+    }
+
     /// A copy of the boids.
     pub fn snapshot(&self) -> FlockSnapshot {
         FlockSnapshot {
@@ -270,18 +305,32 @@ impl Flock {
     }
 
     fn ensure_id_space(&self, n: usize) -> Result<(), Error> {
-        if (n as u64).saturating_add(u64::from(self.next_id)) > u64::from(u32::MAX) {
-            return Err(invalid(format!(
-                "cannot add {n} boids: ids would pass u32::MAX (next id {})",
-                self.next_id
-            )));
-        }
         if self.ids.len().saturating_add(n) > crate::world::MAX_BOIDS_PER_FLOCK {
             return Err(invalid(format!(
                 "cannot add {n} boids to {}: a flock holds at most {}",
                 self.ids.len(),
                 crate::world::MAX_BOIDS_PER_FLOCK
             )));
+        }
+        if (n as u64).saturating_add(u64::from(self.next_id)) > u64::from(u32::MAX) {
+            return Err(invalid(format!(
+                "cannot add {n} boids: ids would pass u32::MAX (next id {})",
+                self.next_id
+            )));
+        }
+        Ok(())
+    }
+
+    /// Reserves room for `n` more boids in every array, or fails without changing anything.
+    fn reserve(&mut self, n: usize) -> Result<(), Error> {
+        let oom = |_| invalid(format!("cannot allocate memory for {n} more boids"));
+        self.ids.try_reserve(n).map_err(oom)?;
+        for v in [
+            &mut self.positions,
+            &mut self.velocities,
+            &mut self.headings,
+        ] {
+            v.try_reserve(n).map_err(oom)?;
         }
         Ok(())
     }
@@ -329,6 +378,7 @@ impl Flock {
                 }
             }
         }
+        self.reserve(n)?;
         let first = self.next_id;
         let plane = self.params.plane;
         let in_plane = |v: Vec3| match plane {
@@ -377,6 +427,7 @@ impl Flock {
             check_vec("positions", i, p)?;
             check_vec("velocities", i, v)?;
         }
+        self.reserve(positions.len())?;
         let first = self.next_id;
         for (&p, &v) in positions.iter().zip(velocities) {
             self.push(p, v);

@@ -19,6 +19,7 @@
 mod error;
 mod flock;
 pub mod metrics;
+pub mod presets;
 pub mod scenario;
 mod world;
 

@@ -4,10 +4,17 @@ use crate::error::{Error, invalid};
 use crate::flock::{Flock, FlockSnapshot, Spawn};
 use boids_core::{FlockParams, Obstacle, Vec3};
 
-/// Most boids one flock may hold (keeps every count and id in `u32` with room to spare).
-pub const MAX_BOIDS_PER_FLOCK: usize = 1 << 28;
+/// Most boids one flock may hold: 16.7 million (about 2 GiB of state and index).
+pub const MAX_BOIDS_PER_FLOCK: usize = 1 << 24;
 /// Largest time step accepted, seconds.
 pub const MAX_DT: f32 = 1.0;
+
+fn check_room(have: usize, need: usize) -> Result<(), Error> {
+    if have < need {
+        return Err(Error::BufferTooSmall { needed: need });
+    }
+    Ok(())
+}
 
 /// A flock handle: an index and a generation. The generation starts at 1, so the all-zero id is
 /// never valid; destroying a flock bumps its slot's generation, so old ids go stale.
@@ -279,10 +286,7 @@ impl World {
     fn obstacle_slot(&mut self, id: ObstacleId) -> Result<&mut ObstacleSlot, Error> {
         match self.obstacles.get_mut(id.index as usize) {
             Some(s) if s.generation == id.generation && s.shape.is_some() => Ok(s),
-            _ => Err(invalid(format!(
-                "invalid obstacle id {{ index: {}, generation: {} }} (null, stale or never issued)",
-                id.index, id.generation
-            ))),
+            _ => Err(Error::InvalidId),
         }
     }
 
@@ -315,7 +319,8 @@ impl World {
     }
 
     /// Sets (or clears) the observer point: a flock with a wake region moves only while the
-    /// observer is inside it (seed 000's "active while the player is near").
+    /// observer is inside it (seed 000's "active while the player is near"). With no observer,
+    /// every flock is awake.
     pub fn set_observer(&mut self, point: Option<Vec3>) -> Result<(), Error> {
         if let Some(p) = point
             && !p.is_finite()
@@ -346,6 +351,44 @@ impl World {
         }
         self.flock_mut(id)?.wake_region = region;
         Ok(())
+    }
+
+    /// Runs `f` in the world's thread pool (or the global one), e.g. to read back in parallel.
+    pub fn in_pool<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            Some(p) => p.install(f),
+            None => f(),
+        }
+    }
+
+    /// Writes a flock's orientations into `out` (see [`Flock::write_orientations`]); returns the
+    /// number written. `out` must hold every boid.
+    pub fn read_orientations(
+        &self,
+        id: FlockId,
+        out: &mut [boids_core::Quat],
+    ) -> Result<usize, Error> {
+        let f = self.flock(id).ok_or(Error::InvalidId)?;
+        check_room(out.len(), f.len())?;
+        self.in_pool(|| f.write_orientations(out));
+        Ok(f.len())
+    }
+
+    /// Writes a flock's 4×4 instance matrices into `out` (see [`Flock::write_matrices`]);
+    /// returns the number written. `out` must hold every boid.
+    pub fn read_matrices(
+        &self,
+        id: FlockId,
+        scale: f32,
+        out: &mut [[f32; 16]],
+    ) -> Result<usize, Error> {
+        if !scale.is_finite() {
+            return Err(invalid(format!("matrix scale must be finite, got {scale}")));
+        }
+        let f = self.flock(id).ok_or(Error::InvalidId)?;
+        check_room(out.len(), f.len())?;
+        self.in_pool(|| f.write_matrices(scale, out));
+        Ok(f.len())
     }
 
     /// Rebuilds every flock's neighbour index from the current state (a step does this itself;
@@ -381,7 +424,7 @@ impl World {
         for f in slots.iter_mut().filter_map(|s| s.flock.as_mut()) {
             f.asleep = match (f.wake_region, observer) {
                 (Some((lo, hi)), Some(o)) => !(o.cmpge(lo).all() && o.cmple(hi).all()),
-                (Some(_), None) => true,
+                (Some(_), None) => false,
                 (None, _) => false,
             };
         }

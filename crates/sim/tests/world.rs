@@ -702,3 +702,47 @@ fn a_flock_resizes_to_a_requested_count() {
         "ids are never reused"
     );
 }
+
+#[test]
+fn orientations_and_instance_matrices_follow_headings() {
+    let mut w = World::new(WorldConfig {
+        seed: 4,
+        threads: 2,
+    })
+    .unwrap();
+    let f = w.create_flock("f", FlockParams::default()).unwrap();
+    w.spawn(f, 5000, &Spawn::default()).unwrap();
+    // One boid straight up, where "up" is undefined.
+    w.add_boids(f, &[Vec3::ONE], &[Vec3::new(0.0, 3.0, 0.0)])
+        .unwrap();
+    w.step(DT).unwrap();
+    let n = w.flock(f).unwrap().len();
+    let mut q = vec![Quat::IDENTITY; n];
+    let mut m = vec![[0.0f32; 16]; n + 3];
+    assert_eq!(w.read_orientations(f, &mut q).unwrap(), n);
+    assert_eq!(w.read_matrices(f, 0.5, &mut m).unwrap(), n);
+    assert_eq!(
+        w.read_matrices(f, 1.0, &mut m[..n - 1]),
+        Err(Error::BufferTooSmall { needed: n })
+    );
+    assert!(w.read_matrices(f, f32::NAN, &mut m).is_err());
+    let fl = w.flock(f).unwrap();
+    for i in 0..n {
+        let h = fl.headings()[i];
+        assert!(
+            (q[i] * Vec3::Z - h).length() < 1e-4,
+            "orientation forward = heading"
+        );
+        let col = |c: usize| Vec3::new(m[i][4 * c], m[i][4 * c + 1], m[i][4 * c + 2]);
+        assert!(
+            (col(2) - h * 0.5).length() < 1e-4,
+            "third column = forward * scale"
+        );
+        assert_eq!(col(3), fl.positions()[i], "translation");
+        assert_eq!([m[i][3], m[i][7], m[i][11], m[i][15]], [0.0, 0.0, 0.0, 1.0]);
+        assert!(col(0).dot(col(1)).abs() < 1e-5 && col(0).dot(col(2)).abs() < 1e-5);
+        assert!((col(0).length() - 0.5).abs() < 1e-4 && (col(1).length() - 0.5).abs() < 1e-4);
+        // Right-handed like Unity's LookRotation: right x up = forward.
+        assert!((col(0).cross(col(1)) * 2.0 - col(2)).length() < 1e-3);
+    }
+}

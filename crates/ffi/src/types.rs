@@ -1,0 +1,367 @@
+//! Plain-data types of the C ABI. Only `f32`, `i32`, `u32`, `u64` and pointers; every struct is
+//! `#[repr(C)]` with explicit padding and its size asserted at compile time (the C# wrapper
+//! checks the same sizes at start-up).
+
+use std::ffi::c_char;
+
+/// Result of every fallible call. `BOIDS_RESULT_OK` is 0; `boids_result_str` names each code and
+/// `boids_last_error_message` gives the detail of the calling thread's last failure.
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoidsResult {
+    /// Success.
+    Ok = 0,
+    /// A required pointer was NULL.
+    NullPointer = 1,
+    /// A world, flock or obstacle id is null, stale (destroyed) or was never issued.
+    InvalidId = 2,
+    /// A value is out of range, not finite, or inconsistent; the message names it.
+    InvalidArgument = 3,
+    /// An output buffer is too small; the count out-parameter holds the size needed.
+    BufferTooSmall = 4,
+    /// Another thread is using this world right now; nothing was done.
+    Busy = 5,
+    /// An internal error (a bug) was caught at the boundary; the world may be unusable.
+    Panic = 6,
+    /// A def struct did not come from its `boids_default_*` function.
+    InvalidDef = 7,
+    /// No flock or preset with that name.
+    NotFound = 8,
+}
+
+/// A 3-D vector (12 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BoidsVec3 {
+    /// x.
+    pub x: f32,
+    /// y.
+    pub y: f32,
+    /// z.
+    pub z: f32,
+}
+
+/// A rotation quaternion, Unity's memory order x, y, z, w (16 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BoidsQuat {
+    /// x.
+    pub x: f32,
+    /// y.
+    pub y: f32,
+    /// z.
+    pub z: f32,
+    /// w.
+    pub w: f32,
+}
+
+/// A 4×4 matrix, column-major (Unity's `Matrix4x4` memory layout): `m[12..15]` is the
+/// translation (64 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BoidsMat4 {
+    /// Elements, column by column.
+    pub m: [f32; 16],
+}
+
+/// A world handle. All zero is the null id; ids of destroyed worlds go stale.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoidsWorldId {
+    /// Slot, 1-based (0 = null).
+    pub index: u32,
+    /// Generation of the slot when issued.
+    pub generation: u32,
+}
+
+/// A flock handle: its world and its slot in that world. All zero is the null id.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoidsFlockId {
+    /// The world the flock lives in.
+    pub world: BoidsWorldId,
+    /// Slot, 1-based (0 = null).
+    pub index: u32,
+    /// Generation of the slot when issued.
+    pub generation: u32,
+}
+
+/// An obstacle handle: its world and its slot. All zero is the null id.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoidsObstacleId {
+    /// The world the obstacle lives in.
+    pub world: BoidsWorldId,
+    /// Slot, 1-based (0 = null).
+    pub index: u32,
+    /// Generation of the slot when issued.
+    pub generation: u32,
+}
+
+/// World settings. Get one from `boids_default_world_def()` and change fields.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoidsWorldDef {
+    /// Seed of every random draw.
+    pub seed: u64,
+    /// Worker threads: 0 = one per core (Rayon's global pool), 1..=1024 = the world's own pool.
+    pub threads: u32,
+    /// Set by `boids_default_world_def`; do not touch.
+    pub internal_cookie: u32,
+}
+
+/// `BoidsBounds::kind`: no bounds.
+pub const BOIDS_BOUNDS_NONE: i32 = 0;
+/// `BoidsBounds::kind`: soft box walls (`min`, `max`, `distance`).
+pub const BOIDS_BOUNDS_SOFT_BOX: i32 = 1;
+/// `BoidsBounds::kind`: soft sphere or circle (`centre`, `radius`, `inner`).
+pub const BOIDS_BOUNDS_SOFT_SPHERE: i32 = 2;
+/// `BoidsBounds::kind`: periodic box (`min`, `max`).
+pub const BOIDS_BOUNDS_WRAP: i32 = 3;
+/// `BoidsBounds::kind`: hard box, positions clamped (`min`, `max`).
+pub const BOIDS_BOUNDS_CLAMP: i32 = 4;
+
+/// Where boids may go. Which fields count depends on `kind` (`BOIDS_BOUNDS_*`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BoidsBounds {
+    /// `BOIDS_BOUNDS_*`.
+    pub kind: i32,
+    /// Box minimum corner.
+    pub min: BoidsVec3,
+    /// Box maximum corner.
+    pub max: BoidsVec3,
+    /// Sphere centre.
+    pub centre: BoidsVec3,
+    /// Sphere radius.
+    pub radius: f32,
+    /// Soft box: distance from a wall at which the push starts.
+    pub distance: f32,
+    /// Soft sphere: fraction of the radius at which the push starts (0..1).
+    pub inner: f32,
+}
+
+/// `BoidsFlockParams::separation_mode`: mean unit vector away (seed 000).
+pub const BOIDS_SEPARATION_UNIT_MEAN: i32 = 0;
+/// `BoidsFlockParams::separation_mode`: sum of `-o/|o|²` (seed 003).
+pub const BOIDS_SEPARATION_INVERSE_SQUARE: i32 = 1;
+/// `BoidsFlockParams::separation_mode`: mean of `-o` (seeds 002, 004).
+pub const BOIDS_SEPARATION_MEAN_OFFSET: i32 = 2;
+/// `BoidsFlockParams::separation_mode`: sum of `-o` (seed 001).
+pub const BOIDS_SEPARATION_SUM_OFFSET: i32 = 3;
+/// `BoidsFlockParams::alignment_mode`: mean neighbour velocity minus own (seed 000).
+pub const BOIDS_ALIGNMENT_VELOCITY_DIFFERENCE: i32 = 0;
+/// `BoidsFlockParams::alignment_mode`: mean neighbour heading (seeds 003, 004).
+pub const BOIDS_ALIGNMENT_MEAN_HEADING: i32 = 1;
+/// `BoidsFlockParams::alignment_mode`: mean neighbour velocity (seed 002).
+pub const BOIDS_ALIGNMENT_MEAN_VELOCITY: i32 = 2;
+/// `BoidsFlockParams::combine`: weighted sum.
+pub const BOIDS_COMBINE_WEIGHTED_SUM: i32 = 0;
+/// `BoidsFlockParams::combine`: Reynolds steering with `max_force`.
+pub const BOIDS_COMBINE_STEER: i32 = 1;
+/// `BoidsFlockParams::combine`: each part clamped to its weight, times `drive_factor`.
+pub const BOIDS_COMBINE_WEIGHTED_CLAMPED: i32 = 2;
+/// `BoidsFlockParams::integrator`: acceleration with a speed clamp.
+pub const BOIDS_INTEGRATOR_ACCELERATION: i32 = 0;
+/// `BoidsFlockParams::integrator`: velocity blend (`velocity_smoothing`).
+pub const BOIDS_INTEGRATOR_VELOCITY_BLEND: i32 = 1;
+/// `BoidsFlockParams::integrator`: heading and speed with a turn-rate limit.
+pub const BOIDS_INTEGRATOR_HEADING_SPEED: i32 = 2;
+/// `BoidsFlockParams::integrator`: the combined move is the velocity.
+pub const BOIDS_INTEGRATOR_KINEMATIC: i32 = 3;
+/// `BoidsFlockParams::plane`: full 3-D.
+pub const BOIDS_PLANE_NONE: i32 = 0;
+/// `BoidsFlockParams::plane`: motion in the XY plane.
+pub const BOIDS_PLANE_XY: i32 = 1;
+/// `BoidsFlockParams::plane`: motion in the XZ plane.
+pub const BOIDS_PLANE_XZ: i32 = 2;
+/// `BoidsFlockParams::index`: grid (k-nearest too).
+pub const BOIDS_INDEX_AUTO: i32 = 0;
+/// `BoidsFlockParams::index`: uniform grid.
+pub const BOIDS_INDEX_GRID: i32 = 1;
+/// `BoidsFlockParams::index`: k-d tree.
+pub const BOIDS_INDEX_KD_TREE: i32 = 2;
+/// `BoidsFlockParams::index`: brute force (testing).
+pub const BOIDS_INDEX_BRUTE_FORCE: i32 = 3;
+/// `BoidsFlockParams::obstacle_avoidance`: ignore obstacles.
+pub const BOIDS_OBSTACLES_IGNORE: i32 = 0;
+/// `BoidsFlockParams::obstacle_avoidance`: steer toward the reflected heading (seed 001).
+pub const BOIDS_OBSTACLES_REFLECT: i32 = 1;
+/// `BoidsFlockParams::obstacle_avoidance`: search 300 spiral directions for a clear one (seed 003).
+pub const BOIDS_OBSTACLES_FREE_DIRECTION: i32 = 2;
+
+/// Every setting of a flock (see `boids_sim::FlockParams` for the model). Get one from
+/// `boids_default_flock_params()` or `boids_flock_get_params()` and change fields; all lengths
+/// in world units, speeds in units/s, angles in degrees.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BoidsFlockParams {
+    /// Neighbours are the others strictly closer than this (>= 0).
+    pub perception_radius: f32,
+    /// Half-angle of the field of view, degrees (0..360; >= 180 sees all around).
+    pub field_of_view_deg: f32,
+    /// Only neighbours closer than this count for separation (>= 0).
+    pub separation_radius: f32,
+    /// Use only the k nearest neighbours; 0 = all within the radius.
+    pub max_neighbours: u32,
+    /// Weight of separation.
+    pub weight_separation: f32,
+    /// Weight of alignment.
+    pub weight_alignment: f32,
+    /// Weight of cohesion.
+    pub weight_cohesion: f32,
+    /// Weight of attraction to the target.
+    pub weight_target: f32,
+    /// Weight of the push away from the target inside `target_avoid_distance`.
+    pub weight_target_avoid: f32,
+    /// Weight of the soft bounds push.
+    pub weight_bounds: f32,
+    /// Weight of obstacle avoidance.
+    pub weight_obstacles: f32,
+    /// Weight of random wander.
+    pub weight_wander: f32,
+    /// `BOIDS_SEPARATION_*`.
+    pub separation_mode: i32,
+    /// `BOIDS_ALIGNMENT_*`.
+    pub alignment_mode: i32,
+    /// `BOIDS_COMBINE_*`.
+    pub combine: i32,
+    /// `BOIDS_INTEGRATOR_*`.
+    pub integrator: i32,
+    /// Minimum speed.
+    pub min_speed: f32,
+    /// Maximum speed (>= min_speed).
+    pub max_speed: f32,
+    /// Maximum steering force for `BOIDS_COMBINE_STEER`.
+    pub max_force: f32,
+    /// Turn rate for `BOIDS_INTEGRATOR_HEADING_SPEED` (slerp fraction per second).
+    pub max_turn_rate: f32,
+    /// Blend factor for `BOIDS_INTEGRATOR_VELOCITY_BLEND` (0..1).
+    pub velocity_smoothing: f32,
+    /// Multiplier of the move for `BOIDS_COMBINE_WEIGHTED_CLAMPED`.
+    pub drive_factor: f32,
+    /// Bounds.
+    pub bounds: BoidsBounds,
+    /// `BOIDS_PLANE_*`.
+    pub plane: i32,
+    /// 1 = the flock has a target (`target_point`, moved with `boids_flock_set_target`), 0 = none.
+    pub has_target: i32,
+    /// Target point.
+    pub target_point: BoidsVec3,
+    /// Inside this distance of the target the boid is pushed away; beyond it, attracted.
+    pub target_avoid_distance: f32,
+    /// `BOIDS_INDEX_*`.
+    pub index: i32,
+    /// `BOIDS_OBSTACLES_*`.
+    pub obstacle_avoidance: i32,
+    /// How far ahead obstacles are looked for.
+    pub look_ahead: f32,
+    /// Radius of the swept sphere of the look-ahead (0 = a ray).
+    pub boid_radius: f32,
+    /// 1 = when the obstacle rule fires it replaces the other rules for that step.
+    pub obstacle_overrides: i32,
+}
+
+/// Flock settings for `boids_flock_create`. Get one from `boids_default_flock_def()`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoidsFlockDef {
+    /// Unique name in the world, UTF-8, NUL-terminated, 1..=255 bytes; copied.
+    pub name: *const c_char,
+    /// Parameters.
+    pub params: BoidsFlockParams,
+    /// Set by `boids_default_flock_def`; do not touch.
+    pub internal_cookie: u32,
+    /// Reserved, keep 0.
+    pub reserved: u32,
+}
+
+/// `BoidsSpawnDef::shape`: uniform in the box `min`..`max`.
+pub const BOIDS_SPAWN_BOX: i32 = 0;
+/// `BoidsSpawnDef::shape`: uniform in the ball `centre`, `radius`.
+pub const BOIDS_SPAWN_SPHERE: i32 = 1;
+/// `BoidsSpawnDef::shape`: uniform in the disc `centre`, `radius` in the flock's plane.
+pub const BOIDS_SPAWN_DISC: i32 = 2;
+
+/// How `boids_flock_spawn` places boids. Get one from `boids_default_spawn_def()`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoidsSpawnDef {
+    /// `BOIDS_SPAWN_*`.
+    pub shape: i32,
+    /// Box minimum corner.
+    pub min: BoidsVec3,
+    /// Box maximum corner.
+    pub max: BoidsVec3,
+    /// Sphere or disc centre.
+    pub centre: BoidsVec3,
+    /// Sphere or disc radius.
+    pub radius: f32,
+    /// Speeds are drawn uniformly from `min_speed..max_speed`, directions uniformly.
+    pub min_speed: f32,
+    /// See `min_speed`.
+    pub max_speed: f32,
+    /// Set by `boids_default_spawn_def`; do not touch.
+    pub internal_cookie: u32,
+}
+
+/// `BoidsObstacleDef::shape`: a ball (`a` = centre, `radius`).
+pub const BOIDS_OBSTACLE_SPHERE: i32 = 0;
+/// `BoidsObstacleDef::shape`: an axis-aligned box (`a` = min, `b` = max).
+pub const BOIDS_OBSTACLE_BOX: i32 = 1;
+/// `BoidsObstacleDef::shape`: the half-space behind a plane (`a` = a point, `b` = unit normal).
+pub const BOIDS_OBSTACLE_PLANE: i32 = 2;
+
+/// An obstacle shape.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BoidsObstacleDef {
+    /// `BOIDS_OBSTACLE_*`.
+    pub shape: i32,
+    /// Centre (sphere), min corner (box) or a point (plane).
+    pub a: BoidsVec3,
+    /// Max corner (box) or unit normal (plane).
+    pub b: BoidsVec3,
+    /// Radius (sphere).
+    pub radius: f32,
+}
+
+/// Version of this C ABI; bumped on any incompatible change.
+pub const BOIDS_ABI_VERSION: u32 = 1;
+
+pub(crate) const WORLD_DEF_COOKIE: u32 = 0xB01D_5001;
+pub(crate) const FLOCK_DEF_COOKIE: u32 = 0xB01D_5002;
+pub(crate) const SPAWN_DEF_COOKIE: u32 = 0xB01D_5003;
+
+const _: () = {
+    use std::mem::size_of;
+    assert!(size_of::<BoidsResult>() == 4);
+    assert!(size_of::<BoidsVec3>() == 12);
+    assert!(size_of::<BoidsQuat>() == 16);
+    assert!(size_of::<BoidsMat4>() == 64);
+    assert!(size_of::<BoidsWorldId>() == 8);
+    assert!(size_of::<BoidsFlockId>() == 16);
+    assert!(size_of::<BoidsObstacleId>() == 16);
+    assert!(size_of::<BoidsWorldDef>() == 16);
+    assert!(size_of::<BoidsBounds>() == 52);
+    assert!(size_of::<BoidsFlockParams>() == 184);
+    assert!(size_of::<BoidsFlockDef>() == 200);
+    assert!(size_of::<BoidsSpawnDef>() == 56);
+    assert!(size_of::<BoidsObstacleDef>() == 32);
+};
+
+impl From<BoidsVec3> for boids_sim::Vec3 {
+    fn from(v: BoidsVec3) -> Self {
+        boids_sim::Vec3::new(v.x, v.y, v.z)
+    }
+}
+
+impl From<boids_sim::Vec3> for BoidsVec3 {
+    fn from(v: boids_sim::Vec3) -> Self {
+        BoidsVec3 {
+            x: v.x,
+            y: v.y,
+            z: v.z,
+        }
+    }
+}
