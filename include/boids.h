@@ -187,6 +187,66 @@
 #define BOIDS_OBSTACLE_PLANE 2
 
 /**
+ * `boids_struct_size` argument: `BoidsVec3`.
+ */
+#define BOIDS_STRUCT_VEC3 0
+
+/**
+ * `boids_struct_size` argument: `BoidsQuat`.
+ */
+#define BOIDS_STRUCT_QUAT 1
+
+/**
+ * `boids_struct_size` argument: `BoidsMat4`.
+ */
+#define BOIDS_STRUCT_MAT4 2
+
+/**
+ * `boids_struct_size` argument: `BoidsWorldId`.
+ */
+#define BOIDS_STRUCT_WORLD_ID 3
+
+/**
+ * `boids_struct_size` argument: `BoidsFlockId`.
+ */
+#define BOIDS_STRUCT_FLOCK_ID 4
+
+/**
+ * `boids_struct_size` argument: `BoidsObstacleId`.
+ */
+#define BOIDS_STRUCT_OBSTACLE_ID 5
+
+/**
+ * `boids_struct_size` argument: `BoidsWorldDef`.
+ */
+#define BOIDS_STRUCT_WORLD_DEF 6
+
+/**
+ * `boids_struct_size` argument: `BoidsBounds`.
+ */
+#define BOIDS_STRUCT_BOUNDS 7
+
+/**
+ * `boids_struct_size` argument: `BoidsFlockParams`.
+ */
+#define BOIDS_STRUCT_FLOCK_PARAMS 8
+
+/**
+ * `boids_struct_size` argument: `BoidsFlockDef`.
+ */
+#define BOIDS_STRUCT_FLOCK_DEF 9
+
+/**
+ * `boids_struct_size` argument: `BoidsSpawnDef`.
+ */
+#define BOIDS_STRUCT_SPAWN_DEF 10
+
+/**
+ * `boids_struct_size` argument: `BoidsObstacleDef`.
+ */
+#define BOIDS_STRUCT_OBSTACLE_DEF 11
+
+/**
  * Version of this C ABI; bumped on any incompatible change.
  */
 #define BOIDS_ABI_VERSION 1
@@ -630,6 +690,12 @@ const char *boids_version(void);
  * should refuse to run when this differs from the `BOIDS_ABI_VERSION` it compiled against.
  */
 uint32_t boids_abi_version(void);
+
+/**
+ * Size in bytes of an ABI struct (`BOIDS_STRUCT_*`), 0 for an unknown kind. Bindings in other
+ * languages compare it with their own layout at start-up.
+ */
+uint32_t boids_struct_size(int32_t kind);
 
 /**
  * A static English name for a result code, e.g. "BOIDS_RESULT_BUSY: world in use by another

@@ -19,8 +19,8 @@ use crate::registry;
 use crate::types::*;
 use boids_sim::{
     AlignmentMode, Bounds, Combine, FlockId, FlockParams, IndexKind, Integrator, Obstacle,
-    ObstacleAvoidance, ObstacleId, PlaneLock, Quat, SeparationMode, Spawn, SpawnShape, Target,
-    Vec3, Weights, World, WorldConfig,
+    ObstacleAvoidance, ObstacleId, PlaneLock, SeparationMode, Spawn, SpawnShape, Target, Vec3,
+    Weights, World, WorldConfig,
 };
 use std::ffi::{CStr, c_char};
 
@@ -420,6 +420,13 @@ pub extern "C" fn boids_version() -> *const c_char {
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_abi_version() -> u32 {
     BOIDS_ABI_VERSION
+}
+
+/// Size in bytes of an ABI struct (`BOIDS_STRUCT_*`), 0 for an unknown kind. Bindings in other
+/// languages compare it with their own layout at start-up.
+#[unsafe(no_mangle)]
+pub extern "C" fn boids_struct_size(kind: i32) -> u32 {
+    boundary_value(0, || struct_size(kind))
 }
 
 /// A static English name for a result code, e.g. "BOIDS_RESULT_BUSY: world in use by another
@@ -1054,10 +1061,11 @@ pub unsafe extern "C" fn boids_flock_read_orientations(
     // SAFETY: forwarded contract.
     unsafe {
         read_bulk(flock, out, capacity, out_count, |w, id, dst| {
-            // SAFETY: BoidsQuat and glam's Quat are both four f32 in x, y, z, w order with the
-            // same size and alignment 4 or less; the slice covers exactly `dst`.
-            let q: &mut [Quat] =
-                std::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<Quat>(), dst.len());
+            // SAFETY: BoidsQuat is repr(C) of exactly four f32 (x, y, z, w), size 16, align 4,
+            // the same layout as [f32; 4] (never cast to glam's Quat, which needs align 16 and
+            // callers' buffers need not have it); the slice covers exactly `dst`.
+            let q: &mut [[f32; 4]] =
+                std::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<[f32; 4]>(), dst.len());
             let _ = w.read_orientations(id, q)?;
             Ok(())
         })

@@ -326,6 +326,52 @@ pub struct BoidsObstacleDef {
     pub radius: f32,
 }
 
+/// `boids_struct_size` argument: `BoidsVec3`.
+pub const BOIDS_STRUCT_VEC3: i32 = 0;
+/// `boids_struct_size` argument: `BoidsQuat`.
+pub const BOIDS_STRUCT_QUAT: i32 = 1;
+/// `boids_struct_size` argument: `BoidsMat4`.
+pub const BOIDS_STRUCT_MAT4: i32 = 2;
+/// `boids_struct_size` argument: `BoidsWorldId`.
+pub const BOIDS_STRUCT_WORLD_ID: i32 = 3;
+/// `boids_struct_size` argument: `BoidsFlockId`.
+pub const BOIDS_STRUCT_FLOCK_ID: i32 = 4;
+/// `boids_struct_size` argument: `BoidsObstacleId`.
+pub const BOIDS_STRUCT_OBSTACLE_ID: i32 = 5;
+/// `boids_struct_size` argument: `BoidsWorldDef`.
+pub const BOIDS_STRUCT_WORLD_DEF: i32 = 6;
+/// `boids_struct_size` argument: `BoidsBounds`.
+pub const BOIDS_STRUCT_BOUNDS: i32 = 7;
+/// `boids_struct_size` argument: `BoidsFlockParams`.
+pub const BOIDS_STRUCT_FLOCK_PARAMS: i32 = 8;
+/// `boids_struct_size` argument: `BoidsFlockDef`.
+pub const BOIDS_STRUCT_FLOCK_DEF: i32 = 9;
+/// `boids_struct_size` argument: `BoidsSpawnDef`.
+pub const BOIDS_STRUCT_SPAWN_DEF: i32 = 10;
+/// `boids_struct_size` argument: `BoidsObstacleDef`.
+pub const BOIDS_STRUCT_OBSTACLE_DEF: i32 = 11;
+
+/// Size in bytes of each ABI struct, by `BOIDS_STRUCT_*` (0 for an unknown kind).
+pub(crate) fn struct_size(kind: i32) -> u32 {
+    use std::mem::size_of;
+    let s = match kind {
+        BOIDS_STRUCT_VEC3 => size_of::<BoidsVec3>(),
+        BOIDS_STRUCT_QUAT => size_of::<BoidsQuat>(),
+        BOIDS_STRUCT_MAT4 => size_of::<BoidsMat4>(),
+        BOIDS_STRUCT_WORLD_ID => size_of::<BoidsWorldId>(),
+        BOIDS_STRUCT_FLOCK_ID => size_of::<BoidsFlockId>(),
+        BOIDS_STRUCT_OBSTACLE_ID => size_of::<BoidsObstacleId>(),
+        BOIDS_STRUCT_WORLD_DEF => size_of::<BoidsWorldDef>(),
+        BOIDS_STRUCT_BOUNDS => size_of::<BoidsBounds>(),
+        BOIDS_STRUCT_FLOCK_PARAMS => size_of::<BoidsFlockParams>(),
+        BOIDS_STRUCT_FLOCK_DEF => size_of::<BoidsFlockDef>(),
+        BOIDS_STRUCT_SPAWN_DEF => size_of::<BoidsSpawnDef>(),
+        BOIDS_STRUCT_OBSTACLE_DEF => size_of::<BoidsObstacleDef>(),
+        _ => 0,
+    };
+    s as u32
+}
+
 /// Version of this C ABI; bumped on any incompatible change.
 pub const BOIDS_ABI_VERSION: u32 = 1;
 

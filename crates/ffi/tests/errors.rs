@@ -722,6 +722,38 @@ fn a_full_session_through_the_c_abi() {
     );
 }
 
+#[test]
+fn reads_accept_any_4_byte_aligned_buffer() {
+    // C# arrays and C buffers are only guaranteed float alignment; a 16-byte SIMD store into
+    // them would crash. Read into buffers deliberately placed 4 bytes past a 16-byte boundary.
+    let w = world(2);
+    let f = flock(w, "f", 3000);
+    assert_eq!(boids_world_step(w, 0.016), BoidsResult::Ok);
+    let mut raw = vec![0.0f32; 16 * 3000 + 8];
+    let skew = (4 - (raw.as_ptr() as usize / 4) % 4) % 4 + 1;
+    let p = raw[skew..].as_mut_ptr();
+    assert_eq!(p as usize % 16, 4);
+    let mut n = 0;
+    assert_eq!(
+        unsafe { boids_flock_read_orientations(f, p.cast(), 3000, &mut n) },
+        BoidsResult::Ok
+    );
+    assert_eq!(
+        unsafe { boids_flock_read_matrices(f, 1.0, p.cast(), 3000, &mut n) },
+        BoidsResult::Ok
+    );
+    assert_eq!(
+        unsafe { boids_flock_read_positions(f, p.cast(), 3000, &mut n) },
+        BoidsResult::Ok
+    );
+    assert_eq!(
+        unsafe { boids_flock_read_velocities(f, p.cast(), 3000, &mut n) },
+        BoidsResult::Ok
+    );
+    assert_eq!(n, 3000);
+    assert_eq!(boids_world_destroy(w), BoidsResult::Ok);
+}
+
 fn q_bounds() -> BoidsBounds {
     BoidsBounds {
         kind: BOIDS_BOUNDS_SOFT_BOX,

@@ -6,7 +6,7 @@ use boids_core::kernel::{gather_block, within_radius, wrap_axis};
 use boids_core::math::{look_basis, look_rotation};
 use boids_core::{
     AlignmentMode, BoidState, Bounds, Derived, Env, FlockParams, IndexKind, Neighbourhood,
-    Obstacle, PlaneLock, Quat, Rng, Vec3, step_boid,
+    Obstacle, PlaneLock, Rng, Vec3, step_boid,
 };
 use boids_index::{AnyIndex, CandidateBuf, Grid, Hit, Kind, NeighbourIndex, Period, Points};
 use rayon::prelude::*;
@@ -224,15 +224,16 @@ impl Flock {
     }
 
     /// Writes each boid's orientation (Unity's `LookRotation(heading)`: +Z forward, +Y up as
-    /// near world up as possible) into `out[..len]`, in parallel in the current Rayon pool.
+    /// near world up as possible) as `[x, y, z, w]` into `out[..len]`, in parallel in the current
+    /// Rayon pool. Plain `f32` arrays (alignment 4) so callers can pass any float buffer.
     /// `out` must hold at least [`Flock::len`] entries.
-    pub fn write_orientations(&self, out: &mut [Quat]) {
+    pub fn write_orientations(&self, out: &mut [[f32; 4]]) {
         out[..self.len()]
             .par_chunks_mut(CHUNK)
             .zip(self.headings.par_chunks(CHUNK))
             .for_each(|(o, h)| {
                 for (o, &h) in o.iter_mut().zip(h) {
-                    *o = look_rotation(h);
+                    *o = look_rotation(h).to_array();
                 }
             });
     }

@@ -363,11 +363,7 @@ impl World {
 
     /// Writes a flock's orientations into `out` (see [`Flock::write_orientations`]); returns the
     /// number written. `out` must hold every boid.
-    pub fn read_orientations(
-        &self,
-        id: FlockId,
-        out: &mut [boids_core::Quat],
-    ) -> Result<usize, Error> {
+    pub fn read_orientations(&self, id: FlockId, out: &mut [[f32; 4]]) -> Result<usize, Error> {
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
         self.in_pool(|| f.write_orientations(out));

@@ -717,7 +717,7 @@ fn orientations_and_instance_matrices_follow_headings() {
         .unwrap();
     w.step(DT).unwrap();
     let n = w.flock(f).unwrap().len();
-    let mut q = vec![Quat::IDENTITY; n];
+    let mut q = vec![[0.0f32; 4]; n];
     let mut m = vec![[0.0f32; 16]; n + 3];
     assert_eq!(w.read_orientations(f, &mut q).unwrap(), n);
     assert_eq!(w.read_matrices(f, 0.5, &mut m).unwrap(), n);

@@ -1,0 +1,202 @@
+// Raw P/Invoke layer over the boids C ABI (include/boids.h): one [DllImport] per export, the ABI
+// structs with the same layout, nothing else. Checked against the header by
+// crates/ffi/tests/csharp_decls.rs and against the native struct sizes at start-up.
+// C# 7.2 at most, so Unity's compiler and Mono's mcs both accept it.
+using System;
+using System.Runtime.InteropServices;
+
+namespace Boids.Native
+{
+    /// <summary>Result of every fallible call (BOIDS_RESULT_*).</summary>
+    public enum BoidsResult : int
+    {
+        Ok = 0,
+        NullPointer = 1,
+        InvalidId = 2,
+        InvalidArgument = 3,
+        BufferTooSmall = 4,
+        Busy = 5,
+        Panic = 6,
+        InvalidDef = 7,
+        NotFound = 8,
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct BoidsVec3
+    {
+        public float x, y, z;
+        public BoidsVec3(float x, float y, float z) { this.x = x; this.y = y; this.z = z; }
+        public override string ToString() { return "(" + x + ", " + y + ", " + z + ")"; }
+    }
+
+    /// <summary>Quaternion in Unity's memory order x, y, z, w.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct BoidsQuat
+    {
+        public float x, y, z, w;
+    }
+
+    /// <summary>4x4 matrix, column-major, field for field Unity's Matrix4x4 (m00 m10 m20 m30 m01 ...).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct BoidsMat4
+    {
+        public float m00, m10, m20, m30;
+        public float m01, m11, m21, m31;
+        public float m02, m12, m22, m32;
+        public float m03, m13, m23, m33;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct BoidsWorldId
+    {
+        public uint index, generation;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct BoidsFlockId
+    {
+        public BoidsWorldId world;
+        public uint index, generation;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct BoidsObstacleId
+    {
+        public BoidsWorldId world;
+        public uint index, generation;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct BoidsWorldDef
+    {
+        public ulong seed;
+        public uint threads;
+        public uint internal_cookie;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct BoidsBounds
+    {
+        public int kind;
+        public BoidsVec3 min, max, centre;
+        public float radius, distance, inner;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct BoidsFlockParams
+    {
+        public float perception_radius, field_of_view_deg, separation_radius;
+        public uint max_neighbours;
+        public float weight_separation, weight_alignment, weight_cohesion, weight_target;
+        public float weight_target_avoid, weight_bounds, weight_obstacles, weight_wander;
+        public int separation_mode, alignment_mode, combine, integrator;
+        public float min_speed, max_speed, max_force, max_turn_rate, velocity_smoothing, drive_factor;
+        public BoidsBounds bounds;
+        public int plane, has_target;
+        public BoidsVec3 target_point;
+        public float target_avoid_distance;
+        public int index, obstacle_avoidance;
+        public float look_ahead, boid_radius;
+        public int obstacle_overrides;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct BoidsFlockDef
+    {
+        public IntPtr name;
+        public BoidsFlockParams flock_params;
+        public uint internal_cookie;
+        public uint reserved;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct BoidsSpawnDef
+    {
+        public int shape;
+        public BoidsVec3 min, max, centre;
+        public float radius, min_speed, max_speed;
+        public uint internal_cookie;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct BoidsObstacleDef
+    {
+        public int shape;
+        public BoidsVec3 a, b;
+        public float radius;
+    }
+
+    /// <summary>Constants of include/boids.h.</summary>
+    public static class BoidsConst
+    {
+        public const uint ABI_VERSION = 1;
+        public const int BOUNDS_NONE = 0, BOUNDS_SOFT_BOX = 1, BOUNDS_SOFT_SPHERE = 2, BOUNDS_WRAP = 3, BOUNDS_CLAMP = 4;
+        public const int SEPARATION_UNIT_MEAN = 0, SEPARATION_INVERSE_SQUARE = 1, SEPARATION_MEAN_OFFSET = 2, SEPARATION_SUM_OFFSET = 3;
+        public const int ALIGNMENT_VELOCITY_DIFFERENCE = 0, ALIGNMENT_MEAN_HEADING = 1, ALIGNMENT_MEAN_VELOCITY = 2;
+        public const int COMBINE_WEIGHTED_SUM = 0, COMBINE_STEER = 1, COMBINE_WEIGHTED_CLAMPED = 2;
+        public const int INTEGRATOR_ACCELERATION = 0, INTEGRATOR_VELOCITY_BLEND = 1, INTEGRATOR_HEADING_SPEED = 2, INTEGRATOR_KINEMATIC = 3;
+        public const int PLANE_NONE = 0, PLANE_XY = 1, PLANE_XZ = 2;
+        public const int INDEX_AUTO = 0, INDEX_GRID = 1, INDEX_KD_TREE = 2, INDEX_BRUTE_FORCE = 3;
+        public const int OBSTACLES_IGNORE = 0, OBSTACLES_REFLECT = 1, OBSTACLES_FREE_DIRECTION = 2;
+        public const int SPAWN_BOX = 0, SPAWN_SPHERE = 1, SPAWN_DISC = 2;
+        public const int OBSTACLE_SPHERE = 0, OBSTACLE_BOX = 1, OBSTACLE_PLANE = 2;
+        public const int STRUCT_VEC3 = 0, STRUCT_QUAT = 1, STRUCT_MAT4 = 2, STRUCT_WORLD_ID = 3, STRUCT_FLOCK_ID = 4,
+            STRUCT_OBSTACLE_ID = 5, STRUCT_WORLD_DEF = 6, STRUCT_BOUNDS = 7, STRUCT_FLOCK_PARAMS = 8,
+            STRUCT_FLOCK_DEF = 9, STRUCT_SPAWN_DEF = 10, STRUCT_OBSTACLE_DEF = 11;
+    }
+
+    /// <summary>One [DllImport] per export of include/boids.h, Cdecl, pointers as pointers.</summary>
+    public static unsafe class NativeMethods
+    {
+#if (UNITY_IOS || UNITY_WEBGL) && !UNITY_EDITOR
+        /// <summary>Statically linked into the player on iOS.</summary>
+        public const string Lib = "__Internal";
+#else
+        /// <summary>libboids_ffi.so / boids_ffi.dll / libboids_ffi.dylib.</summary>
+        public const string Lib = "boids_ffi";
+#endif
+        const CallingConvention CC = CallingConvention.Cdecl;
+
+        [DllImport(Lib, CallingConvention = CC)] public static extern IntPtr boids_version();
+        [DllImport(Lib, CallingConvention = CC)] public static extern uint boids_abi_version();
+        [DllImport(Lib, CallingConvention = CC)] public static extern uint boids_struct_size(int kind);
+        [DllImport(Lib, CallingConvention = CC)] public static extern IntPtr boids_result_str(int result);
+        [DllImport(Lib, CallingConvention = CC)] public static extern IntPtr boids_last_error_message();
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsWorldDef boids_default_world_def();
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsFlockParams boids_default_flock_params();
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsFlockDef boids_default_flock_def();
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsSpawnDef boids_default_spawn_def();
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_create(BoidsWorldDef* def, BoidsWorldId* out_world);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_destroy(BoidsWorldId world);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int boids_world_is_valid(BoidsWorldId world);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_step(BoidsWorldId world, float dt);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_state_hash(BoidsWorldId world, ulong* out_hash);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_set_observer(BoidsWorldId world, BoidsVec3* point);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_create(BoidsWorldId world, BoidsFlockDef* def, BoidsFlockId* out_flock);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_create_preset(BoidsWorldId world, byte* preset, byte* name, BoidsFlockId* out_flock);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_destroy(BoidsFlockId flock);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int boids_flock_is_valid(BoidsFlockId flock);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_find(BoidsWorldId world, byte* name, BoidsFlockId* out_flock);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_get_params(BoidsFlockId flock, BoidsFlockParams* out_params);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_set_params(BoidsFlockId flock, BoidsFlockParams* flock_params);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_set_target(BoidsFlockId flock, BoidsVec3 point);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_set_bounds(BoidsFlockId flock, BoidsBounds* bounds);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_set_wake_region(BoidsFlockId flock, BoidsVec3* min, BoidsVec3* max);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_is_asleep(BoidsFlockId flock, int* out_asleep);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_spawn(BoidsFlockId flock, uint count, BoidsSpawnDef* spawn, uint* out_first_id);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_resize(BoidsFlockId flock, uint count, BoidsSpawnDef* spawn);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_add_boids(BoidsFlockId flock, BoidsVec3* positions, BoidsVec3* velocities, UIntPtr count, uint* out_first_id);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_remove_boids(BoidsFlockId flock, uint* ids, UIntPtr count, UIntPtr* out_removed);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_count(BoidsFlockId flock, UIntPtr* out_count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_read_positions(BoidsFlockId flock, BoidsVec3* out_buf, UIntPtr capacity, UIntPtr* out_count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_read_velocities(BoidsFlockId flock, BoidsVec3* out_buf, UIntPtr capacity, UIntPtr* out_count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_read_ids(BoidsFlockId flock, uint* out_buf, UIntPtr capacity, UIntPtr* out_count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_read_orientations(BoidsFlockId flock, BoidsQuat* out_buf, UIntPtr capacity, UIntPtr* out_count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_read_matrices(BoidsFlockId flock, float scale, BoidsMat4* out_buf, UIntPtr capacity, UIntPtr* out_count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_write_positions(BoidsFlockId flock, BoidsVec3* positions, UIntPtr count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_write_velocities(BoidsFlockId flock, BoidsVec3* velocities, UIntPtr count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_obstacle_add(BoidsWorldId world, BoidsObstacleDef* def, BoidsObstacleId* out_obstacle);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_obstacle_set(BoidsObstacleId obstacle, BoidsObstacleDef* def);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_obstacle_remove(BoidsObstacleId obstacle);
+    }
+}

@@ -1,0 +1,363 @@
+// Tests of the C# wrapper on Mono: every wrapper method, every error path, no allocation per
+// frame. Ends with "N passed, M failed". `mono BoidsTests.exe --bench [N]` measures the wrapper's
+// per-frame cost instead.
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using Boids;
+using Boids.Native;
+
+static unsafe class BoidsTests
+{
+    static int passed, failed;
+
+    static void Test(string name, Action body)
+    {
+        try
+        {
+            body();
+            passed++;
+            Console.WriteLine("ok   " + name);
+        }
+        catch (Exception e)
+        {
+            failed++;
+            Console.WriteLine("FAIL " + name + ": " + e);
+        }
+    }
+
+    static void Assert(bool cond, string what)
+    {
+        if (!cond) throw new Exception("assertion failed: " + what);
+    }
+
+    static T Throws<T>(Action a) where T : Exception
+    {
+        try { a(); }
+        catch (T e) { return e; }
+        throw new Exception("expected " + typeof(T).Name);
+    }
+
+    static BoidsException Refused(BoidsResult code, Action a)
+    {
+        BoidsException e = Throws<BoidsException>(a);
+        Assert(e.Result == code, "expected " + code + ", got " + e.Result + " (" + e.Message + ")");
+        return e;
+    }
+
+    static BoidsVec3 V(float x, float y, float z) { return new BoidsVec3(x, y, z); }
+
+    static int Main(string[] args)
+    {
+        if (args.Length > 0 && args[0] == "--bench") return Bench(args.Length > 1 ? int.Parse(args[1]) : 100000);
+
+        Test("version and layout", () =>
+        {
+            Assert(BoidsWorld.Version.Length > 0, "version");
+            Assert(NativeMethods.boids_abi_version() == BoidsConst.ABI_VERSION, "abi");
+            Assert(sizeof(BoidsFlockParams) == NativeMethods.boids_struct_size(BoidsConst.STRUCT_FLOCK_PARAMS), "params size");
+            Assert(sizeof(BoidsMat4) == 64, "mat4 is Unity's Matrix4x4 size");
+        });
+
+        Test("world: step, hash, determinism", () =>
+        {
+            ulong h1, h2;
+            using (var a = new BoidsWorld(7, 2))
+            using (var b = new BoidsWorld(7, 1))
+            {
+                a.CreateFlock("fish").Spawn(500);
+                b.CreateFlock("fish").Spawn(500);
+                for (int i = 0; i < 20; i++) { a.Step(1f / 60); b.Step(1f / 60); }
+                h1 = a.StateHash;
+                h2 = b.StateHash;
+            }
+            Assert(h1 == h2, "same seed, different thread counts, same state");
+        });
+
+        Test("disposed world throws ObjectDisposedException everywhere", () =>
+        {
+            var w = new BoidsWorld();
+            var f = w.CreateFlock("f");
+            f.Spawn(10);
+            w.Dispose();
+            w.Dispose(); // idempotent
+            Assert(w.IsDisposed, "IsDisposed");
+            Throws<ObjectDisposedException>(() => w.Step(0.016f));
+            Throws<ObjectDisposedException>(() => { var h = w.StateHash; });
+            Throws<ObjectDisposedException>(() => w.CreateFlock("g"));
+            Throws<ObjectDisposedException>(() => w.FindFlock("f"));
+            Throws<ObjectDisposedException>(() => w.SetObserver(V(0, 0, 0)));
+            Throws<ObjectDisposedException>(() => { var id = w.Id; });
+            Throws<ObjectDisposedException>(() => { var n = f.Count; });
+            Throws<ObjectDisposedException>(() => f.ReadPositions(new BoidsVec3[10]));
+            Assert(!f.IsValid, "flock of a disposed world is not valid");
+        });
+
+        Test("flock: create, spawn, count, find, params, destroy", () =>
+        {
+            using (var w = new BoidsWorld(1))
+            {
+                var f = w.CreateFlock("fish");
+                Assert(f.Spawn(100) == 0, "first id");
+                Assert(f.Spawn(50) == 100, "ids continue");
+                Assert(f.Count == 150, "count");
+                Assert(w.FindFlock("fish").Id.index == f.Id.index, "find");
+                Assert(w.FindFlock("nobody") == null, "not found is null");
+                Refused(BoidsResult.InvalidArgument, () => w.CreateFlock("fish"));
+                f.PerceptionRadius = 2.5f;
+                f.MaxSpeed = 7f;
+                f.MinSpeed = 1f;
+                f.SeparationWeight = 4f;
+                f.AlignmentWeight = 3f;
+                f.CohesionWeight = 1f;
+                f.FieldOfViewDegrees = 120f;
+                var p = f.Params;
+                Assert(p.perception_radius == 2.5f && p.max_speed == 7f && p.min_speed == 1f, "live params");
+                Assert(f.PerceptionRadius == 2.5f && f.FieldOfViewDegrees == 120f && f.CohesionWeight == 1f, "getters");
+                f.Destroy();
+                Assert(!f.IsValid, "destroyed");
+                Refused(BoidsResult.InvalidId, () => { var n = f.Count; });
+                Refused(BoidsResult.InvalidId, () => f.Destroy());
+                Refused(BoidsResult.InvalidId, () => f.ReadPositions(new BoidsVec3[1]));
+            }
+        });
+
+        Test("bad params are refused with the field named, nothing changes", () =>
+        {
+            using (var w = new BoidsWorld(1))
+            {
+                var f = w.CreateFlock("f");
+                f.Spawn(20);
+                ulong before = w.StateHash;
+                var e = Refused(BoidsResult.InvalidArgument, () => f.PerceptionRadius = float.NaN);
+                Assert(e.Message.Contains("perception_radius"), e.Message);
+                Refused(BoidsResult.InvalidArgument, () => f.MinSpeed = 99f);
+                var p = BoidsFlock.DefaultParams();
+                p.integrator = 42;
+                Refused(BoidsResult.InvalidArgument, () => f.Params = p);
+                p = BoidsFlock.DefaultParams();
+                p.weight_cohesion = float.PositiveInfinity;
+                Refused(BoidsResult.InvalidArgument, () => w.CreateFlock("g", p));
+                Refused(BoidsResult.InvalidArgument, () => w.Step(0f));
+                Refused(BoidsResult.InvalidArgument, () => w.Step(-1f));
+                Refused(BoidsResult.InvalidArgument, () => w.Step(float.NaN));
+                Refused(BoidsResult.InvalidArgument, () => f.SetTarget(V(0, 0, 0)));
+                Refused(BoidsResult.InvalidArgument, () => f.Spawn(int.MaxValue));
+                Throws<ArgumentOutOfRangeException>(() => f.Spawn(-1));
+                Assert(w.StateHash == before, "state unchanged");
+                Assert(f.Params.perception_radius == 1f, "params unchanged");
+            }
+        });
+
+        Test("reads: positions, velocities, ids, orientations, matrices; too-small buffers", () =>
+        {
+            using (var w = new BoidsWorld(3))
+            {
+                var f = w.CreateFlock("f");
+                f.Spawn(300);
+                w.Step(1f / 60);
+                var pos = new BoidsVec3[300];
+                var vel = new BoidsVec3[300];
+                var ids = new uint[400];
+                var q = new BoidsQuat[300];
+                var m = new BoidsMat4[300];
+                Assert(f.ReadPositions(pos) == 300, "positions");
+                Assert(f.ReadVelocities(vel) == 300, "velocities");
+                Assert(f.ReadIds(ids) == 300 && ids[299] == 299, "ids");
+                Assert(f.ReadOrientations(q) == 300, "orientations");
+                Assert(f.ReadMatrices(m, 2f) == 300, "matrices");
+                for (int i = 0; i < 300; i++)
+                {
+                    Assert(m[i].m03 == pos[i].x && m[i].m13 == pos[i].y && m[i].m23 == pos[i].z && m[i].m33 == 1f, "translation");
+                    float len = (float)Math.Sqrt(m[i].m02 * m[i].m02 + m[i].m12 * m[i].m12 + m[i].m22 * m[i].m22);
+                    Assert(Math.Abs(len - 2f) < 1e-4f, "scaled forward column");
+                    float ql = q[i].x * q[i].x + q[i].y * q[i].y + q[i].z * q[i].z + q[i].w * q[i].w;
+                    Assert(Math.Abs(ql - 1f) < 1e-4f, "unit quaternion");
+                }
+                var e = Refused(BoidsResult.BufferTooSmall, () => f.ReadPositions(new BoidsVec3[299]));
+                Assert(e.Message.Contains("300"), e.Message);
+                Refused(BoidsResult.BufferTooSmall, () => f.ReadMatrices(new BoidsMat4[0]));
+                Refused(BoidsResult.BufferTooSmall, () => f.ReadIds(new uint[10]));
+                Refused(BoidsResult.BufferTooSmall, () => f.ReadOrientations(new BoidsQuat[1]));
+                Refused(BoidsResult.BufferTooSmall, () => f.ReadVelocities(new BoidsVec3[2]));
+                Throws<ArgumentNullException>(() => f.ReadPositions((BoidsVec3[])null));
+                // Raw pointers, as a Unity NativeArray gives them.
+                var raw = new BoidsMat4[300];
+                fixed (BoidsMat4* p = raw) Assert(f.ReadMatrices(p, 300, 2f) == 300, "pointer read");
+                Assert(raw[17].m03 == m[17].m03 && raw[17].m22 == m[17].m22, "pointer read = array read");
+                fixed (BoidsVec3* p = pos) Assert(f.ReadPositions(p, 300) == 300, "pointer positions");
+                fixed (BoidsVec3* p = vel) Assert(f.ReadVelocities(p, 300) == 300, "pointer velocities");
+                fixed (BoidsQuat* p = q) Assert(f.ReadOrientations(p, 300) == 300, "pointer orientations");
+                Refused(BoidsResult.NullPointer, () => f.ReadMatrices((BoidsMat4*)null, 5));
+                // An empty flock reads into an empty array.
+                var empty = w.CreateFlock("empty");
+                Assert(empty.ReadPositions(new BoidsVec3[0]) == 0, "empty read");
+            }
+        });
+
+        Test("writes, add, remove, resize", () =>
+        {
+            using (var w = new BoidsWorld(3))
+            {
+                var f = w.CreateFlock("f");
+                f.Spawn(10);
+                var pos = new BoidsVec3[10];
+                for (int i = 0; i < 10; i++) pos[i] = V(i, 0, 0);
+                f.WritePositions(pos);
+                var back = new BoidsVec3[10];
+                f.ReadPositions(back);
+                Assert(back[7].x == 7f, "write positions");
+                var vel = new BoidsVec3[10];
+                for (int i = 0; i < 10; i++) vel[i] = V(0, 0, 3);
+                f.WriteVelocities(vel);
+                f.ReadVelocities(back);
+                Assert(back[3].z == 3f, "write velocities");
+                Refused(BoidsResult.InvalidArgument, () => f.WritePositions(new BoidsVec3[9]));
+                var nan = new BoidsVec3[10];
+                nan[4] = V(float.NaN, 0, 0);
+                Refused(BoidsResult.InvalidArgument, () => f.WriteVelocities(nan));
+                Assert(f.Add(new[] { V(1, 1, 1), V(2, 2, 2) }, new[] { V(0, 1, 0), V(0, 1, 0) }) == 10, "add");
+                Throws<ArgumentException>(() => f.Add(new BoidsVec3[2], new BoidsVec3[1]));
+                Assert(f.Remove(new uint[] { 0, 11 }) == 2, "remove");
+                Refused(BoidsResult.InvalidArgument, () => f.Remove(new uint[] { 0 }));
+                Assert(f.Count == 10, "count after add/remove");
+                f.Resize(25, BoidsFlock.DefaultSpawn());
+                Assert(f.Count == 25, "grow");
+                f.Resize(5, BoidsFlock.DefaultSpawn());
+                Assert(f.Count == 5, "shrink");
+                var bad = BoidsFlock.DefaultSpawn();
+                bad.internal_cookie = 0;
+                Refused(BoidsResult.InvalidDef, () => f.Spawn(1, bad));
+            }
+        });
+
+        Test("targets, bounds, obstacles, observer and wake regions, presets", () =>
+        {
+            using (var w = new BoidsWorld(5))
+            {
+                var p = BoidsFlock.DefaultParams();
+                p.has_target = 1;
+                p.weight_target = 1f;
+                var f = w.CreateFlock("f", p);
+                f.Spawn(50);
+                f.SetTarget(V(3, 0, 0));
+                Assert(f.Params.target_point.x == 3f, "target");
+                var b = f.Params.bounds;
+                b.kind = BoidsConst.BOUNDS_WRAP;
+                f.SetBounds(b);
+                Assert(f.Params.bounds.kind == BoidsConst.BOUNDS_WRAP, "bounds");
+                b.kind = 17;
+                Refused(BoidsResult.InvalidArgument, () => f.SetBounds(b));
+                var o = w.AddObstacle(BoidsObstacle.Sphere(V(0, 0, 0), 1f));
+                o.Set(BoidsObstacle.Box(V(-1, -1, -1), V(1, 1, 1)));
+                Refused(BoidsResult.InvalidArgument, () => o.Set(BoidsObstacle.Plane(V(0, 0, 0), V(0, 5, 0))));
+                o.Remove();
+                Refused(BoidsResult.InvalidId, () => o.Remove());
+                var tank = w.CreatePreset("fish-tank", "tank");
+                Assert(tank.Count == 100, "preset boids");
+                Refused(BoidsResult.NotFound, () => w.CreatePreset("no-such-preset", "x"));
+                w.SetObserver(V(100, 0, 0));
+                w.Step(1f / 60);
+                Assert(tank.IsAsleep, "tank sleeps while the player is away");
+                Assert(!f.IsAsleep, "no wake region: awake");
+                f.SetWakeRegion(V(-1, -1, -1), V(1, 1, 1));
+                w.Step(1f / 60);
+                Assert(f.IsAsleep, "wake region set");
+                f.ClearWakeRegion();
+                w.ClearObserver();
+                w.Step(1f / 60);
+                Assert(!tank.IsAsleep, "no observer: awake");
+            }
+        });
+
+        Test("no allocation across 1000 steps with reads", () =>
+        {
+            using (var w = new BoidsWorld(9, 2))
+            {
+                var f = w.CreateFlock("f");
+                f.Spawn(2000);
+                var pos = new BoidsVec3[2000];
+                var m = new BoidsMat4[2000];
+                var q = new BoidsQuat[2000];
+                // Warm up: JIT, static constructors.
+                for (int i = 0; i < 5; i++) { w.Step(1f / 60); f.ReadPositions(pos); f.ReadMatrices(m); f.ReadOrientations(q); }
+                long before = GC.GetAllocatedBytesForCurrentThread();
+                for (int i = 0; i < 1000; i++)
+                {
+                    w.Step(1f / 60);
+                    f.ReadPositions(pos);
+                    f.ReadMatrices(m);
+                    f.ReadOrientations(q);
+                }
+                long grew = GC.GetAllocatedBytesForCurrentThread() - before;
+                Assert(grew == 0, "allocated " + grew + " bytes over 1000 frames");
+            }
+        });
+
+        Test("error messages come from the native library", () =>
+        {
+            using (var w = new BoidsWorld())
+            {
+                var e = Refused(BoidsResult.InvalidArgument, () => w.Step(5f));
+                Assert(e.Message.Contains("dt must be finite"), e.Message);
+            }
+        });
+
+        Console.WriteLine(passed + " passed, " + failed + " failed");
+        return failed == 0 ? 0 : 1;
+    }
+
+    static double Median(List<double> v)
+    {
+        v.Sort();
+        return v[v.Count / 2];
+    }
+
+    /// Step + read matrices through the wrapper against the bare native step, interleaved.
+    static int Bench(int n)
+    {
+        const int steps = 40;
+        using (var a = new BoidsWorld(1, 2))
+        using (var b = new BoidsWorld(1, 2))
+        {
+            float side = (float)Math.Pow(n / (25.0 / (4.0 / 3.0 * Math.PI)), 1.0 / 3.0);
+            var p = BoidsFlock.DefaultParams();
+            p.bounds.min = V(0, 0, 0);
+            p.bounds.max = V(side, side, side);
+            var spawn = BoidsFlock.DefaultSpawn();
+            spawn.min = V(0, 0, 0);
+            spawn.max = V(side, side, side);
+            a.CreateFlock("bench", p).Spawn(n, spawn);
+            var fb = b.CreateFlock("bench", p);
+            fb.Spawn(n, spawn);
+            var m = new BoidsMat4[n];
+            BoidsWorldId ida = a.Id;
+            var ta = new List<double>(steps);
+            var tb = new List<double>(steps);
+            var sw = new Stopwatch();
+            long allocBefore = 0;
+            for (int k = 0; k < steps + 3; k++)
+            {
+                if (k == 3) allocBefore = GC.GetAllocatedBytesForCurrentThread();
+                sw.Restart();
+                NativeMethods.boids_world_step(ida, 1f / 60);
+                double x = sw.Elapsed.TotalMilliseconds;
+                sw.Restart();
+                b.Step(1f / 60);
+                fb.ReadMatrices(m);
+                double y = sw.Elapsed.TotalMilliseconds;
+                if (k >= 3) { ta.Add(x); tb.Add(y); }
+            }
+            long alloc = GC.GetAllocatedBytesForCurrentThread() - allocBefore;
+            if (a.StateHash != b.StateHash) { Console.WriteLine("worlds diverged"); return 1; }
+            double ma = Median(ta), mb = Median(tb);
+            Console.WriteLine("boids " + n + ", 2 threads, " + steps + " steps, interleaved");
+            Console.WriteLine("  native step alone (P/Invoke, no read)      " + ma.ToString("F3") + " ms");
+            Console.WriteLine("  wrapper Step + ReadMatrices(BoidsMat4[])   " + mb.ToString("F3") + " ms");
+            Console.WriteLine("  overhead " + ((mb / ma - 1) * 100).ToString("F1") + " %, " + (alloc / steps) + " bytes allocated per frame");
+            Console.WriteLine("csharp_bench n=" + n + " native_ms=" + ma.ToString("F4") + " wrapper_ms=" + mb.ToString("F4") +
+                              " overhead_pct=" + ((mb / ma - 1) * 100).ToString("F2") + " bytes_per_frame=" + (alloc / steps));
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,50 @@
+// 10,000 fish for 600 frames through the C# wrapper, matrices read every frame, then a summary.
+// Build and run: see the README's C# quick start.
+using System;
+using System.Diagnostics;
+using Boids;
+using Boids.Native;
+
+static class Demo
+{
+    static int Main()
+    {
+        using (var world = new BoidsWorld(42))
+        {
+            var p = BoidsFlock.DefaultParams();
+            p.bounds.min = new BoidsVec3(-20, -20, -20);
+            p.bounds.max = new BoidsVec3(20, 20, 20);
+            var fish = world.CreateFlock("fish", p);
+            var spawn = BoidsFlock.DefaultSpawn();
+            spawn.min = new BoidsVec3(-15, -15, -15);
+            spawn.max = new BoidsVec3(15, 15, 15);
+            fish.Spawn(10000, spawn);
+
+            var matrices = new BoidsMat4[10000];
+            var velocities = new BoidsVec3[10000];
+            var sw = Stopwatch.StartNew();
+            for (int frame = 0; frame < 600; frame++)
+            {
+                world.Step(1f / 60);
+                fish.ReadMatrices(matrices);
+            }
+            double ms = sw.Elapsed.TotalMilliseconds / 600;
+            int n = fish.ReadVelocities(velocities);
+            double speed = 0;
+            for (int i = 0; i < n; i++)
+                speed += Math.Sqrt(velocities[i].x * velocities[i].x + velocities[i].y * velocities[i].y + velocities[i].z * velocities[i].z);
+            Console.WriteLine("C#: boids " + BoidsWorld.Version + ", " + n + " fish, 600 frames, " + ms.ToString("F3") +
+                              " ms/frame (step + matrices), mean speed " + (speed / n).ToString("F3") +
+                              ", hash " + world.StateHash.ToString("x16"));
+            try
+            {
+                fish.PerceptionRadius = float.NaN;
+            }
+            catch (BoidsException e)
+            {
+                Console.WriteLine("PerceptionRadius = NaN threw " + e.Message);
+            }
+        }
+        return 0;
+    }
+}
