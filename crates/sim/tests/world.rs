@@ -730,7 +730,7 @@ fn orientations_and_instance_matrices_follow_headings() {
     for i in 0..n {
         let h = fl.headings()[i];
         assert!(
-            (q[i] * Vec3::Z - h).length() < 1e-4,
+            (Quat::from_array(q[i]) * Vec3::Z - h).length() < 1e-4,
             "orientation forward = heading"
         );
         let col = |c: usize| Vec3::new(m[i][4 * c], m[i][4 * c + 1], m[i][4 * c + 2]);
