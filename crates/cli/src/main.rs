@@ -1,10 +1,16 @@
-//! The `boids` command.
+//! The `boids` command: run a flock and write pictures and data, list presets, benchmark.
 
 mod bench;
+mod output;
+mod render;
+mod scenario;
 
 use boids_sim::metrics::measure;
-use boids_sim::scenario::default_school;
 use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use output::{GifOut, MetricsRow, Pending, Sample};
+use render::{Camera, Projection};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -21,64 +27,245 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a flock headless and print a summary.
-    #[command(
-        after_help = "Examples:\n  boids run\n  boids run --boids 10000 --steps 600 --seed 7"
-    )]
+    /// Run a flock and write a GIF, a PNG, trajectories and metrics.
+    #[command(after_help = "\
+Examples:
+  boids run                                   # 3-D school, 600 steps, writes flock.gif
+  boids run --preset fish-tank --out tank.gif --out tank.png
+  boids run --boids 5000 --steps 300 --out run.csv --out run.json --metrics m.csv --metrics m.png
+  boids run --scenario my.toml --seed 7 --projection top
+
+Outputs by extension: .gif (animation), .png (last frame with trails), .csv and .json
+(trajectories every --every steps); --metrics takes .csv or .png. Files are written to a
+temporary name and renamed when complete. Bad input: one error line, exit code 2.")]
     Run(RunArgs),
+    /// List the presets, one a line: name, then what it is.
+    Presets,
     /// Time the benchmark scenario (seed 000's rules, ~25 neighbours per boid, dt 1/60).
     #[command(
-        after_help = "Examples:\n  boids bench --boids 100000\n  boids bench --boids 10000 --threads 1 --index kdtree --steps 50"
+        after_help = "Examples:\n  boids bench --boids 100000\n  boids bench --boids 10000 --threads 1 --index kdtree --steps 50\n  boids bench --boids 1000 --index naive"
     )]
     Bench(bench::BenchArgs),
 }
 
 #[derive(clap::Args)]
 struct RunArgs {
-    /// Number of boids.
+    /// Run a preset (see `boids presets`).
+    #[arg(long, conflicts_with = "scenario")]
+    preset: Option<String>,
+    /// Run a scenario file (TOML; schema in the README).
+    #[arg(long)]
+    scenario: Option<PathBuf>,
+    /// Boids of the built-in school (without --preset or --scenario).
     #[arg(long, default_value_t = 2000)]
     boids: usize,
-    /// Steps to run (at 60 Hz).
-    #[arg(long, default_value_t = 600)]
-    steps: u64,
+    /// Steps to run (default: 600, or the scenario's).
+    #[arg(long)]
+    steps: Option<u64>,
     /// Seed of every random draw.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Worker threads (0 = all cores).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads (0 = one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Output file, by extension: .gif, .png, .csv, .json (repeat for several).
+    #[arg(long = "out")]
+    out: Vec<PathBuf>,
+    /// Metrics file: .csv or .png (repeat for both).
+    #[arg(long = "metrics")]
+    metrics: Vec<PathBuf>,
+    /// Record a frame / sample every this many steps.
+    #[arg(long, default_value_t = 4)]
+    every: u64,
+    /// Camera.
+    #[arg(long, value_enum, default_value_t = Projection::Perspective)]
+    projection: Projection,
+    /// Picture width in pixels.
+    #[arg(long, default_value_t = 480)]
+    width: u32,
+    /// Picture height in pixels.
+    #[arg(long, default_value_t = 360)]
+    height: u32,
 }
 
-fn run(args: &RunArgs) -> Result<(), String> {
-    if args.boids == 0 {
-        return Err("--boids must be at least 1".into());
+fn ext(p: &Path) -> String {
+    p.extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .unwrap_or_default()
+}
+
+fn run(a: &RunArgs) -> Result<(), String> {
+    if a.every == 0 {
+        return Err("--every must be at least 1".into());
     }
-    let (mut world, id) =
-        default_school(args.boids, args.seed, args.threads).map_err(|e| e.to_string())?;
+    if !(16..=4096).contains(&a.width) || !(16..=4096).contains(&a.height) {
+        return Err("--width and --height must be 16..=4096".into());
+    }
+    let mut outs = a.out.clone();
+    if outs.is_empty() && a.metrics.is_empty() {
+        outs.push(PathBuf::from("flock.gif"));
+    }
+    for p in &outs {
+        if !matches!(ext(p).as_str(), "gif" | "png" | "csv" | "json") {
+            return Err(format!(
+                "--out {}: unknown kind (use .gif, .png, .csv or .json)",
+                p.display()
+            ));
+        }
+    }
+    for p in &a.metrics {
+        if !matches!(ext(p).as_str(), "csv" | "png") {
+            return Err(format!(
+                "--metrics {}: unknown kind (use .csv or .png)",
+                p.display()
+            ));
+        }
+    }
+    // Refuse unwritable targets before simulating anything.
+    for p in outs.iter().chain(&a.metrics) {
+        drop(Pending::create(p)?);
+    }
+
+    let seed = a.seed.unwrap_or(1);
+    let mut setup = match (&a.preset, &a.scenario) {
+        (Some(p), _) => scenario::preset_setup(p, seed, a.threads)?,
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let file = scenario::parse(&text, &path.display().to_string())?;
+            scenario::build(&file, a.seed, a.threads)?
+        }
+        (None, None) => scenario::default_setup(a.boids, seed, a.threads)?,
+    };
+    if let Some(s) = a.steps {
+        setup.steps = s;
+    }
+    let world = &mut setup.world;
+    let cam = Camera::fit(world, a.projection, a.width, a.height);
+    let wants = |k: &str| outs.iter().any(|p| ext(p) == k);
+    let mut gifs: Vec<GifOut> = outs
+        .iter()
+        .filter(|p| ext(p) == "gif")
+        .map(|p| GifOut::new(p, a.width, a.height, 60.0 / a.every as f32))
+        .collect::<Result<_, _>>()?;
+    let keep_samples = wants("csv") || wants("json");
+    let mut samples = Vec::new();
+    let mut metrics = Vec::new();
+    let trail_len = 12usize;
+    let mut trails: render::Trails = world.flock_ids().map(|id| (id, Vec::new())).collect();
+    let record = |world: &boids_sim::World,
+                  step: u64,
+                  gifs: &mut Vec<GifOut>,
+                  samples: &mut Vec<Sample>,
+                  metrics: &mut Vec<MetricsRow>,
+                  trails: &mut Vec<(boids_sim::FlockId, Vec<Vec<boids_sim::Vec3>>)>|
+     -> Result<(), String> {
+        let t = step as f32 * setup.dt;
+        for g in gifs.iter_mut() {
+            g.frame(world, &cam)?;
+        }
+        if keep_samples {
+            samples.push(Sample::take(world, step, t));
+        }
+        if !a.metrics.is_empty() {
+            metrics.push(MetricsRow::take(world, step, t));
+        }
+        for (id, frames) in trails.iter_mut() {
+            if let Some(f) = world.flock(*id) {
+                frames.push(f.positions().to_vec());
+                if frames.len() > trail_len {
+                    frames.remove(0);
+                }
+            }
+        }
+        Ok(())
+    };
+
+    let pb = ProgressBar::with_draw_target(Some(setup.steps), ProgressDrawTarget::hidden());
+    pb.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {per_sec}, eta {eta}")
+            .map_err(|e| e.to_string())?,
+    );
     let start = Instant::now();
-    for _ in 0..args.steps {
-        world.step(1.0 / 60.0).map_err(|e| e.to_string())?;
+    let mut shown = false;
+    record(world, 0, &mut gifs, &mut samples, &mut metrics, &mut trails)?;
+    let mut sim_secs = 0.0;
+    for step in 1..=setup.steps {
+        let t = Instant::now();
+        world.step(setup.dt).map_err(|e| e.to_string())?;
+        sim_secs += t.elapsed().as_secs_f64();
+        if step % a.every == 0 || step == setup.steps {
+            record(
+                world,
+                step,
+                &mut gifs,
+                &mut samples,
+                &mut metrics,
+                &mut trails,
+            )?;
+        }
+        if !shown && start.elapsed().as_secs_f32() > 1.0 {
+            pb.set_draw_target(ProgressDrawTarget::stderr());
+            shown = true;
+        }
+        pb.set_position(step);
     }
-    let secs = start.elapsed().as_secs_f64();
-    let flock = world.flock(id).expect("flock just created");
-    let m = measure(flock);
-    let ms = if args.steps > 0 {
-        secs * 1e3 / args.steps as f64
+    pb.finish_and_clear();
+
+    for g in gifs {
+        g.finish()?;
+    }
+    for p in &outs {
+        match ext(p).as_str() {
+            "png" => output::write_png(p, world, &cam, &trails)?,
+            "csv" => output::write_csv(p, &samples)?,
+            "json" => output::write_json(p, &samples)?,
+            _ => {}
+        }
+    }
+    for p in &a.metrics {
+        match ext(p).as_str() {
+            "csv" => output::write_metrics_csv(p, &metrics)?,
+            _ => output::write_metrics_png(p, &metrics)?,
+        }
+    }
+
+    let ms = if setup.steps > 0 {
+        sim_secs * 1e3 / setup.steps as f64
     } else {
         0.0
     };
     println!(
-        "boids {} steps {} threads {} seed {}",
-        m.count,
-        args.steps,
+        "steps {} (dt {:.4} s), threads {}, seed {}, {ms:.3} ms/step",
+        setup.steps,
+        setup.dt,
         world.threads(),
-        args.seed
+        world.seed()
     );
-    println!("  ms/step                 {ms:.3}");
-    println!("  mean speed              {:.3}", m.mean_speed);
-    println!("  polarisation            {:.3}", m.polarisation);
-    println!("  mean nearest distance   {:.3}", m.mean_nearest_distance);
-    println!("  state hash              {:016x}", world.state_hash());
+    for id in world.flock_ids() {
+        let f = world.flock(id).expect("live");
+        let m = measure(f);
+        println!(
+            "  {:<16} boids {:>7}  polarisation {:.3}  mean speed {:.3}  mean nearest distance {:.3}  groups {}",
+            f.name(),
+            m.count,
+            m.polarisation,
+            m.mean_speed,
+            m.mean_nearest_distance,
+            m.groups
+        );
+    }
+    println!("  state hash {:016x}", world.state_hash());
+    for p in outs.iter().chain(&a.metrics) {
+        println!("wrote {}", p.display());
+    }
+    Ok(())
+}
+
+fn presets() -> Result<(), String> {
+    for p in boids_sim::presets::all() {
+        println!("{:<18} {}", p.name, p.description);
+    }
     Ok(())
 }
 
@@ -86,6 +273,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Run(a) => run(a),
+        Command::Presets => presets(),
         Command::Bench(a) => bench::bench(a),
     };
     match result {

@@ -2,7 +2,7 @@
 
 use crate::flock::Flock;
 use boids_core::Vec3;
-use boids_index::{Hit, KdTree, NeighbourIndex, Points};
+use boids_index::{Grid, Hit, KdTree, NeighbourIndex, Points};
 use rayon::prelude::*;
 
 /// Summary measurements of one flock.
@@ -16,6 +16,9 @@ pub struct FlockMetrics {
     pub mean_speed: f32,
     /// Mean distance from each boid to its nearest flockmate (0 with fewer than two boids).
     pub mean_nearest_distance: f32,
+    /// Number of groups: connected components of the graph linking boids closer than the
+    /// flock's perception radius.
+    pub groups: usize,
 }
 
 /// Measures a flock. The sums run in a fixed order (deterministic).
@@ -55,5 +58,42 @@ pub fn measure(flock: &Flock) -> FlockMetrics {
         polarisation: heading_sum.length() / n as f32,
         mean_speed: (speed_sum / n as f64) as f32,
         mean_nearest_distance: nearest as f32,
+        groups: count_groups(flock.positions(), flock.params().perception_radius),
     }
+}
+
+/// Connected components of the "closer than `link`" graph over `positions`.
+pub fn count_groups(positions: &[Vec3], link: f32) -> usize {
+    let n = positions.len();
+    if n == 0 {
+        return 0;
+    }
+    let mut grid = Grid::default();
+    grid.build(
+        Points {
+            positions,
+            velocities: positions,
+            headings: &[],
+        },
+        link,
+        None,
+    );
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn find(parent: &mut [u32], mut i: u32) -> u32 {
+        while parent[i as usize] != i {
+            let up = parent[parent[i as usize] as usize];
+            parent[i as usize] = up;
+            i = up;
+        }
+        i
+    }
+    for (i, &p) in positions.iter().enumerate() {
+        grid.for_each_within(p, link, i as u32, |h| {
+            let (a, b) = (find(&mut parent, i as u32), find(&mut parent, h.index));
+            if a != b {
+                parent[a.max(b) as usize] = a.min(b);
+            }
+        });
+    }
+    (0..n as u32).filter(|&i| find(&mut parent, i) == i).count()
 }

@@ -54,17 +54,30 @@ pub fn bench_world(
     Ok((world, id))
 }
 
-/// The default 3-D school of `boids run`: seed 000's fish in a cube sized so a boid has about
-/// eight others within its perception radius.
+/// The default 3-D school of `boids run`: seed 000's rules with a wider view (radius 2.5,
+/// 135° half-angle), stronger alignment and weaker cohesion (separation 6, alignment 4,
+/// cohesion 1.5) and gentler walls (distance 4, weight 2), in a box sized so a boid has about
+/// four others within its radius, so the picture shows a school rather than a ball.
 pub fn default_school(n: usize, seed: u64, threads: usize) -> Result<(World, FlockId), Error> {
-    let rho = 8.0 / (4.0 / 3.0 * std::f64::consts::PI);
-    let half = ((n as f64 / rho).cbrt() as f32 / 2.0).max(4.0);
+    let radius = 2.5f64;
+    let rho = 4.0 / (4.0 / 3.0 * std::f64::consts::PI * radius.powi(3));
+    let half = ((n as f64 / rho).cbrt() as f32 / 2.0).max(6.0);
     let mut world = World::new(WorldConfig { seed, threads })?;
     let params = FlockParams {
+        perception_radius: radius as f32,
+        separation_radius: 1.0,
+        field_of_view_deg: 135.0,
+        weights: crate::Weights {
+            separation: 6.0,
+            alignment: 4.0,
+            cohesion: 1.5,
+            bounds: 2.0,
+            ..crate::Weights::default()
+        },
         bounds: Bounds::SoftBox {
             min: Vec3::splat(-half),
             max: Vec3::splat(half),
-            distance: 3.0_f32.min(half),
+            distance: 4.0_f32.min(half),
         },
         ..FlockParams::default()
     };
@@ -74,11 +87,11 @@ pub fn default_school(n: usize, seed: u64, threads: usize) -> Result<(World, Flo
         n,
         &Spawn {
             shape: SpawnShape::Box {
-                min: Vec3::splat(-half * 0.5),
-                max: Vec3::splat(half * 0.5),
+                min: Vec3::splat(-half * 0.6),
+                max: Vec3::splat(half * 0.6),
             },
             min_speed: 2.0,
-            max_speed: 2.0,
+            max_speed: 5.0,
         },
     )?;
     Ok((world, id))

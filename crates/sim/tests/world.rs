@@ -569,6 +569,18 @@ fn metrics_measure_alignment_and_spacing() {
     assert!((m.polarisation - 1.0).abs() < 1e-6);
     assert!((m.mean_speed - 3.0).abs() < 1e-6);
     assert!((m.mean_nearest_distance - 2.0).abs() < 1e-6);
+    assert_eq!(m.groups, 10, "2 apart with radius 1: every boid alone");
+    assert_eq!(
+        boids_sim::metrics::count_groups(&pos, 2.5),
+        1,
+        "linked in a chain"
+    );
+    let two: Vec<Vec3> = [0.0, 0.5, 1.0, 10.0, 10.5]
+        .iter()
+        .map(|&x| Vec3::new(x, 0.0, 0.0))
+        .collect();
+    assert_eq!(boids_sim::metrics::count_groups(&two, 0.6), 2);
+    assert_eq!(boids_sim::metrics::count_groups(&[], 1.0), 0);
     let opposite: Vec<Vec3> = (0..10)
         .map(|i| if i % 2 == 0 { Vec3::X } else { -Vec3::X })
         .collect();

@@ -1,0 +1,290 @@
+//! Pictures of a world: a projection (top-down or perspective), frames drawn with tiny-skia, an
+//! animated GIF (gif crate, fixed palette) and single PNG frames with motion trails.
+
+use boids_sim::{Bounds, FlockId, Obstacle, PlaneLock, Vec3, World};
+use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
+
+/// How 3-D positions become pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Projection {
+    /// Looking straight down (onto XZ; onto XY for flocks locked to the XY plane).
+    Top,
+    /// A camera above and to the side, with depth.
+    Perspective,
+}
+
+pub const BACKGROUND: [u8; 3] = [11, 29, 46];
+pub const OBSTACLE: [u8; 3] = [96, 125, 139];
+pub const FLOCK_COLOURS: [[u8; 3]; 6] = [
+    [255, 176, 0],
+    [79, 195, 247],
+    [255, 82, 82],
+    [156, 204, 101],
+    [206, 147, 216],
+    [240, 240, 240],
+];
+
+/// A fixed camera for a whole run.
+pub struct Camera {
+    projection: Projection,
+    xy: bool,
+    centre: Vec3,
+    half: f32,
+    width: u32,
+    height: u32,
+    eye: Vec3,
+    right: Vec3,
+    up: Vec3,
+    forward: Vec3,
+}
+
+impl Camera {
+    /// Frames every flock's bounds (or, without bounds, its boids) and the obstacles.
+    pub fn fit(world: &World, projection: Projection, width: u32, height: u32) -> Camera {
+        let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+        let mut grow = |a: Vec3, b: Vec3| {
+            lo = lo.min(a);
+            hi = hi.max(b);
+        };
+        let mut xy = true;
+        for id in world.flock_ids() {
+            let f = world.flock(id).expect("live");
+            xy &= f.params().plane == PlaneLock::XY;
+            match f.params().bounds {
+                Bounds::SoftBox { min, max, .. }
+                | Bounds::Wrap { min, max }
+                | Bounds::Clamp { min, max } => grow(min, max),
+                Bounds::SoftSphere { centre, radius, .. } => {
+                    grow(centre - Vec3::splat(radius), centre + Vec3::splat(radius))
+                }
+                Bounds::None => {
+                    for &p in f.positions() {
+                        grow(p, p);
+                    }
+                }
+            }
+        }
+        for o in world.obstacles() {
+            if let Obstacle::Sphere { centre, radius } = o {
+                grow(centre - Vec3::splat(radius), centre + Vec3::splat(radius));
+            }
+        }
+        if !lo.is_finite() || !hi.is_finite() {
+            lo = Vec3::splat(-10.0);
+            hi = Vec3::splat(10.0);
+        }
+        let centre = (lo + hi) * 0.5;
+        let half = ((hi - lo).max_element() * 0.5).max(1.0) * 1.08;
+        let forward = Vec3::new(-1.0, -0.9, -1.4).normalize();
+        let right = forward.cross(Vec3::Y).normalize();
+        let up = right.cross(forward);
+        Camera {
+            projection,
+            xy,
+            centre,
+            half,
+            width,
+            height,
+            eye: centre - forward * half * 3.2,
+            right,
+            up,
+            forward,
+        }
+    }
+
+    /// Pixel position and a size factor (1 at the centre's depth), or None behind the camera.
+    pub fn project(&self, p: Vec3) -> Option<(f32, f32, f32)> {
+        let s = self.width.min(self.height) as f32 * 0.5;
+        let (cx, cy) = (self.width as f32 * 0.5, self.height as f32 * 0.5);
+        match self.projection {
+            Projection::Top => {
+                let d = p - self.centre;
+                let (u, v) = if self.xy { (d.x, -d.y) } else { (d.x, d.z) };
+                Some((cx + u / self.half * s, cy + v / self.half * s, 1.0))
+            }
+            Projection::Perspective => {
+                let d = p - self.eye;
+                let z = d.dot(self.forward);
+                if z <= 0.01 {
+                    return None;
+                }
+                let f = 3.2 * self.half / z;
+                let u = d.dot(self.right) * f / self.half;
+                let v = -d.dot(self.up) * f / self.half;
+                Some((cx + u * s * 1.25, cy + v * s * 1.25, f))
+            }
+        }
+    }
+}
+
+fn colour(c: [u8; 3], alpha: u8) -> Color {
+    Color::from_rgba8(c[0], c[1], c[2], alpha)
+}
+
+fn paint(c: [u8; 3], alpha: u8) -> Paint<'static> {
+    let mut p = Paint::default();
+    p.set_color(colour(c, alpha));
+    p.anti_alias = true;
+    p
+}
+
+/// Draws the obstacles and every flock (boids as short strokes along their heading). `trails`,
+/// if given, holds earlier positions per flock (oldest first) to draw fading.
+/// Earlier positions of each flock's boids, oldest first.
+pub type Trails = Vec<(FlockId, Vec<Vec<Vec3>>)>;
+
+pub fn draw(world: &World, cam: &Camera, trails: Option<&Trails>) -> Pixmap {
+    let mut pm = Pixmap::new(cam.width, cam.height).expect("non-zero size");
+    pm.fill(colour(BACKGROUND, 255));
+    for o in world.obstacles() {
+        let mut pb = PathBuilder::new();
+        match o {
+            Obstacle::Sphere { centre, radius } => {
+                if let (Some((x, y, f)), Some((x2, _, _))) = (
+                    cam.project(centre),
+                    cam.project(centre + cam.right * radius),
+                ) {
+                    let r = ((x2 - x).abs()).max(radius * f);
+                    pb.push_circle(x, y, r.max(1.0));
+                }
+            }
+            Obstacle::Box { min, max } => {
+                let corners = [
+                    Vec3::new(min.x, min.y, min.z),
+                    Vec3::new(max.x, min.y, min.z),
+                    Vec3::new(max.x, min.y, max.z),
+                    Vec3::new(min.x, min.y, max.z),
+                    Vec3::new(min.x, max.y, min.z),
+                    Vec3::new(max.x, max.y, min.z),
+                    Vec3::new(max.x, max.y, max.z),
+                    Vec3::new(min.x, max.y, max.z),
+                ];
+                let pts: Vec<(f32, f32)> = corners
+                    .iter()
+                    .filter_map(|&c| cam.project(c))
+                    .map(|(x, y, _)| (x, y))
+                    .collect();
+                if pts.len() == 8 {
+                    let (x0, y0) = pts
+                        .iter()
+                        .fold((f32::MAX, f32::MAX), |a, p| (a.0.min(p.0), a.1.min(p.1)));
+                    let (x1, y1) = pts
+                        .iter()
+                        .fold((f32::MIN, f32::MIN), |a, p| (a.0.max(p.0), a.1.max(p.1)));
+                    if let Some(r) =
+                        tiny_skia::Rect::from_ltrb(x0, y0, x1.max(x0 + 1.0), y1.max(y0 + 1.0))
+                    {
+                        pb.push_rect(r);
+                    }
+                }
+            }
+            Obstacle::Plane { .. } => {}
+        }
+        if let Some(path) = pb.finish() {
+            pm.fill_path(
+                &path,
+                &paint(OBSTACLE, 255),
+                FillRule::Winding,
+                Transform::identity(),
+                None,
+            );
+        }
+    }
+    for (k, id) in world.flock_ids().enumerate() {
+        let f = world.flock(id).expect("live");
+        let c = FLOCK_COLOURS[k % FLOCK_COLOURS.len()];
+        if let Some(tr) = trails.and_then(|t| t.iter().find(|(i, _)| *i == id)) {
+            let frames = &tr.1;
+            for (age, pos) in frames.iter().enumerate() {
+                let alpha = (40.0 + 140.0 * (age as f32 + 1.0) / frames.len() as f32) as u8;
+                let mut pb = PathBuilder::new();
+                for &p in pos {
+                    if let Some((x, y, _)) = cam.project(p) {
+                        pb.push_rect(
+                            tiny_skia::Rect::from_xywh(x - 0.5, y - 0.5, 1.0, 1.0).expect("finite"),
+                        );
+                    }
+                }
+                if let Some(path) = pb.finish() {
+                    pm.fill_path(
+                        &path,
+                        &paint(c, alpha),
+                        FillRule::Winding,
+                        Transform::identity(),
+                        None,
+                    );
+                }
+            }
+        }
+        let mut pb = PathBuilder::new();
+        let len = (cam.half * 0.018).max(0.05);
+        for (i, &p) in f.positions().iter().enumerate() {
+            let h = f.headings()[i];
+            if let (Some((x0, y0, s)), Some((x1, y1, _))) =
+                (cam.project(p - h * len), cam.project(p + h * len))
+            {
+                let (dx, dy) = (x1 - x0, y1 - y0);
+                let min_len = 2.0 * s.clamp(0.5, 2.0);
+                let l = (dx * dx + dy * dy).sqrt();
+                let (ex, ey) = if l < min_len && l > 0.0 {
+                    (x0 + dx / l * min_len, y0 + dy / l * min_len)
+                } else if l == 0.0 {
+                    (x0 + 1.0, y0)
+                } else {
+                    (x1, y1)
+                };
+                pb.move_to(x0, y0);
+                pb.line_to(ex, ey);
+            }
+        }
+        if let Some(path) = pb.finish() {
+            let stroke = Stroke {
+                width: 1.6,
+                line_cap: tiny_skia::LineCap::Round,
+                ..Stroke::default()
+            };
+            pm.stroke_path(&path, &paint(c, 255), &stroke, Transform::identity(), None);
+        }
+    }
+    pm
+}
+
+/// The GIF palette: background, obstacle, each flock colour, and blends of each toward the
+/// background (so anti-aliased edges map to something close).
+pub fn palette() -> Vec<[u8; 3]> {
+    let mut p = vec![BACKGROUND, OBSTACLE];
+    for c in FLOCK_COLOURS {
+        for t in [1.0f32, 0.66, 0.4, 0.2] {
+            let mix = |a: u8, b: u8| (a as f32 * t + b as f32 * (1.0 - t)).round() as u8;
+            p.push([
+                mix(c[0], BACKGROUND[0]),
+                mix(c[1], BACKGROUND[1]),
+                mix(c[2], BACKGROUND[2]),
+            ]);
+        }
+    }
+    p
+}
+
+/// Maps a frame onto the fixed palette (nearest colour).
+pub fn indexed(pm: &Pixmap, pal: &[[u8; 3]]) -> Vec<u8> {
+    let mut cache = std::collections::HashMap::new();
+    pm.pixels()
+        .iter()
+        .map(|px| {
+            let c = px.demultiply();
+            let key = (c.red(), c.green(), c.blue());
+            *cache.entry(key).or_insert_with(|| {
+                let d = |p: &[u8; 3]| {
+                    let (r, g, b) = (
+                        p[0] as i32 - key.0 as i32,
+                        p[1] as i32 - key.1 as i32,
+                        p[2] as i32 - key.2 as i32,
+                    );
+                    r * r + g * g + b * b
+                };
+                (0..pal.len()).min_by_key(|&i| d(&pal[i])).unwrap_or(0) as u8
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,338 @@
+//! The `boids` command as a user meets it: every output kind decodes and holds what it should;
+//! every kind of bad input gives one error line, exit code 2, and leaves no file behind.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn boids(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boids"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run boids")
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Exit code 2, exactly one line on stderr starting with "error:", containing `needle`.
+fn refused(out: &Output, needle: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "one error line, got: {err}");
+    assert!(lines[0].starts_with("error:"), "{err}");
+    assert!(err.contains(needle), "expected '{needle}' in: {err}");
+}
+
+fn files(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn no_arguments_writes_flock_gif() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(&boids(
+        &["run", "--boids", "300", "--steps", "40"],
+        dir.path(),
+    ));
+    assert!(out.contains("wrote flock.gif"), "{out}");
+    let gif = std::fs::File::open(dir.path().join("flock.gif")).unwrap();
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::Indexed);
+    let mut dec = opts.read_info(gif).unwrap();
+    assert_eq!((dec.width(), dec.height()), (480, 360));
+    let mut frames = 0;
+    let mut colours = std::collections::BTreeSet::new();
+    while let Some(f) = dec.read_next_frame().unwrap() {
+        frames += 1;
+        colours.extend(f.buffer.iter().copied());
+    }
+    // One frame at step 0, then every 4th step: 0, 4, ..., 40.
+    assert_eq!(frames, 11);
+    assert!(
+        colours.len() > 2,
+        "boids drawn on the background: {colours:?}"
+    );
+    assert_eq!(
+        files(dir.path()),
+        vec!["flock.gif"],
+        "no temporary files left"
+    );
+}
+
+fn decode_png(path: &Path) -> (u32, u32, usize) {
+    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = dec.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let px = info.color_type.samples();
+    let colours: std::collections::BTreeSet<&[u8]> = buf[..info.buffer_size()].chunks(px).collect();
+    (info.width, info.height, colours.len())
+}
+
+#[test]
+fn every_output_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(&boids(
+        &[
+            "run",
+            "--boids",
+            "200",
+            "--steps",
+            "20",
+            "--every",
+            "5",
+            "--width",
+            "320",
+            "--height",
+            "200",
+            "--projection",
+            "top",
+            "--out",
+            "a.gif",
+            "--out",
+            "a.png",
+            "--out",
+            "t.csv",
+            "--out",
+            "t.json",
+            "--metrics",
+            "m.csv",
+            "--metrics",
+            "m.png",
+        ],
+        dir.path(),
+    ));
+    for f in ["a.gif", "a.png", "t.csv", "t.json", "m.csv", "m.png"] {
+        assert!(out.contains(&format!("wrote {f}")), "{out}");
+    }
+    let (w, h, colours) = decode_png(&dir.path().join("a.png"));
+    assert_eq!((w, h), (320, 200));
+    assert!(colours > 2);
+    let (w, h, colours) = decode_png(&dir.path().join("m.png"));
+    assert!(w > 100 && h > 100 && colours > 2);
+    // Trajectories: samples at steps 0, 5, 10, 15, 20, 200 boids each.
+    let csv = std::fs::read_to_string(dir.path().join("t.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("step,time,flock,id,x,y,z,vx,vy,vz"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 5 * 200);
+    assert!(rows.iter().all(|r| r.len() == 10 && r[2] == "school"));
+    assert_eq!(rows.last().unwrap()[0], "20");
+    assert!(
+        rows.iter()
+            .all(|r| r[4..].iter().all(|x| x.parse::<f32>().unwrap().is_finite()))
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("t.json")).unwrap()).unwrap();
+    let samples = json["samples"].as_array().unwrap();
+    assert_eq!(samples.len(), 5);
+    assert_eq!(samples[4]["step"], 20);
+    assert_eq!(
+        samples[0]["flocks"][0]["positions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        200
+    );
+    // The JSON and CSV agree on the last sample's first boid.
+    let x = samples[4]["flocks"][0]["positions"][0][0].as_f64().unwrap() as f32;
+    assert_eq!(x, rows[4 * 200][4].parse::<f32>().unwrap());
+    let m = std::fs::read_to_string(dir.path().join("m.csv")).unwrap();
+    let mut ml = m.lines();
+    assert_eq!(
+        ml.next(),
+        Some("step,time,flock,boids,polarisation,mean_nearest_distance,groups,mean_speed")
+    );
+    let rows: Vec<Vec<&str>> = ml.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 5);
+    for r in &rows {
+        let p: f32 = r[4].parse().unwrap();
+        assert!((0.0..=1.0).contains(&p), "polarisation {p}");
+        assert!(r[6].parse::<usize>().unwrap() >= 1, "groups");
+        assert!(
+            r[7].parse::<f32>().unwrap() >= 2.0 - 1e-3,
+            "speed at least the minimum"
+        );
+    }
+}
+
+#[test]
+fn presets_and_scenarios() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = ok(&boids(&["presets"], dir.path()));
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("fish-tank ") && l.contains("seed 000")),
+        "{list}"
+    );
+    let out = ok(&boids(
+        &[
+            "run",
+            "--preset",
+            "fish-tank",
+            "--steps",
+            "10",
+            "--out",
+            "tank.csv",
+        ],
+        dir.path(),
+    ));
+    assert!(
+        out.contains("fish-tank") && out.contains("boids     100"),
+        "{out}"
+    );
+    std::fs::write(
+        dir.path().join("two.toml"),
+        r#"
+seed = 3
+steps = 12
+[[flock]]
+name = "fish"
+count = 150
+[flock.params]
+perception_radius = 1.5
+separation = "inverse-square"
+[flock.params.weights]
+cohesion = 1.0
+[flock.bounds]
+kind = "wrap"
+min = [0, 0, 0]
+max = [12, 12, 12]
+[flock.spawn]
+shape = "box"
+min = [0, 0, 0]
+max = [12, 12, 12]
+[[flock]]
+name = "tank"
+preset = "fish-tank"
+[[obstacle]]
+kind = "sphere"
+centre = [6, 6, 6]
+radius = 1.5
+"#,
+    )
+    .unwrap();
+    let out = ok(&boids(
+        &["run", "--scenario", "two.toml", "--out", "two.json"],
+        dir.path(),
+    ));
+    assert!(out.contains("steps 12") && out.contains("seed 3"), "{out}");
+    assert!(out.contains("fish") && out.contains("tank"), "{out}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("two.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["samples"][0]["flocks"].as_array().unwrap().len(), 2);
+    for p in json["samples"][3]["flocks"][0]["positions"]
+        .as_array()
+        .unwrap()
+    {
+        let v: Vec<f64> = p
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        assert!(
+            v.iter().all(|&c| (0.0..12.0).contains(&c)),
+            "wrapped inside the box: {v:?}"
+        );
+    }
+}
+
+#[test]
+fn help_on_every_subcommand_has_examples() {
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["run", "bench"] {
+        let out = ok(&boids(&[sub, "--help"], dir.path()));
+        assert!(out.contains("Examples:"), "{sub}: {out}");
+    }
+    ok(&boids(&["presets", "--help"], dir.path()));
+}
+
+#[test]
+fn bad_input_is_one_line_exit_2_and_nothing_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let write = |name: &str, text: &str| std::fs::write(d.join(name), text).unwrap();
+    write(
+        "broken.toml",
+        "seed = 1\n[[flock]]\nname = \"a\"\ncount = [oops\n",
+    );
+    write(
+        "nan.toml",
+        "[[flock]]\nname = \"a\"\n[flock.params]\nperception_radius = nan\n",
+    );
+    write(
+        "negative.toml",
+        "[[flock]]\nname = \"a\"\n[flock.params]\nperception_radius = -2.0\n",
+    );
+    write(
+        "unknown.toml",
+        "[[flock]]\nname = \"a\"\ncolour = \"red\"\n",
+    );
+    write("zero.toml", "[[flock]]\nname = \"a\"\ncount = 0\n");
+    write("empty.toml", "seed = 4\n");
+    let before = files(d);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["run", "--preset", "no-such-thing"],
+            "unknown preset 'no-such-thing'",
+        ),
+        (vec!["run", "--scenario", "broken.toml"], "broken.toml:4:"),
+        (vec!["run", "--scenario", "nan.toml"], "perception_radius"),
+        (
+            vec!["run", "--scenario", "negative.toml"],
+            "perception_radius",
+        ),
+        (
+            vec!["run", "--scenario", "unknown.toml"],
+            "unknown field `colour`",
+        ),
+        (
+            vec!["run", "--scenario", "zero.toml"],
+            "count must be at least 1",
+        ),
+        (vec!["run", "--scenario", "empty.toml"], "no [[flock]]"),
+        (
+            vec!["run", "--scenario", "missing.toml"],
+            "cannot read missing.toml",
+        ),
+        (vec!["run", "--boids", "0"], "--boids must be at least 1"),
+        (
+            vec!["run", "--steps", "5", "--out", "no/such/dir/x.gif"],
+            "does not exist",
+        ),
+        (
+            vec!["run", "--steps", "5", "--out", "x.bmp"],
+            "unknown kind",
+        ),
+        (
+            vec!["run", "--steps", "5", "--metrics", "m.gif"],
+            "unknown kind",
+        ),
+        (vec!["run", "--steps", "5", "--every", "0"], "--every"),
+        (vec!["bench", "--boids", "0"], "at least 1"),
+    ];
+    for (args, needle) in cases {
+        refused(&boids(&args, d), needle);
+    }
+    // clap's own usage errors also exit 2.
+    assert_eq!(boids(&["run", "--boids", "many"], d).status.code(), Some(2));
+    assert_eq!(boids(&["fly"], d).status.code(), Some(2));
+    assert_eq!(files(d), before, "nothing written, no temporary files left");
+}
