@@ -37,6 +37,12 @@
 #define BOIDS_BOUNDS_CLAMP 4
 
 /**
+ * `BoidsBounds::kind`: outside the box (`min`, `max`) turn toward its centre, ignoring every
+ * other rule.
+ */
+#define BOIDS_BOUNDS_TURN_BACK 5
+
+/**
  * `BoidsFlockParams::separation_mode`: mean unit vector away (seed 000).
  */
 #define BOIDS_SEPARATION_UNIT_MEAN 0
@@ -70,6 +76,11 @@
  * `BoidsFlockParams::alignment_mode`: mean neighbour velocity (seed 002).
  */
 #define BOIDS_ALIGNMENT_MEAN_VELOCITY 2
+
+/**
+ * `BoidsFlockParams::alignment_mode`: speed becomes the neighbours' mean speed (seed 001).
+ */
+#define BOIDS_ALIGNMENT_GROUP_SPEED 3
 
 /**
  * `BoidsFlockParams::combine`: weighted sum.
@@ -170,6 +181,11 @@
  * `BoidsSpawnDef::shape`: uniform in the disc `centre`, `radius` in the flock's plane.
  */
 #define BOIDS_SPAWN_DISC 2
+
+/**
+ * `BoidsSpawnDef::shape`: uniform in the ball `centre`, `radius`, then flattened onto y = centre.y.
+ */
+#define BOIDS_SPAWN_FLAT_BALL 3
 
 /**
  * `BoidsObstacleDef::shape`: a ball (`a` = centre, `radius`).
@@ -509,6 +525,48 @@ typedef struct BoidsFlockParams {
    * 1 = when the obstacle rule fires it replaces the other rules for that step.
    */
   int32_t obstacle_overrides;
+  /**
+   * Chance per step (0..1) that the neighbour and target rules apply at all (1 = always).
+   */
+  float rule_probability;
+  /**
+   * Chance per step (0..1) of a new speed from `min_speed..max_speed`
+   * (`BOIDS_INTEGRATOR_HEADING_SPEED` only).
+   */
+  float speed_change_probability;
+  /**
+   * 1 = the target rule applies only to boids with neighbours.
+   */
+  int32_t target_needs_neighbours;
+  /**
+   * 1 = the target jumps, with `target_relocation_probability` per step, to a random point of
+   * the box `target_relocation_min..target_relocation_max`.
+   */
+  int32_t has_target_relocation;
+  /**
+   * See `has_target_relocation`.
+   */
+  float target_relocation_probability;
+  /**
+   * See `has_target_relocation`.
+   */
+  struct BoidsVec3 target_relocation_min;
+  /**
+   * See `has_target_relocation`.
+   */
+  struct BoidsVec3 target_relocation_max;
+  /**
+   * Smooth time (s) of steered cohesion (Unity `SmoothDamp`, per-boid state); 0 = plain.
+   */
+  float cohesion_smooth_time;
+  /**
+   * 1 = a boid with no neighbour in range uses the nearest boid instead.
+   */
+  int32_t fallback_to_nearest;
+  /**
+   * Reserved, keep 0 (pads to a multiple of 8 bytes).
+   */
+  uint32_t reserved;
 } BoidsFlockParams;
 
 /**
@@ -565,6 +623,14 @@ typedef struct BoidsSpawnDef {
    * See `min_speed`.
    */
   float max_speed;
+  /**
+   * 1 = every boid starts heading along `direction`; 0 = uniformly random directions.
+   */
+  int32_t has_direction;
+  /**
+   * See `has_direction`.
+   */
+  struct BoidsVec3 direction;
   /**
    * Set by `boids_default_spawn_def`; do not touch.
    */

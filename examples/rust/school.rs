@@ -30,6 +30,7 @@ fn main() -> Result<(), boids_sim::Error> {
             },
             min_speed: 2.0,
             max_speed: 5.0,
+            direction: None,
         },
     )?;
     let start = std::time::Instant::now();

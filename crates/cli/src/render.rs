@@ -53,7 +53,8 @@ impl Camera {
             match f.params().bounds {
                 Bounds::SoftBox { min, max, .. }
                 | Bounds::Wrap { min, max }
-                | Bounds::Clamp { min, max } => grow(min, max),
+                | Bounds::Clamp { min, max }
+                | Bounds::TurnBack { min, max } => grow(min, max),
                 Bounds::SoftSphere { centre, radius, .. } => {
                     grow(centre - Vec3::splat(radius), centre + Vec3::splat(radius))
                 }

@@ -284,9 +284,13 @@ impl BoundsSpec {
                 min: v(need(self.min, "bounds.min")?),
                 max: v(need(self.max, "bounds.max")?),
             },
+            "turn-back" => Bounds::TurnBack {
+                min: v(need(self.min, "bounds.min")?),
+                max: v(need(self.max, "bounds.max")?),
+            },
             k => {
                 return Err(format!(
-                    "bounds.kind = \"{k}\" is not one of: none, soft-box, soft-sphere, wrap, clamp"
+                    "bounds.kind = \"{k}\" is not one of: none, soft-box, soft-sphere, wrap, clamp, turn-back"
                 ));
             }
         })
@@ -319,6 +323,7 @@ impl SpawnSpec {
             shape,
             min_speed: self.min_speed.unwrap_or(d.min_speed),
             max_speed: self.max_speed.unwrap_or(d.max_speed),
+            direction: None,
         })
     }
 }

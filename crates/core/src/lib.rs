@@ -16,7 +16,7 @@ pub use glam::{Quat, Vec3};
 pub use obstacle::Obstacle;
 pub use params::{
     AlignmentMode, Bounds, Combine, FlockParams, IndexKind, Integrator, ObstacleAvoidance,
-    ParamError, PlaneLock, SeparationMode, Target, Weights,
+    ParamError, PlaneLock, SeparationMode, Target, TargetRelocation, Weights,
 };
 pub use rng::Rng;
-pub use rules::{BoidState, Derived, Env, Neighbourhood, step_boid};
+pub use rules::{BoidState, Derived, Env, Extra, Neighbourhood, step_boid};

@@ -60,6 +60,31 @@ pub fn look_basis(forward: Vec3) -> (Vec3, Vec3, Vec3) {
     (right, f.cross(right), f)
 }
 
+/// Unity's `Vector3.SmoothDamp` with no speed limit: moves `current` toward `target` with a
+/// critically damped spring of smooth time `smooth_time`, updating `velocity` (the caller's
+/// per-object state); never overshoots.
+pub fn smooth_damp(
+    current: Vec3,
+    target: Vec3,
+    velocity: &mut Vec3,
+    smooth_time: f32,
+    dt: f32,
+) -> Vec3 {
+    let smooth_time = smooth_time.max(1e-4);
+    let omega = 2.0 / smooth_time;
+    let x = omega * dt;
+    let exp = 1.0 / (1.0 + x + 0.48 * x * x + 0.235 * x * x * x);
+    let change = current - target;
+    let temp = (*velocity + omega * change) * dt;
+    *velocity = (*velocity - omega * temp) * exp;
+    let mut out = target + (change + temp) * exp;
+    if (target - current).dot(out - target) > 0.0 {
+        out = target;
+        *velocity = (out - target) / dt;
+    }
+    out
+}
+
 /// Rotates unit vector `from` toward unit vector `to` the way Unity's
 /// `Slerp(LookRotation(from), LookRotation(to), t)` does, returning the new forward vector.
 /// `t` is clamped to `[0, 1]`.

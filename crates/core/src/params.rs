@@ -26,6 +26,9 @@ pub enum AlignmentMode {
     MeanHeading,
     /// `mean v_j` (seed 002).
     MeanVelocity,
+    /// No turning: the scalar speed becomes `(0.01 + Σ |v_j|) / n` (seed 001's group speed;
+    /// [`Integrator::HeadingSpeed`] only).
+    GroupSpeed,
 }
 
 /// How the rule outputs combine into one steering vector.
@@ -90,6 +93,13 @@ pub enum Bounds {
         /// Maximum corner.
         max: Vec3,
     },
+    /// Outside the box the boid turns toward its centre and ignores every other rule (seed 001).
+    TurnBack {
+        /// Minimum corner.
+        min: Vec3,
+        /// Maximum corner.
+        max: Vec3,
+    },
     /// Hard box: positions are clamped and the outward velocity component is reflected.
     Clamp {
         /// Minimum corner.
@@ -143,6 +153,17 @@ pub struct Target {
     /// Inside this distance the boid is pushed away (unit vector times `Weights::target_avoid`);
     /// beyond it, attracted (offset times `Weights::target`). 0 = always attract.
     pub avoid_distance: f32,
+}
+
+/// The target jumps to a random point of a box now and then (seed 001's goal).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TargetRelocation {
+    /// Chance per step (0..=1).
+    pub probability: f32,
+    /// Minimum corner of the box the new point is drawn from.
+    pub min: Vec3,
+    /// Maximum corner.
+    pub max: Vec3,
 }
 
 /// Rule weights.
@@ -216,6 +237,21 @@ pub struct FlockParams {
     pub obstacle_overrides: bool,
     /// Neighbour index.
     pub index: IndexKind,
+    /// Chance per step that the neighbour and target rules apply at all (seed 001's 20 %).
+    pub rule_probability: f32,
+    /// Chance per step of a new speed drawn from `min_speed..max_speed`
+    /// ([`Integrator::HeadingSpeed`] only; seed 001's 10 %).
+    pub speed_change_probability: f32,
+    /// The target rule applies only when the boid has neighbours (seed 001).
+    pub target_needs_neighbours: bool,
+    /// The target relocates at random (seed 001's goal), if set.
+    pub target_relocation: Option<TargetRelocation>,
+    /// Cohesion is smoothed with Unity's `SmoothDamp` from the heading toward the centre, with
+    /// this smooth time in seconds and a damping state per boid (seed 004's steered cohesion);
+    /// 0 = plain cohesion.
+    pub cohesion_smooth_time: f32,
+    /// A boid with no neighbour in range uses the single nearest boid instead (seed 002).
+    pub fallback_to_nearest: bool,
 }
 
 impl Default for Weights {
@@ -264,6 +300,12 @@ impl Default for FlockParams {
             look_ahead: 3.0,
             boid_radius: 0.0,
             obstacle_overrides: false,
+            rule_probability: 1.0,
+            speed_change_probability: 0.0,
+            target_needs_neighbours: false,
+            target_relocation: None,
+            cohesion_smooth_time: 0.0,
+            fallback_to_nearest: false,
             index: IndexKind::Auto,
         }
     }
@@ -370,8 +412,27 @@ impl FlockParams {
                 check("bounds.radius", radius, f32::MIN_POSITIVE, m)?;
                 check("bounds.inner", inner, 0.0, 1.0)?;
             }
-            Bounds::Wrap { min, max } | Bounds::Clamp { min, max } => {
-                check_box("bounds.min/max", min, max)?
+            Bounds::Wrap { min, max }
+            | Bounds::Clamp { min, max }
+            | Bounds::TurnBack { min, max } => check_box("bounds.min/max", min, max)?,
+        }
+        check("rule_probability", self.rule_probability, 0.0, 1.0)?;
+        check(
+            "speed_change_probability",
+            self.speed_change_probability,
+            0.0,
+            1.0,
+        )?;
+        check("cohesion_smooth_time", self.cohesion_smooth_time, 0.0, m)?;
+        if let Some(r) = self.target_relocation {
+            check("target_relocation.probability", r.probability, 0.0, 1.0)?;
+            check_vec("target_relocation.min", r.min)?;
+            check_vec("target_relocation.max", r.max)?;
+            if !r.min.cmple(r.max).all() {
+                return Err(ParamError {
+                    field: "target_relocation.min",
+                    reason: format!("box min {} must not exceed max {}", r.min, r.max),
+                });
             }
         }
         check("look_ahead", self.look_ahead, 0.0, m)?;

@@ -1,13 +1,23 @@
 //! The per-boid update: a pure function of (own state, neighbourhood, environment, params, rng).
 
-use crate::math::{clamp_length, look_rotation, normalize_or_zero, turn_towards};
+use crate::math::{clamp_length, look_rotation, normalize_or_zero, smooth_damp};
 use crate::obstacle::{Obstacle, first_hit, spiral_directions};
 use crate::params::{
     AlignmentMode, Bounds, Combine, FlockParams, Integrator, ObstacleAvoidance, PlaneLock,
     SeparationMode,
 };
 use crate::rng::Rng;
-use glam::Vec3;
+use glam::{Quat, Vec3};
+
+/// Per-boid state only some models need (kept by the flock only for those).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Extra {
+    /// Full orientation for [`Integrator::HeadingSpeed`]: turning by slerp does not keep zero
+    /// roll, and later turns depend on it (seed 001).
+    pub orientation: Quat,
+    /// `SmoothDamp` velocity state of steered cohesion (seed 004).
+    pub damp: Vec3,
+}
 
 /// One boid's state.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -17,18 +27,26 @@ pub struct BoidState {
     /// Velocity (units/s).
     pub velocity: Vec3,
     /// Unit heading (forward). Equals `velocity / |velocity|` except while the speed is zero,
-    /// when it keeps the last direction.
+    /// when it keeps the last direction (and under [`Integrator::HeadingSpeed`], where it is
+    /// `orientation * +Z`).
     pub heading: Vec3,
+    /// Model-specific extra state.
+    pub extra: Extra,
 }
 
 impl BoidState {
     /// A state whose heading follows its velocity (or +Z for a zero velocity).
     pub fn new(position: Vec3, velocity: Vec3) -> Self {
         let h = normalize_or_zero(velocity);
+        let heading = if h == Vec3::ZERO { Vec3::Z } else { h };
         BoidState {
             position,
             velocity,
-            heading: if h == Vec3::ZERO { Vec3::Z } else { h },
+            heading,
+            extra: Extra {
+                orientation: look_rotation(heading),
+                damp: Vec3::ZERO,
+            },
         }
     }
 
@@ -82,6 +100,8 @@ pub struct Neighbourhood {
     pub separation: Vec3,
     /// Neighbours inside the separation radius.
     pub separation_count: u32,
+    /// `Σ |v_j|` (filled by [`Neighbourhood::consider`]; the SIMD block kernel leaves it 0).
+    pub sum_speed: f32,
 }
 
 impl Neighbourhood {
@@ -107,6 +127,7 @@ impl Neighbourhood {
         self.count += 1;
         self.sum_offset += o;
         self.sum_velocity += velocity_j;
+        self.sum_speed += velocity_j.length();
         self.sum_heading += heading_j;
         if d2 < d.separation_radius2 {
             self.separation_count += 1;
@@ -219,6 +240,12 @@ pub fn step_boid(
     let w = &p.weights;
     let v = own.velocity;
     let alone = n.count == 0;
+    let mut extra = own.extra;
+    // Random draws, in a fixed order: a new speed, then whether the rules apply.
+    let mut speed_now = v.length();
+    let new_speed = (p.speed_change_probability > 0.0 && rng.chance(p.speed_change_probability))
+        .then(|| rng.range(p.min_speed, p.max_speed));
+    let rules_apply = p.rule_probability >= 1.0 || rng.chance(p.rule_probability);
 
     // Rule outputs as (weight, unweighted vector, applies-under-Steer).
     let separation = match p.separation {
@@ -232,9 +259,18 @@ pub fn step_boid(
         AlignmentMode::MeanHeading if alone => own.heading,
         AlignmentMode::MeanHeading => mean(n.sum_heading, n.count),
         AlignmentMode::MeanVelocity => mean(n.sum_velocity, n.count),
-        AlignmentMode::VelocityDifference => Vec3::ZERO,
+        AlignmentMode::VelocityDifference | AlignmentMode::GroupSpeed => Vec3::ZERO,
     };
-    let cohesion = mean(n.sum_offset, n.count);
+    let mut cohesion = mean(n.sum_offset, n.count);
+    if p.cohesion_smooth_time > 0.0 && !alone {
+        cohesion = smooth_damp(
+            own.heading,
+            cohesion,
+            &mut extra.damp,
+            p.cohesion_smooth_time,
+            dt,
+        );
+    }
 
     let mut parts: [(f32, Vec3, bool); 7] = [
         (w.separation, separation, !alone),
@@ -245,7 +281,7 @@ pub fn step_boid(
         (w.wander, Vec3::ZERO, false),
         (w.obstacles, Vec3::ZERO, false),
     ];
-    if let (Some(t), Some(tp)) = (p.target, target) {
+    if let (Some(t), Some(tp), true) = (p.target, target, !(p.target_needs_neighbours && alone)) {
         let d = tp - own.position;
         parts[3] = if d.length() > t.avoid_distance {
             (w.target, d, true)
@@ -260,13 +296,34 @@ pub fn step_boid(
         parts[5] = (w.wander, m, true);
     }
 
-    if let Some(dir) = avoid_obstacles(own, p, env.obstacles) {
+    if !rules_apply {
+        for part in parts[..4].iter_mut() {
+            *part = (0.0, Vec3::ZERO, false);
+        }
+    }
+    // Overrides (seed 001): outside a turn-back box, head for its centre; else an obstacle ahead
+    // with overriding avoidance. Either skips every other rule and any speed change.
+    let mut overridden = false;
+    if let Bounds::TurnBack { min, max } = p.bounds
+        && !(own.position.cmpge(min).all() && own.position.cmple(max).all())
+    {
+        parts = [(0.0, Vec3::ZERO, false); 7];
+        parts[4] = (1.0, (min + max) * 0.5 - own.position, true);
+        overridden = true;
+    } else if let Some(dir) = avoid_obstacles(own, p, env.obstacles) {
         if p.obstacle_overrides {
-            for part in parts.iter_mut() {
-                *part = (0.0, Vec3::ZERO, false);
-            }
+            parts = [(0.0, Vec3::ZERO, false); 7];
+            overridden = true;
         }
         parts[6] = (w.obstacles, dir, true);
+    }
+    if !overridden {
+        if let Some(s) = new_speed {
+            speed_now = s;
+        }
+        if rules_apply && p.alignment == AlignmentMode::GroupSpeed && !alone {
+            speed_now = (0.01 + n.sum_speed) / n.count as f32;
+        }
     }
 
     let mut a = Vec3::ZERO;
@@ -319,18 +376,13 @@ pub fn step_boid(
             (nv, heading_or(nv))
         }
         Integrator::HeadingSpeed => {
-            let speed = v.length().clamp(p.min_speed, p.max_speed);
             let want = normalize_or_zero(a);
-            let h = if want == Vec3::ZERO {
-                own.heading
-            } else {
-                lock(
-                    turn_towards(own.heading, want, p.max_turn_rate * dt),
-                    p.plane,
-                )
-            };
-            let h = heading_or(h);
-            (h * speed, h)
+            if want != Vec3::ZERO {
+                let t = (p.max_turn_rate * dt).clamp(0.0, 1.0);
+                extra.orientation = extra.orientation.slerp(look_rotation(want), t).normalize();
+            }
+            let h = heading_or(lock(extra.orientation * Vec3::Z, p.plane));
+            (h * speed_now, h)
         }
         Integrator::Kinematic => {
             let nv = clamp_length(a, p.max_speed);
@@ -365,8 +417,13 @@ pub fn step_boid(
         velocity,
         heading: {
             let h = normalize_or_zero(velocity);
-            if h == Vec3::ZERO { heading } else { h }
+            if h == Vec3::ZERO || p.integrator == Integrator::HeadingSpeed {
+                heading
+            } else {
+                h
+            }
         },
+        extra,
     };
     if next.is_finite() { next } else { *own }
 }

@@ -401,6 +401,7 @@ fn acceleration_integrator_clamps_speed_and_keeps_heading_at_zero_velocity() {
         position: Vec3::ZERO,
         velocity: Vec3::ZERO,
         heading: Vec3::Z,
+        extra: Extra::default(),
     };
     let moved = step(&p, stopped, &[]);
     assert!(
@@ -441,6 +442,7 @@ fn velocity_blend_clamps_max_then_min() {
         position: Vec3::ZERO,
         velocity: Vec3::ZERO,
         heading: Vec3::Z,
+        extra: Extra::default(),
     };
     assert_eq!(step(&q, zero, &[]).velocity, Vec3::ZERO);
 }

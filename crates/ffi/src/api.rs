@@ -19,8 +19,8 @@ use crate::registry;
 use crate::types::*;
 use boids_sim::{
     AlignmentMode, Bounds, Combine, FlockId, FlockParams, IndexKind, Integrator, Obstacle,
-    ObstacleAvoidance, ObstacleId, PlaneLock, SeparationMode, Spawn, SpawnShape, Target, Vec3,
-    Weights, World, WorldConfig,
+    ObstacleAvoidance, ObstacleId, PlaneLock, SeparationMode, Spawn, SpawnShape, Target,
+    TargetRelocation, Vec3, Weights, World, WorldConfig,
 };
 use std::ffi::{CStr, c_char};
 
@@ -177,7 +177,11 @@ pub(crate) fn params_from_c(c: &BoidsFlockParams) -> Result<FlockParams, Fail> {
             min: v3(b.min),
             max: v3(b.max),
         },
-        k => return Err(bad(format!("bounds.kind must be 0..=4, got {k}"))),
+        BOIDS_BOUNDS_TURN_BACK => Bounds::TurnBack {
+            min: v3(b.min),
+            max: v3(b.max),
+        },
+        k => return Err(bad(format!("bounds.kind must be 0..=5, got {k}"))),
     };
     let p = FlockParams {
         perception_radius: c.perception_radius,
@@ -211,6 +215,7 @@ pub(crate) fn params_from_c(c: &BoidsFlockParams) -> Result<FlockParams, Fail> {
                 AlignmentMode::VelocityDifference,
                 AlignmentMode::MeanHeading,
                 AlignmentMode::MeanVelocity,
+                AlignmentMode::GroupSpeed,
             ],
         )?,
         combine: pick(
@@ -274,6 +279,20 @@ pub(crate) fn params_from_c(c: &BoidsFlockParams) -> Result<FlockParams, Fail> {
         look_ahead: c.look_ahead,
         boid_radius: c.boid_radius,
         obstacle_overrides: flag("obstacle_overrides", c.obstacle_overrides)?,
+        rule_probability: c.rule_probability,
+        speed_change_probability: c.speed_change_probability,
+        target_needs_neighbours: flag("target_needs_neighbours", c.target_needs_neighbours)?,
+        target_relocation: if flag("has_target_relocation", c.has_target_relocation)? {
+            Some(TargetRelocation {
+                probability: c.target_relocation_probability,
+                min: v3(c.target_relocation_min),
+                max: v3(c.target_relocation_max),
+            })
+        } else {
+            None
+        },
+        cohesion_smooth_time: c.cohesion_smooth_time,
+        fallback_to_nearest: flag("fallback_to_nearest", c.fallback_to_nearest)?,
     };
     p.validate()
         .map_err(|e| bad(format!("flock params: {e}")))?;
@@ -310,7 +329,13 @@ pub(crate) fn params_to_c(p: &FlockParams, target_now: Option<Vec3>) -> BoidsFlo
             b.min = min.into();
             b.max = max.into();
         }
+        Bounds::TurnBack { min, max } => {
+            b.kind = BOIDS_BOUNDS_TURN_BACK;
+            b.min = min.into();
+            b.max = max.into();
+        }
     }
+    let reloc = p.target_relocation;
     let w = &p.weights;
     BoidsFlockParams {
         perception_radius: p.perception_radius,
@@ -348,6 +373,16 @@ pub(crate) fn params_to_c(p: &FlockParams, target_now: Option<Vec3>) -> BoidsFlo
         look_ahead: p.look_ahead,
         boid_radius: p.boid_radius,
         obstacle_overrides: i32::from(p.obstacle_overrides),
+        rule_probability: p.rule_probability,
+        speed_change_probability: p.speed_change_probability,
+        target_needs_neighbours: i32::from(p.target_needs_neighbours),
+        has_target_relocation: i32::from(reloc.is_some()),
+        target_relocation_probability: reloc.map_or(0.0, |r| r.probability),
+        target_relocation_min: reloc.map_or(Vec3::ZERO, |r| r.min).into(),
+        target_relocation_max: reloc.map_or(Vec3::ZERO, |r| r.max).into(),
+        cohesion_smooth_time: p.cohesion_smooth_time,
+        fallback_to_nearest: i32::from(p.fallback_to_nearest),
+        reserved: 0,
     }
 }
 
@@ -371,12 +406,28 @@ fn spawn_from_c(s: &BoidsSpawnDef) -> Result<Spawn, Fail> {
             centre: v3(s.centre),
             radius: s.radius,
         },
-        k => return Err(bad(format!("spawn shape must be 0..=2, got {k}"))),
+        BOIDS_SPAWN_FLAT_BALL => SpawnShape::FlatBall {
+            centre: v3(s.centre),
+            radius: s.radius,
+        },
+        k => return Err(bad(format!("spawn shape must be 0..=3, got {k}"))),
+    };
+    let direction = if flag("has_direction", s.has_direction)? {
+        let d = v3(s.direction);
+        if !d.is_finite() || d.length_squared() < 1e-12 {
+            return Err(bad(format!(
+                "spawn direction must be finite and non-zero, got {d}"
+            )));
+        }
+        Some(d)
+    } else {
+        None
     };
     Ok(Spawn {
         shape,
         min_speed: s.min_speed,
         max_speed: s.max_speed,
+        direction,
     })
 }
 
@@ -500,6 +551,12 @@ pub extern "C" fn boids_default_spawn_def() -> BoidsSpawnDef {
         radius: 5.0,
         min_speed: 2.0,
         max_speed: 5.0,
+        has_direction: 0,
+        direction: BoidsVec3 {
+            x: 0.0,
+            y: 0.0,
+            z: 1.0,
+        },
         internal_cookie: SPAWN_DEF_COOKIE,
     }
 }

@@ -120,6 +120,9 @@ pub const BOIDS_BOUNDS_SOFT_SPHERE: i32 = 2;
 pub const BOIDS_BOUNDS_WRAP: i32 = 3;
 /// `BoidsBounds::kind`: hard box, positions clamped (`min`, `max`).
 pub const BOIDS_BOUNDS_CLAMP: i32 = 4;
+/// `BoidsBounds::kind`: outside the box (`min`, `max`) turn toward its centre, ignoring every
+/// other rule.
+pub const BOIDS_BOUNDS_TURN_BACK: i32 = 5;
 
 /// Where boids may go. Which fields count depends on `kind` (`BOIDS_BOUNDS_*`).
 #[repr(C)]
@@ -155,6 +158,8 @@ pub const BOIDS_ALIGNMENT_VELOCITY_DIFFERENCE: i32 = 0;
 pub const BOIDS_ALIGNMENT_MEAN_HEADING: i32 = 1;
 /// `BoidsFlockParams::alignment_mode`: mean neighbour velocity (seed 002).
 pub const BOIDS_ALIGNMENT_MEAN_VELOCITY: i32 = 2;
+/// `BoidsFlockParams::alignment_mode`: speed becomes the neighbours' mean speed (seed 001).
+pub const BOIDS_ALIGNMENT_GROUP_SPEED: i32 = 3;
 /// `BoidsFlockParams::combine`: weighted sum.
 pub const BOIDS_COMBINE_WEIGHTED_SUM: i32 = 0;
 /// `BoidsFlockParams::combine`: Reynolds steering with `max_force`.
@@ -260,6 +265,28 @@ pub struct BoidsFlockParams {
     pub boid_radius: f32,
     /// 1 = when the obstacle rule fires it replaces the other rules for that step.
     pub obstacle_overrides: i32,
+    /// Chance per step (0..1) that the neighbour and target rules apply at all (1 = always).
+    pub rule_probability: f32,
+    /// Chance per step (0..1) of a new speed from `min_speed..max_speed`
+    /// (`BOIDS_INTEGRATOR_HEADING_SPEED` only).
+    pub speed_change_probability: f32,
+    /// 1 = the target rule applies only to boids with neighbours.
+    pub target_needs_neighbours: i32,
+    /// 1 = the target jumps, with `target_relocation_probability` per step, to a random point of
+    /// the box `target_relocation_min..target_relocation_max`.
+    pub has_target_relocation: i32,
+    /// See `has_target_relocation`.
+    pub target_relocation_probability: f32,
+    /// See `has_target_relocation`.
+    pub target_relocation_min: BoidsVec3,
+    /// See `has_target_relocation`.
+    pub target_relocation_max: BoidsVec3,
+    /// Smooth time (s) of steered cohesion (Unity `SmoothDamp`, per-boid state); 0 = plain.
+    pub cohesion_smooth_time: f32,
+    /// 1 = a boid with no neighbour in range uses the nearest boid instead.
+    pub fallback_to_nearest: i32,
+    /// Reserved, keep 0 (pads to a multiple of 8 bytes).
+    pub reserved: u32,
 }
 
 /// Flock settings for `boids_flock_create`. Get one from `boids_default_flock_def()`.
@@ -282,6 +309,8 @@ pub const BOIDS_SPAWN_BOX: i32 = 0;
 pub const BOIDS_SPAWN_SPHERE: i32 = 1;
 /// `BoidsSpawnDef::shape`: uniform in the disc `centre`, `radius` in the flock's plane.
 pub const BOIDS_SPAWN_DISC: i32 = 2;
+/// `BoidsSpawnDef::shape`: uniform in the ball `centre`, `radius`, then flattened onto y = centre.y.
+pub const BOIDS_SPAWN_FLAT_BALL: i32 = 3;
 
 /// How `boids_flock_spawn` places boids. Get one from `boids_default_spawn_def()`.
 #[repr(C)]
@@ -301,6 +330,10 @@ pub struct BoidsSpawnDef {
     pub min_speed: f32,
     /// See `min_speed`.
     pub max_speed: f32,
+    /// 1 = every boid starts heading along `direction`; 0 = uniformly random directions.
+    pub has_direction: i32,
+    /// See `has_direction`.
+    pub direction: BoidsVec3,
     /// Set by `boids_default_spawn_def`; do not touch.
     pub internal_cookie: u32,
 }
@@ -390,9 +423,9 @@ const _: () = {
     assert!(size_of::<BoidsObstacleId>() == 16);
     assert!(size_of::<BoidsWorldDef>() == 16);
     assert!(size_of::<BoidsBounds>() == 52);
-    assert!(size_of::<BoidsFlockParams>() == 184);
-    assert!(size_of::<BoidsFlockDef>() == 200);
-    assert!(size_of::<BoidsSpawnDef>() == 56);
+    assert!(size_of::<BoidsFlockParams>() == 240);
+    assert!(size_of::<BoidsFlockDef>() == 256);
+    assert!(size_of::<BoidsSpawnDef>() == 72);
     assert!(size_of::<BoidsObstacleDef>() == 32);
 };
 

@@ -5,8 +5,8 @@ use crate::error::{Error, invalid};
 use boids_core::kernel::{gather_block, within_radius, wrap_axis};
 use boids_core::math::{look_basis, look_rotation};
 use boids_core::{
-    AlignmentMode, BoidState, Bounds, Derived, Env, FlockParams, IndexKind, Neighbourhood,
-    Obstacle, PlaneLock, Rng, Vec3, step_boid,
+    AlignmentMode, BoidState, Bounds, Derived, Env, Extra, FlockParams, IndexKind, Integrator,
+    Neighbourhood, Obstacle, PlaneLock, Rng, Vec3, step_boid,
 };
 use boids_index::{AnyIndex, CandidateBuf, Grid, Hit, Kind, NeighbourIndex, Period, Points};
 use rayon::prelude::*;
@@ -23,6 +23,14 @@ pub enum SpawnShape {
     },
     /// Uniform in a ball.
     Sphere {
+        /// Centre.
+        centre: Vec3,
+        /// Radius.
+        radius: f32,
+    },
+    /// A point uniform in the ball, then moved onto the XZ plane through the centre (seed 002:
+    /// `Random.insideUnitSphere * r` with `y = 0`; denser toward the middle than a disc).
+    FlatBall {
         /// Centre.
         centre: Vec3,
         /// Radius.
@@ -47,6 +55,9 @@ pub struct Spawn {
     pub min_speed: f32,
     /// See `min_speed`.
     pub max_speed: f32,
+    /// Every boid starts heading this way (e.g. +Z, Unity's identity rotation) instead of a
+    /// uniformly random direction.
+    pub direction: Option<Vec3>,
 }
 
 impl Default for Spawn {
@@ -59,6 +70,7 @@ impl Default for Spawn {
             },
             min_speed: 2.0,
             max_speed: 5.0,
+            direction: None,
         }
     }
 }
@@ -70,6 +82,7 @@ pub struct FlockSnapshot {
     positions: Vec<Vec3>,
     velocities: Vec<Vec3>,
     headings: Vec<Vec3>,
+    extras: Vec<Extra>,
     next_id: u32,
 }
 
@@ -85,6 +98,9 @@ pub struct Flock {
     next_positions: Vec<Vec3>,
     next_velocities: Vec<Vec3>,
     next_headings: Vec<Vec3>,
+    /// Extra per-boid state, only for models that need it (else empty).
+    extras: Vec<Extra>,
+    next_extras: Vec<Extra>,
     next_id: u32,
     index: AnyIndex,
     last_neighbours: u64,
@@ -128,6 +144,8 @@ impl Flock {
             next_positions: Vec::new(),
             next_velocities: Vec::new(),
             next_headings: Vec::new(),
+            extras: Vec::new(),
+            next_extras: Vec::new(),
             next_id: 0,
             last_neighbours: 0,
             wake_region: None,
@@ -183,7 +201,17 @@ impl Flock {
             position: self.positions[i],
             velocity: self.velocities[i],
             heading: self.headings[i],
+            extra: self.extra(i),
         }
+    }
+
+    fn extra(&self, i: usize) -> Extra {
+        self.extras.get(i).copied().unwrap_or_default()
+    }
+
+    /// Whether the params keep per-boid extra state.
+    fn needs_extra(p: &FlockParams) -> bool {
+        p.integrator == Integrator::HeadingSpeed || p.cohesion_smooth_time > 0.0
     }
     /// Array position of the boid with this id.
     pub fn position_of(&self, id: u32) -> Option<usize> {
@@ -265,6 +293,7 @@ impl Flock {
             positions: self.positions.clone(),
             velocities: self.velocities.clone(),
             headings: self.headings.clone(),
+            extras: self.extras.clone(),
             next_id: self.next_id,
         }
     }
@@ -274,6 +303,7 @@ impl Flock {
         self.positions.clone_from(&s.positions);
         self.velocities.clone_from(&s.velocities);
         self.headings.clone_from(&s.headings);
+        self.extras.clone_from(&s.extras);
         self.next_id = s.next_id;
     }
 
@@ -288,6 +318,13 @@ impl Flock {
         }
         if params.target.is_none() {
             self.target = None;
+        }
+        let need = Self::needs_extra(&params);
+        if need && self.extras.len() != self.len() {
+            self.extras = self.headings.iter().map(|&h| extra_for(h)).collect();
+        } else if !need {
+            self.extras = Vec::new();
+            self.next_extras = Vec::new();
         }
         self.params = params;
         Ok(())
@@ -345,6 +382,9 @@ impl Flock {
         self.positions.push(b.position);
         self.velocities.push(b.velocity);
         self.headings.push(b.heading);
+        if Self::needs_extra(&self.params) {
+            self.extras.push(b.extra);
+        }
         id
     }
 
@@ -370,7 +410,9 @@ impl Flock {
                     )));
                 }
             }
-            SpawnShape::Sphere { centre, radius } | SpawnShape::Disc { centre, radius } => {
+            SpawnShape::Sphere { centre, radius }
+            | SpawnShape::Disc { centre, radius }
+            | SpawnShape::FlatBall { centre, radius } => {
                 check_vec("spawn.centre", 0, centre)?;
                 if !(radius.is_finite() && (0.0..=1e9).contains(&radius)) {
                     return Err(invalid(format!(
@@ -396,13 +438,21 @@ impl Flock {
                     rng.range(min.z, max.z),
                 ),
                 SpawnShape::Sphere { centre, radius } => centre + rng.in_unit_ball() * radius,
+                SpawnShape::FlatBall { centre, radius } => {
+                    let b = rng.in_unit_ball() * radius;
+                    centre + Vec3::new(b.x, 0.0, b.z)
+                }
                 SpawnShape::Disc { centre, radius } => {
                     let a = rng.range(0.0, std::f32::consts::TAU);
                     let r = radius * rng.next_f32().sqrt();
                     centre + in_plane(Vec3::new(a.cos() * r, a.sin() * r, a.sin() * r))
                 }
             };
-            let mut dir = lock(rng.unit_vector(), plane).normalize_or_zero();
+            let random = lock(rng.unit_vector(), plane).normalize_or_zero();
+            let mut dir = match spawn.direction {
+                Some(d) => lock(d, plane).normalize_or_zero(),
+                None => random,
+            };
             if dir == Vec3::ZERO {
                 dir = match plane {
                     PlaneLock::XY => Vec3::Y,
@@ -479,6 +529,10 @@ impl Flock {
         retain(&mut self.positions);
         retain(&mut self.velocities);
         retain(&mut self.headings);
+        if !self.extras.is_empty() {
+            let mut it = mask.iter();
+            self.extras.retain(|_| *it.next().unwrap());
+        }
         let mut it = mask.iter();
         self.ids.retain(|_| *it.next().unwrap());
         Ok(doomed.len())
@@ -517,6 +571,10 @@ impl Flock {
                     *h = n;
                 }
             }
+            let heads = &self.headings;
+            for (e, &h) in self.extras.iter_mut().zip(heads) {
+                e.orientation = look_rotation(h);
+            }
         }
         Ok(())
     }
@@ -539,8 +597,10 @@ impl Flock {
         self.next_positions.resize(n, Vec3::ZERO);
         self.next_velocities.resize(n, Vec3::ZERO);
         self.next_headings.resize(n, Vec3::ZERO);
+        self.next_extras.resize(self.extras.len(), Extra::default());
         let ctx = StepCtx {
             params: &self.params,
+            extras: &self.extras,
             obstacles,
             derived: Derived::new(&self.params),
             target: self.target,
@@ -549,11 +609,12 @@ impl Flock {
             step,
             dt,
         };
-        let next = (
-            &mut self.next_positions[..],
-            &mut self.next_velocities[..],
-            &mut self.next_headings[..],
-        );
+        let next = Out {
+            p: &mut self.next_positions[..],
+            v: &mut self.next_velocities[..],
+            h: &mut self.next_headings[..],
+            e: &mut self.next_extras[..],
+        };
         match &self.index {
             AnyIndex::Grid(g) => {
                 self.last_neighbours = step_grid(&ctx, g, next);
@@ -577,6 +638,10 @@ impl Flock {
                             h[k] = nh[s];
                         }
                     });
+                let ne = &self.next_extras;
+                for (e, &r) in self.extras.iter_mut().zip(rank) {
+                    *e = ne[r as usize];
+                }
             }
             index => {
                 let cur = (
@@ -588,8 +653,17 @@ impl Flock {
                 std::mem::swap(&mut self.positions, &mut self.next_positions);
                 std::mem::swap(&mut self.velocities, &mut self.next_velocities);
                 std::mem::swap(&mut self.headings, &mut self.next_headings);
+                std::mem::swap(&mut self.extras, &mut self.next_extras);
             }
         }
+    }
+}
+
+/// Extra state of a boid heading along `h`.
+fn extra_for(h: Vec3) -> Extra {
+    Extra {
+        orientation: look_rotation(h),
+        damp: Vec3::ZERO,
     }
 }
 
@@ -606,6 +680,8 @@ const CHUNK: usize = 4096;
 /// What every boid's update shares in one step.
 struct StepCtx<'a> {
     params: &'a FlockParams,
+    /// Extra state by id order (empty when the model needs none).
+    extras: &'a [Extra],
     obstacles: &'a [Obstacle],
     derived: Derived,
     target: Option<Vec3>,
@@ -627,7 +703,69 @@ impl StepCtx<'_> {
     }
 }
 
-type Out<'a> = (&'a mut [Vec3], &'a mut [Vec3], &'a mut [Vec3]);
+/// Where a step writes: positions, velocities, headings and (possibly empty) extras.
+struct Out<'a> {
+    p: &'a mut [Vec3],
+    v: &'a mut [Vec3],
+    h: &'a mut [Vec3],
+    e: &'a mut [Extra],
+}
+
+impl<'a> Out<'a> {
+    /// Splits off the first `len` entries.
+    fn split(self, len: usize) -> (Out<'a>, Out<'a>) {
+        let (p, p2) = self.p.split_at_mut(len);
+        let (v, v2) = self.v.split_at_mut(len);
+        let (h, h2) = self.h.split_at_mut(len);
+        let (e, e2) = if self.e.is_empty() {
+            (self.e, &mut [][..])
+        } else {
+            self.e.split_at_mut(len)
+        };
+        (
+            Out { p, v, h, e },
+            Out {
+                p: p2,
+                v: v2,
+                h: h2,
+                e: e2,
+            },
+        )
+    }
+
+    fn set(&mut self, k: usize, b: &BoidState) {
+        self.p[k] = b.position;
+        self.v[k] = b.velocity;
+        self.h[k] = b.heading;
+        if let Some(e) = self.e.get_mut(k) {
+            *e = b.extra;
+        }
+    }
+}
+
+/// Seed 002's stand-in: a boid that found no neighbour uses the nearest boid at any distance.
+fn fallback_nearest<I: NeighbourIndex>(
+    ctx: &StepCtx<'_>,
+    index: &I,
+    own: &BoidState,
+    i: u32,
+    hood: &mut Neighbourhood,
+    hits: &mut Vec<Hit>,
+) {
+    if hood.count == 0 && ctx.params.fallback_to_nearest {
+        index.k_nearest(own.position, f32::INFINITY, 1, i, hits);
+        if let Some(h) = hits.first() {
+            hood.consider(
+                &ctx.derived,
+                own.heading,
+                h.offset,
+                h.d2,
+                index.velocity(h.slot),
+                index.heading(h.slot),
+            );
+        }
+    }
+}
 
 /// Grid fast path: cells in parallel groups; every boid of a cell scans one dense candidate
 /// block. Writes the next state in slot order. Returns the neighbours used.
@@ -637,7 +775,7 @@ fn step_grid(ctx: &StepCtx<'_>, g: &Grid, next: Out<'_>) -> u64 {
     let n = g.len();
     let target = (n / (rayon::current_num_threads() * 32)).clamp(64, 4096);
     let mut groups = Vec::new();
-    let (mut rp, mut rv, mut rh) = next;
+    let mut rest = next;
     let mut c = 0;
     while c < cells {
         let c0 = c;
@@ -646,24 +784,24 @@ fn step_grid(ctx: &StepCtx<'_>, g: &Grid, next: Out<'_>) -> u64 {
         while c < cells && (starts[c] as usize - s0) < target {
             c += 1;
         }
-        let len = starts[c] as usize - s0;
-        let (a, b) = std::mem::take(&mut rp).split_at_mut(len);
-        rp = b;
-        let (va, vb) = std::mem::take(&mut rv).split_at_mut(len);
-        rv = vb;
-        let (ha, hb) = std::mem::take(&mut rh).split_at_mut(len);
-        rh = hb;
-        groups.push((c0..c, s0, a, va, ha));
+        let (head, tail) = rest.split(starts[c] as usize - s0);
+        rest = tail;
+        groups.push((c0..c, s0, head));
     }
     let heads = ctx.params.alignment == AlignmentMode::MeanHeading;
     let period = g.period().map(|p| p.size);
     let original = g.original();
-    let k = ctx.params.max_neighbours as usize;
+    // The k nearest, or every neighbour in (distance, index) order when the rules need the
+    // neighbours' speeds (which the SIMD kernel does not sum).
+    let k = match (ctx.params.max_neighbours, ctx.params.alignment) {
+        (0, AlignmentMode::GroupSpeed) => usize::MAX,
+        (k, _) => k as usize,
+    };
     groups
         .into_par_iter()
         .map_init(
-            || (CandidateBuf::default(), Vec::new()),
-            |(buf, near), (cells, s0, np, nv, nh)| {
+            || (CandidateBuf::default(), Vec::new(), Vec::new()),
+            |(buf, near, hits), (cells, s0, mut out)| {
                 let mut used = 0u64;
                 for cell in cells {
                     let slots = g.cell_slots(cell);
@@ -674,13 +812,15 @@ fn step_grid(ctx: &StepCtx<'_>, g: &Grid, next: Out<'_>) -> u64 {
                     let cand = buf.slices();
                     let first = slots.start;
                     for s in slots {
+                        let i = original[s];
                         let own = BoidState {
                             position: g.position(s),
                             velocity: g.velocity(s as u32),
                             heading: g.heading(s as u32),
+                            extra: ctx.extras.get(i as usize).copied().unwrap_or_default(),
                         };
                         let own_index = buf.own_index(s - first);
-                        let hood = if k == 0 {
+                        let mut hood = if k == 0 {
                             gather_block(
                                 &ctx.derived,
                                 own.position,
@@ -692,10 +832,9 @@ fn step_grid(ctx: &StepCtx<'_>, g: &Grid, next: Out<'_>) -> u64 {
                         } else {
                             k_nearest_block(ctx, g, buf, own, own_index, period, k, near)
                         };
-                        let next = ctx.advance(&own, &hood, ctx.ids[original[s] as usize]);
-                        np[s - s0] = next.position;
-                        nv[s - s0] = next.velocity;
-                        nh[s - s0] = next.heading;
+                        fallback_nearest(ctx, g, &own, i, &mut hood, hits);
+                        let next = ctx.advance(&own, &hood, ctx.ids[i as usize]);
+                        out.set(s - s0, &next);
                         used += u64::from(hood.count);
                     }
                 }
@@ -729,7 +868,7 @@ fn k_nearest_block(
     let key = |d2: f32, j: u32| {
         (u64::from(d2.to_bits()) << 32) | u64::from(original[slots[j as usize] as usize])
     };
-    let mut best: Vec<(u64, f32, u32)> = Vec::with_capacity(k + 1);
+    let mut best: Vec<(u64, f32, u32)> = Vec::with_capacity(k.min(near.len()) + 1);
     for &(d2, j) in near.iter() {
         let kj = key(d2, j);
         if best.len() == k && kj >= best[k - 1].0 {
@@ -774,26 +913,38 @@ fn step_generic(
     next: Out<'_>,
 ) -> u64 {
     let (positions, velocities, headings) = cur;
-    let (np, nv, nh) = next;
     let k = ctx.params.max_neighbours as usize;
     let radius = ctx.params.perception_radius;
-    np.par_iter_mut()
-        .zip(nv.par_iter_mut())
-        .zip(nh.par_iter_mut())
-        .enumerate()
-        .with_min_len(256)
-        .map_init(Vec::<Hit>::new, |hits, (i, ((np, nv), nh))| {
-            let own = BoidState {
-                position: positions[i],
-                velocity: velocities[i],
-                heading: headings[i],
-            };
-            let hood = gather(index, &ctx.derived, &own, i as u32, radius, k, hits);
-            let next = ctx.advance(&own, &hood, ctx.ids[i]);
-            *np = next.position;
-            *nv = next.velocity;
-            *nh = next.heading;
-            u64::from(hood.count)
+    let n = positions.len();
+    let mut chunks = Vec::new();
+    let mut rest = next;
+    let mut start = 0;
+    while start < n {
+        let len = (n - start).min(256);
+        let (head, tail) = rest.split(len);
+        rest = tail;
+        chunks.push((start, head));
+        start += len;
+    }
+    chunks
+        .into_par_iter()
+        .map_init(Vec::<Hit>::new, |hits, (start, mut out)| {
+            let mut used = 0u64;
+            for k_in in 0..out.p.len() {
+                let i = start + k_in;
+                let own = BoidState {
+                    position: positions[i],
+                    velocity: velocities[i],
+                    heading: headings[i],
+                    extra: ctx.extras.get(i).copied().unwrap_or_default(),
+                };
+                let mut hood = gather(index, &ctx.derived, &own, i as u32, radius, k, hits);
+                fallback_nearest(ctx, index, &own, i as u32, &mut hood, hits);
+                let next = ctx.advance(&own, &hood, ctx.ids[i]);
+                out.set(k_in, &next);
+                used += u64::from(hood.count);
+            }
+            used
         })
         .sum()
 }

@@ -25,7 +25,8 @@ mod world;
 
 pub use boids_core::{
     AlignmentMode, BoidState, Bounds, Combine, FlockParams, IndexKind, Integrator, Obstacle,
-    ObstacleAvoidance, ParamError, PlaneLock, Quat, SeparationMode, Target, Vec3, Weights,
+    ObstacleAvoidance, ParamError, PlaneLock, Quat, SeparationMode, Target, TargetRelocation, Vec3,
+    Weights,
 };
 pub use boids_index::{AnyIndex, Kind as IndexImpl, NeighbourIndex};
 pub use error::Error;

@@ -2,7 +2,10 @@
 
 use crate::flock::{Spawn, SpawnShape};
 use crate::world::{FlockId, World};
-use crate::{Bounds, Error, FlockParams};
+use crate::{
+    AlignmentMode, Bounds, Combine, Error, FlockParams, Integrator, Obstacle, ObstacleAvoidance,
+    PlaneLock, SeparationMode, Target, TargetRelocation, Weights,
+};
 use boids_core::Vec3;
 
 /// A named, ready-made flock set-up.
@@ -44,11 +47,33 @@ pub fn create(world: &mut World, preset: &str, flock_name: &str) -> Result<Flock
         .create(world, flock_name)
 }
 
-static PRESETS: [Preset; 1] = [Preset {
-    name: "fish-tank",
-    description: "fish in a box with a field of view and inverse-distance walls (seed 000, BoidFish)",
-    build: fish_tank,
-}];
+static PRESETS: [Preset; 5] = [
+    Preset {
+        name: "fish-tank",
+        description: "fish in a box with a 90-degree field of view and inverse-distance walls; sleeps while the player is away (seed 000, BoidFish)",
+        build: fish_tank,
+    },
+    Preset {
+        name: "goal-swarm",
+        description: "heading-and-speed fish turning at a limited rate toward a wandering goal, turning back at the box, reflecting off obstacles (seed 001, Unity Learn Flocking)",
+        build: goal_swarm,
+    },
+    Preset {
+        name: "target-flock",
+        description: "velocity-blend flock drawn to a target it keeps a distance from, nearest boid standing in when alone (seed 002, BoidSpawner from Introduction to Game Design)",
+        build: target_flock,
+    },
+    Preset {
+        name: "steering-obstacles",
+        description: "Reynolds steering with a max force and a swept-sphere look-ahead searching 300 spiral directions around obstacles (seed 003, Boid/BoidManager)",
+        build: steering_obstacles,
+    },
+    Preset {
+        name: "flock-2d",
+        description: "2-D composite behaviours, each clamped to its weight: avoidance, alignment, steered cohesion, stay in radius (seed 004, FlockMgr/BoidBehaviorController)",
+        build: flock_2d,
+    },
+];
 
 /// Seed 000: 100 fish in a 10-unit box, spawned in its inner half at speed 2, radius 1, 90°
 /// field of view, weights 5/2/3, walls at distance 3; the flock sleeps while the observer is
@@ -74,8 +99,263 @@ fn fish_tank(world: &mut World, name: &str) -> Result<FlockId, Error> {
             },
             min_speed: 2.0,
             max_speed: 2.0,
+            direction: None,
         },
     )?;
     world.set_wake_region(id, Some((-half, half)))?;
+    Ok(id)
+}
+
+/// Seed 001 (Unity Learn "Flocking"): 20 fish in a box of half-size 5 around the origin, spawned
+/// with Unity's identity rotation (+Z) at speeds drawn from 0.5..2; radius 3, turn rate 2
+/// (the tutorial leaves these to sliders: minSpeed [0, 5], maxSpeed [0, 5], neighbourDistance
+/// [1, 10], rotationSpeed [0, 5]; these are our documented choices). Each step: outside the box
+/// turn toward its centre; else an obstacle ahead (a ray of unlimited length) turns the fish
+/// toward the reflected heading; else with 10 % a new random speed and with 20 % the rules:
+/// speed = (0.01 + Σ speed_j) / n, turn toward (mean p_j - p) + (goal - p) + Σ_{d<1} (p - p_j).
+/// The goal jumps to a random point of the box with 10 % per step.
+fn goal_swarm(world: &mut World, name: &str) -> Result<FlockId, Error> {
+    let half = Vec3::splat(5.0);
+    let params = FlockParams {
+        perception_radius: 3.0,
+        field_of_view_deg: 360.0,
+        separation_radius: 1.0,
+        separation: SeparationMode::SumOffset,
+        alignment: AlignmentMode::GroupSpeed,
+        weights: Weights {
+            separation: 1.0,
+            alignment: 0.0,
+            cohesion: 1.0,
+            target: 1.0,
+            target_avoid: 0.0,
+            bounds: 1.0,
+            obstacles: 1.0,
+            wander: 0.0,
+        },
+        min_speed: 0.5,
+        max_speed: 2.0,
+        max_turn_rate: 2.0,
+        combine: Combine::WeightedSum,
+        integrator: Integrator::HeadingSpeed,
+        bounds: Bounds::TurnBack {
+            min: -half,
+            max: half,
+        },
+        target: Some(Target {
+            point: Vec3::ZERO,
+            avoid_distance: 0.0,
+        }),
+        target_needs_neighbours: true,
+        target_relocation: Some(TargetRelocation {
+            probability: 0.1,
+            min: -half,
+            max: half,
+        }),
+        obstacle_avoidance: ObstacleAvoidance::Reflect,
+        obstacle_overrides: true,
+        look_ahead: 1.0e6,
+        boid_radius: 0.0,
+        rule_probability: 0.2,
+        speed_change_probability: 0.1,
+        ..FlockParams::default()
+    };
+    let id = world.create_flock(name, params)?;
+    world.spawn(
+        id,
+        20,
+        &Spawn {
+            shape: SpawnShape::Box {
+                min: -half,
+                max: half,
+            },
+            min_speed: 0.5,
+            max_speed: 2.0,
+            direction: Some(Vec3::Z),
+        },
+    )?;
+    Ok(id)
+}
+
+/// Seed 002 (BoidSpawner): 100 boids spawned in a ball of radius 100 flattened onto y = 0,
+/// random directions at speed 10; neighbours within 30, collision risks within 5;
+/// `v' = v + 0.01 mean v_j + 0.15 (mean p_j - p) - 0.5 (mean_risk p_k - p)`, plus the target
+/// (0.01 d beyond 15, else -0.75 d/|d|); `v = 0.75 v + 0.25 v'`, speed clamped to 0..30. A boid
+/// with no neighbour uses the nearest boid. The target is at the origin; move it with
+/// `World::set_target` for the tutorial's mouse-following flock.
+fn target_flock(world: &mut World, name: &str) -> Result<FlockId, Error> {
+    let params = FlockParams {
+        perception_radius: 30.0,
+        field_of_view_deg: 360.0,
+        separation_radius: 5.0,
+        separation: SeparationMode::MeanOffset,
+        alignment: AlignmentMode::MeanVelocity,
+        weights: Weights {
+            separation: 0.5,
+            alignment: 0.01,
+            cohesion: 0.15,
+            target: 0.01,
+            target_avoid: 0.75,
+            bounds: 0.0,
+            obstacles: 0.0,
+            wander: 0.0,
+        },
+        min_speed: 0.0,
+        max_speed: 30.0,
+        velocity_smoothing: 0.25,
+        combine: Combine::WeightedSum,
+        integrator: Integrator::VelocityBlend,
+        bounds: Bounds::None,
+        target: Some(Target {
+            point: Vec3::ZERO,
+            avoid_distance: 15.0,
+        }),
+        obstacle_avoidance: ObstacleAvoidance::None,
+        fallback_to_nearest: true,
+        ..FlockParams::default()
+    };
+    let id = world.create_flock(name, params)?;
+    world.spawn(
+        id,
+        100,
+        &Spawn {
+            shape: SpawnShape::FlatBall {
+                centre: Vec3::ZERO,
+                radius: 100.0,
+            },
+            min_speed: 10.0,
+            max_speed: 10.0,
+            direction: None,
+        },
+    )?;
+    Ok(id)
+}
+
+/// Seed 003 (Boid/BoidManager): the author's settings — speeds 2..5, perception 2.5, avoidance
+/// radius 1, max steer force 3, weights 1/1/1, target off, swept-sphere radius 0.27, look-ahead
+/// 5, avoidance weight 10. 300 boids in a ball of radius 8 at speed 3.5 (the tutorial's start
+/// speed (min + max) / 2) in a room of six walls (planes at ±12) with three pillars (spheres).
+fn steering_obstacles(world: &mut World, name: &str) -> Result<FlockId, Error> {
+    let params = FlockParams {
+        perception_radius: 2.5,
+        field_of_view_deg: 360.0,
+        separation_radius: 1.0,
+        separation: SeparationMode::InverseSquare,
+        alignment: AlignmentMode::MeanHeading,
+        weights: Weights {
+            separation: 1.0,
+            alignment: 1.0,
+            cohesion: 1.0,
+            target: 1.0,
+            target_avoid: 0.0,
+            bounds: 0.0,
+            obstacles: 10.0,
+            wander: 0.0,
+        },
+        min_speed: 2.0,
+        max_speed: 5.0,
+        max_force: 3.0,
+        combine: Combine::Steer,
+        integrator: Integrator::Acceleration,
+        bounds: Bounds::None,
+        obstacle_avoidance: ObstacleAvoidance::FreeDirection,
+        look_ahead: 5.0,
+        boid_radius: 0.27,
+        ..FlockParams::default()
+    };
+    let id = world.create_flock(name, params)?;
+    for (axis, sign) in [
+        (0, 1.0f32),
+        (0, -1.0),
+        (1, 1.0),
+        (1, -1.0),
+        (2, 1.0),
+        (2, -1.0),
+    ] {
+        let mut n = Vec3::ZERO;
+        n[axis] = -sign;
+        world.add_obstacle(Obstacle::Plane {
+            point: -n * 12.0,
+            normal: n,
+        })?;
+    }
+    for c in [
+        Vec3::new(6.0, 0.0, 0.0),
+        Vec3::new(-4.0, 3.0, 5.0),
+        Vec3::new(-3.0, -4.0, -6.0),
+    ] {
+        world.add_obstacle(Obstacle::Sphere {
+            centre: c,
+            radius: 2.0,
+        })?;
+    }
+    world.spawn(
+        id,
+        300,
+        &Spawn {
+            shape: SpawnShape::Sphere {
+                centre: Vec3::ZERO,
+                radius: 8.0,
+            },
+            min_speed: 3.5,
+            max_speed: 3.5,
+            direction: None,
+        },
+    )?;
+    Ok(id)
+}
+
+/// Seed 004 (FlockMgr with a BoidBehaviorController): 250 agents in the XY plane, spawned in a
+/// disc of radius 250 * 0.08 = 20 with random headings; neighbour radius 1.5, avoidance radius
+/// 0.75; behaviours avoidance (mean of p - p_j), alignment (mean heading, own when alone),
+/// steered cohesion (SmoothDamp, smooth time 0.5, a state per agent) and stay-in-radius (15
+/// around the origin), each multiplied by its weight and clamped to it, summed, times the drive
+/// factor 10, clamped to speed 5. The tutorial leaves the weights to the scene; ours: avoidance
+/// 2, alignment 1, steered cohesion 4, stay in radius 0.1.
+fn flock_2d(world: &mut World, name: &str) -> Result<FlockId, Error> {
+    let params = FlockParams {
+        perception_radius: 1.5,
+        field_of_view_deg: 360.0,
+        separation_radius: 0.75,
+        separation: SeparationMode::MeanOffset,
+        alignment: AlignmentMode::MeanHeading,
+        weights: Weights {
+            separation: 2.0,
+            alignment: 1.0,
+            cohesion: 4.0,
+            target: 0.0,
+            target_avoid: 0.0,
+            bounds: 0.1,
+            obstacles: 0.0,
+            wander: 0.0,
+        },
+        min_speed: 0.0,
+        max_speed: 5.0,
+        drive_factor: 10.0,
+        combine: Combine::WeightedClamped,
+        integrator: Integrator::Kinematic,
+        bounds: Bounds::SoftSphere {
+            centre: Vec3::ZERO,
+            radius: 15.0,
+            inner: 0.9,
+        },
+        plane: PlaneLock::XY,
+        obstacle_avoidance: ObstacleAvoidance::None,
+        cohesion_smooth_time: 0.5,
+        ..FlockParams::default()
+    };
+    let id = world.create_flock(name, params)?;
+    world.spawn(
+        id,
+        250,
+        &Spawn {
+            shape: SpawnShape::Disc {
+                centre: Vec3::ZERO,
+                radius: 20.0,
+            },
+            min_speed: 1.0,
+            max_speed: 1.0,
+            direction: None,
+        },
+    )?;
     Ok(id)
 }

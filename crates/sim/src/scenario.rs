@@ -49,6 +49,7 @@ pub fn bench_world(
             },
             min_speed: 2.0,
             max_speed: 5.0,
+            direction: None,
         },
     )?;
     Ok((world, id))
@@ -92,6 +93,7 @@ pub fn default_school(n: usize, seed: u64, threads: usize) -> Result<(World, Flo
             },
             min_speed: 2.0,
             max_speed: 5.0,
+            direction: None,
         },
     )?;
     Ok((world, id))
@@ -148,6 +150,7 @@ pub fn naive_step(boids: &[BoidState], p: &FlockParams, dt: f32) -> (Vec<BoidSta
                 position: b.position + v * dt,
                 velocity: v,
                 heading: v.normalize_or_zero(),
+                extra: b.extra,
             }
         })
         .collect();

@@ -6,6 +6,9 @@ use boids_core::{FlockParams, Obstacle, Vec3};
 
 /// Most boids one flock may hold: 16.7 million (about 2 GiB of state and index).
 pub const MAX_BOIDS_PER_FLOCK: usize = 1 << 24;
+/// Random stream of flock-level draws (target relocation).
+const GOAL_STREAM: u32 = 2;
+
 /// Largest time step accepted, seconds.
 pub const MAX_DT: f32 = 1.0;
 
@@ -417,7 +420,22 @@ impl World {
         let observer = self.observer;
         let obstacles = self.obstacles();
         let slots = &mut self.slots;
-        for f in slots.iter_mut().filter_map(|s| s.flock.as_mut()) {
+        for (k, f) in slots
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(k, s)| s.flock.as_mut().map(|f| (k, f)))
+        {
+            // Seed 001's goal: a flock-level draw, keyed by (seed, slot, step) like a boid's.
+            if let Some(r) = f.params.target_relocation {
+                let mut rng = boids_core::Rng::keyed(seed, u32::MAX - k as u32, step, GOAL_STREAM);
+                if rng.chance(r.probability) {
+                    f.target = Some(Vec3::new(
+                        rng.range(r.min.x, r.max.x),
+                        rng.range(r.min.y, r.max.y),
+                        rng.range(r.min.z, r.max.z),
+                    ));
+                }
+            }
             f.asleep = match (f.wake_region, observer) {
                 (Some((lo, hi)), Some(o)) => !(o.cmpge(lo).all() && o.cmple(hi).all()),
                 (Some(_), None) => false,
