@@ -65,7 +65,7 @@ pub enum Bounds {
     /// No bounds.
     None,
     /// Six walls of an axis-aligned box; within `distance` of a wall a boid is pushed inward by
-    /// `weight / max(|d / distance|, 0.01)` (seed 000, with the sign defect corrected). The push
+    /// `weight / max(|d / distance|, 1e-6)` (seed 000, with the sign defect corrected). The push
     /// also applies outside the box, so an escaped boid comes back.
     SoftBox {
         /// Minimum corner.

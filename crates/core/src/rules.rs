@@ -180,6 +180,10 @@ fn mean(sum: Vec3, n: u32) -> Vec3 {
     if n == 0 { Vec3::ZERO } else { sum / n as f32 }
 }
 
+/// Smallest `|d / distance|` the wall push divides by: keeps a boid exactly on a wall finite
+/// (a push of 10^6 × weight) while matching the tutorial's `1 / |d / distance|` everywhere else.
+const WALL_FLOOR: f32 = 1.0e-6;
+
 /// Soft push of the bounds on a boid at `p` (unweighted).
 fn bounds_push(b: &Bounds, p: Vec3) -> Vec3 {
     match *b {
@@ -190,10 +194,10 @@ fn bounds_push(b: &Bounds, p: Vec3) -> Vec3 {
                 let d_min = p[axis] - min[axis];
                 let d_max = max[axis] - p[axis];
                 if d_min < distance {
-                    push[axis] += 1.0 / (d_min / distance).abs().max(0.01);
+                    push[axis] += 1.0 / (d_min / distance).abs().max(WALL_FLOOR);
                 }
                 if d_max < distance {
-                    push[axis] -= 1.0 / (d_max / distance).abs().max(0.01);
+                    push[axis] -= 1.0 / (d_max / distance).abs().max(WALL_FLOOR);
                 }
             }
             push

@@ -138,10 +138,10 @@ pub fn naive_step(boids: &[BoidState], p: &FlockParams, dt: f32) -> (Vec<BoidSta
             for k in 0..3 {
                 let (dl, dh) = (b.position[k] - lo[k], hi[k] - b.position[k]);
                 if dl < dist {
-                    a[k] += p.weights.bounds / (dl / dist).abs().max(0.01);
+                    a[k] += p.weights.bounds / (dl / dist).abs().max(1e-6);
                 }
                 if dh < dist {
-                    a[k] -= p.weights.bounds / (dh / dist).abs().max(0.01);
+                    a[k] -= p.weights.bounds / (dh / dist).abs().max(1e-6);
                 }
             }
             let v = b.velocity + a * dt;
