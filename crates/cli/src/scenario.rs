@@ -59,6 +59,12 @@ pub struct ParamsSpec {
     obstacle_avoidance: Option<String>,
     look_ahead: Option<f32>,
     boid_radius: Option<f32>,
+    rule_probability: Option<f32>,
+    speed_change_probability: Option<f32>,
+    cohesion_smooth_time: Option<f32>,
+    fallback_to_nearest: Option<bool>,
+    target_needs_neighbours: Option<bool>,
+    obstacle_overrides: Option<bool>,
     weights: Option<WeightsSpec>,
 }
 
@@ -161,7 +167,13 @@ impl ParamsSpec {
             velocity_smoothing,
             drive_factor,
             look_ahead,
-            boid_radius
+            boid_radius,
+            rule_probability,
+            speed_change_probability,
+            cohesion_smooth_time,
+            fallback_to_nearest,
+            target_needs_neighbours,
+            obstacle_overrides
         );
         if let Some(s) = &self.separation {
             p.separation = choose(
