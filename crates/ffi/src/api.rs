@@ -936,6 +936,13 @@ pub unsafe extern "C" fn boids_flock_add_boids(
     out_first_id: *mut u32,
 ) -> BoidsResult {
     boundary(|| {
+        // Refuse absurd counts before forming any slice from the caller's pointers.
+        if count > boids_sim::MAX_BOIDS_PER_FLOCK {
+            return Err(bad(format!(
+                "count {count} exceeds the {} boids a flock can hold",
+                boids_sim::MAX_BOIDS_PER_FLOCK
+            )));
+        }
         // SAFETY: documented contract.
         let p = unsafe { slice(positions, count, "positions") }?;
         // SAFETY: documented contract.
@@ -963,6 +970,12 @@ pub unsafe extern "C" fn boids_flock_remove_boids(
     out_removed: *mut usize,
 ) -> BoidsResult {
     boundary(|| {
+        if count > boids_sim::MAX_BOIDS_PER_FLOCK {
+            return Err(bad(format!(
+                "count {count} exceeds the {} ids a call may pass",
+                boids_sim::MAX_BOIDS_PER_FLOCK
+            )));
+        }
         // SAFETY: documented contract.
         let ids = unsafe { slice(ids, count, "ids") }?;
         let n = with_flock(flock, |w, id| Ok(w.remove_boids(id, ids)?))?;
@@ -1166,10 +1179,18 @@ pub unsafe extern "C" fn boids_flock_write_positions(
     count: usize,
 ) -> BoidsResult {
     boundary(|| {
-        // SAFETY: documented contract.
-        let p = unsafe { slice(positions, count, "positions") }?;
-        let p: Vec<Vec3> = p.iter().map(|&x| x.into()).collect();
-        with_flock(flock, |w, id| Ok(w.write_state(id, Some(&p), None)?))
+        with_flock(flock, |w, id| {
+            let n = w.flock(id).expect("checked").len();
+            if count != n {
+                return Err(bad(format!(
+                    "write positions: got {count} values for {n} boids"
+                )));
+            }
+            // SAFETY: documented contract (checked above that `count` is the flock's size).
+            let p = unsafe { slice(positions, count, "positions") }?;
+            let p: Vec<Vec3> = p.iter().map(|&x| x.into()).collect();
+            Ok(w.write_state(id, Some(&p), None)?)
+        })
     })
 }
 
@@ -1184,10 +1205,18 @@ pub unsafe extern "C" fn boids_flock_write_velocities(
     count: usize,
 ) -> BoidsResult {
     boundary(|| {
-        // SAFETY: documented contract.
-        let v = unsafe { slice(velocities, count, "velocities") }?;
-        let v: Vec<Vec3> = v.iter().map(|&x| x.into()).collect();
-        with_flock(flock, |w, id| Ok(w.write_state(id, None, Some(&v))?))
+        with_flock(flock, |w, id| {
+            let n = w.flock(id).expect("checked").len();
+            if count != n {
+                return Err(bad(format!(
+                    "write velocities: got {count} values for {n} boids"
+                )));
+            }
+            // SAFETY: documented contract (checked above that `count` is the flock's size).
+            let v = unsafe { slice(velocities, count, "velocities") }?;
+            let v: Vec<Vec3> = v.iter().map(|&x| x.into()).collect();
+            Ok(w.write_state(id, None, Some(&v))?)
+        })
     })
 }
 

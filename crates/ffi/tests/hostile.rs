@@ -1,0 +1,1008 @@
+//! The hostile-input matrix: one row per export of `include/boids.h`, each calling it the wrong
+//! way in every way that applies — NULL for each pointer, stale, forged and destroyed ids,
+//! NaN/Inf/negative/absurd numbers, dt <= 0, bad buffers, counts near the limits, and calls
+//! while another thread steps the world — and asserting the documented result code and that the
+//! world's state hash did not change. A test fails when an export has no row.
+//!
+//! SAFETY, for every `unsafe` block here: pointers are NULL on purpose or point to live locals
+//! of the right type and length; strings are NUL-terminated.
+#![expect(unsafe_code, reason = "calls the C ABI as C does")]
+
+use boids_ffi::*;
+use std::ffi::{CStr, c_char};
+use std::ptr::{null, null_mut};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use BoidsResult::{
+    BufferTooSmall, Busy, InvalidArgument, InvalidDef, InvalidId, NotFound, NullPointer, Ok,
+};
+
+struct Fx {
+    w: BoidsWorldId,
+    f: BoidsFlockId,
+    o: BoidsObstacleId,
+    dead_w: BoidsWorldId,
+    dead_f: BoidsFlockId,
+    dead_o: BoidsObstacleId,
+}
+
+fn msg() -> String {
+    unsafe { CStr::from_ptr(boids_last_error_message()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn hash(w: BoidsWorldId) -> u64 {
+    let mut h = 0;
+    assert_eq!(unsafe { boids_world_state_hash(w, &mut h) }, Ok);
+    h
+}
+
+fn new_world(threads: u32) -> BoidsWorldId {
+    let mut d = boids_default_world_def();
+    d.threads = threads;
+    let mut w = BoidsWorldId::default();
+    assert_eq!(unsafe { boids_world_create(&d, &mut w) }, Ok);
+    w
+}
+
+fn new_flock(w: BoidsWorldId, name: &CStr, n: u32) -> BoidsFlockId {
+    let mut d = boids_default_flock_def();
+    d.name = name.as_ptr();
+    let mut f = BoidsFlockId::default();
+    assert_eq!(
+        unsafe { boids_flock_create(w, &d, &mut f) },
+        Ok,
+        "{}",
+        msg()
+    );
+    let s = boids_default_spawn_def();
+    let mut first = 0;
+    assert_eq!(unsafe { boids_flock_spawn(f, n, &s, &mut first) }, Ok);
+    f
+}
+
+fn sphere() -> BoidsObstacleDef {
+    BoidsObstacleDef {
+        shape: BOIDS_OBSTACLE_SPHERE,
+        a: BoidsVec3 {
+            x: 20.0,
+            y: 0.0,
+            z: 0.0,
+        },
+        b: BoidsVec3::default(),
+        radius: 1.0,
+    }
+}
+
+fn fixture() -> Fx {
+    let w = new_world(1);
+    let f = new_flock(w, c"f", 64);
+    let mut o = BoidsObstacleId::default();
+    assert_eq!(unsafe { boids_obstacle_add(w, &sphere(), &mut o) }, Ok);
+    let g = new_flock(w, c"gone", 3);
+    assert_eq!(boids_flock_destroy(g), Ok);
+    let mut dead_o = BoidsObstacleId::default();
+    assert_eq!(unsafe { boids_obstacle_add(w, &sphere(), &mut dead_o) }, Ok);
+    assert_eq!(boids_obstacle_remove(dead_o), Ok);
+    let dead_w = new_world(1);
+    assert_eq!(boids_world_destroy(dead_w), Ok);
+    Fx {
+        w,
+        f,
+        o,
+        dead_w,
+        dead_f: g,
+        dead_o,
+    }
+}
+
+/// Runs `call`, expects `code`, and checks the world did not change.
+fn refused(fx: &Fx, case: &str, code: BoidsResult, call: impl FnOnce() -> BoidsResult) {
+    let before = hash(fx.w);
+    let got = call();
+    assert_eq!(got, code, "{case}: {}", msg());
+    assert!(!msg().is_empty(), "{case}: a message");
+    assert_eq!(hash(fx.w), before, "{case}: state changed");
+}
+
+/// Every kind of bad flock id.
+fn bad_flocks(fx: &Fx) -> Vec<(&'static str, BoidsFlockId)> {
+    vec![
+        ("null flock", BoidsFlockId::default()),
+        (
+            "forged flock",
+            BoidsFlockId {
+                world: fx.w,
+                index: 999,
+                generation: 1,
+            },
+        ),
+        (
+            "wrong generation",
+            BoidsFlockId {
+                generation: fx.f.generation + 7,
+                ..fx.f
+            },
+        ),
+        ("destroyed flock", fx.dead_f),
+        (
+            "flock of a destroyed world",
+            BoidsFlockId {
+                world: fx.dead_w,
+                ..fx.f
+            },
+        ),
+    ]
+}
+
+fn bad_worlds(fx: &Fx) -> Vec<(&'static str, BoidsWorldId)> {
+    vec![
+        ("null world", BoidsWorldId::default()),
+        (
+            "forged world",
+            BoidsWorldId {
+                index: 60_000,
+                generation: 1,
+            },
+        ),
+        (
+            "wrong generation",
+            BoidsWorldId {
+                generation: fx.w.generation + 9,
+                ..fx.w
+            },
+        ),
+        ("destroyed world", fx.dead_w),
+    ]
+}
+
+fn bad_obstacles(fx: &Fx) -> Vec<(&'static str, BoidsObstacleId)> {
+    vec![
+        ("null obstacle", BoidsObstacleId::default()),
+        (
+            "forged obstacle",
+            BoidsObstacleId {
+                world: fx.w,
+                index: 77,
+                generation: 1,
+            },
+        ),
+        ("removed obstacle", fx.dead_o),
+        (
+            "obstacle of a destroyed world",
+            BoidsObstacleId {
+                world: fx.dead_w,
+                ..fx.o
+            },
+        ),
+    ]
+}
+
+/// Flock ids: every bad one gives INVALID_ID, the world unchanged.
+fn flock_ids(fx: &Fx, mut call: impl FnMut(BoidsFlockId) -> BoidsResult) {
+    for (case, id) in bad_flocks(fx) {
+        refused(fx, case, InvalidId, || call(id));
+    }
+}
+
+fn world_ids(fx: &Fx, mut call: impl FnMut(BoidsWorldId) -> BoidsResult) {
+    for (case, id) in bad_worlds(fx) {
+        refused(fx, case, InvalidId, || call(id));
+    }
+}
+
+/// A world stepping in another thread for the whole test binary: calls on it must get BUSY.
+struct BusyWorld {
+    w: BoidsWorldId,
+    f: BoidsFlockId,
+    o: BoidsObstacleId,
+}
+
+fn busy_world() -> &'static BusyWorld {
+    static B: OnceLock<BusyWorld> = OnceLock::new();
+    B.get_or_init(|| {
+        let w = new_world(1);
+        let f = new_flock(w, c"heavy", 150_000);
+        let mut o = BoidsObstacleId::default();
+        assert_eq!(unsafe { boids_obstacle_add(w, &sphere(), &mut o) }, Ok);
+        let started = Arc::new(AtomicBool::new(false));
+        let s = started.clone();
+        std::thread::spawn(move || {
+            loop {
+                s.store(true, Ordering::SeqCst);
+                let _ = boids_world_step(w, 0.001);
+            }
+        });
+        while !started.load(Ordering::SeqCst) {
+            std::thread::yield_now();
+        }
+        BusyWorld { w, f, o }
+    })
+}
+
+/// While the world steps in another thread, `call` is refused with BUSY (retried: the stepping
+/// thread briefly releases the world between steps).
+fn busy(case: &str, mut call: impl FnMut(&BusyWorld) -> BoidsResult) {
+    let b = busy_world();
+    for _ in 0..10_000 {
+        let mut h = 0;
+        if unsafe { boids_world_state_hash(b.w, &mut h) } != Busy {
+            std::thread::yield_now();
+            continue;
+        }
+        if call(b) == Busy {
+            assert!(msg().contains("another thread"), "{case}: {}", msg());
+            return;
+        }
+    }
+    panic!("{case}: never refused with BUSY while the world was stepping");
+}
+
+fn cstr(s: &str) -> Vec<u8> {
+    let mut v = s.as_bytes().to_vec();
+    v.push(0);
+    v
+}
+
+type Row = (&'static str, fn(&Fx));
+
+fn v3(x: f32, y: f32, z: f32) -> BoidsVec3 {
+    BoidsVec3 { x, y, z }
+}
+
+fn matrix() -> Vec<Row> {
+    vec![
+        ("boids_version", |_| {
+            let v = unsafe { CStr::from_ptr(boids_version()) };
+            assert!(!v.to_bytes().is_empty());
+        }),
+        ("boids_abi_version", |_| {
+            assert_eq!(boids_abi_version(), BOIDS_ABI_VERSION)
+        }),
+        ("boids_struct_size", |_| {
+            for k in [-1, 12, i32::MAX, i32::MIN] {
+                assert_eq!(boids_struct_size(k), 0, "unknown kind {k}");
+            }
+            for k in 0..12 {
+                assert!(boids_struct_size(k) > 0);
+            }
+        }),
+        ("boids_result_str", |_| {
+            for code in [-1, 9, 1000, i32::MIN, i32::MAX] {
+                assert_eq!(
+                    unsafe { CStr::from_ptr(boids_result_str(code)) }
+                        .to_str()
+                        .unwrap(),
+                    "unknown result code"
+                );
+            }
+            for code in 0..=8 {
+                assert!(
+                    unsafe { CStr::from_ptr(boids_result_str(code)) }
+                        .to_str()
+                        .unwrap()
+                        .starts_with("BOIDS_RESULT_")
+                );
+            }
+        }),
+        ("boids_last_error_message", |fx| {
+            assert_eq!(boids_world_step(fx.w, f32::NAN), InvalidArgument);
+            assert!(msg().contains("NaN"), "{}", msg());
+            assert!(!boids_last_error_message().is_null());
+        }),
+        ("boids_default_world_def", |_| {
+            assert_ne!(boids_default_world_def().internal_cookie, 0)
+        }),
+        ("boids_default_flock_params", |_| {
+            assert_eq!(boids_default_flock_params().perception_radius, 1.0)
+        }),
+        ("boids_default_flock_def", |_| {
+            assert!(boids_default_flock_def().name.is_null())
+        }),
+        ("boids_default_spawn_def", |_| {
+            assert_ne!(boids_default_spawn_def().internal_cookie, 0)
+        }),
+        ("boids_world_create", |fx| {
+            let mut out = BoidsWorldId::default();
+            let good = boids_default_world_def();
+            refused(fx, "NULL def", NullPointer, || unsafe {
+                boids_world_create(null(), &mut out)
+            });
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_world_create(&good, null_mut())
+            });
+            let zeroed = BoidsWorldDef {
+                seed: 0,
+                threads: 0,
+                internal_cookie: 0,
+            };
+            refused(fx, "zeroed def", InvalidDef, || unsafe {
+                boids_world_create(&zeroed, &mut out)
+            });
+            for threads in [1025, u32::MAX] {
+                let d = BoidsWorldDef { threads, ..good };
+                refused(fx, "absurd threads", InvalidArgument, || unsafe {
+                    boids_world_create(&d, &mut out)
+                });
+            }
+            assert_eq!(out, BoidsWorldId::default(), "out untouched");
+        }),
+        ("boids_world_destroy", |fx| {
+            world_ids(fx, |w| boids_world_destroy(w));
+            busy("destroy", |b| boids_world_destroy(b.w));
+        }),
+        ("boids_world_is_valid", |fx| {
+            for (case, id) in bad_worlds(fx) {
+                assert_eq!(boids_world_is_valid(id), 0, "{case}");
+            }
+            assert_eq!(boids_world_is_valid(fx.w), 1);
+        }),
+        ("boids_world_step", |fx| {
+            world_ids(fx, |w| boids_world_step(w, 0.016));
+            for dt in [
+                0.0,
+                -0.0,
+                -1.0,
+                f32::NAN,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                1.0001,
+                f32::MAX,
+                -f32::MIN_POSITIVE,
+            ] {
+                refused(fx, &format!("dt {dt}"), InvalidArgument, || {
+                    boids_world_step(fx.w, dt)
+                });
+            }
+            busy("step", |b| boids_world_step(b.w, 0.016));
+        }),
+        ("boids_world_state_hash", |fx| {
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_world_state_hash(fx.w, null_mut())
+            });
+            let mut h = 0;
+            world_ids(fx, |w| unsafe { boids_world_state_hash(w, &mut h) });
+            busy("hash", |b| unsafe { boids_world_state_hash(b.w, &mut h) });
+        }),
+        ("boids_world_set_observer", |fx| {
+            for p in [v3(f32::NAN, 0.0, 0.0), v3(0.0, f32::INFINITY, 0.0)] {
+                refused(fx, "non-finite observer", InvalidArgument, || unsafe {
+                    boids_world_set_observer(fx.w, &p)
+                });
+            }
+            let p = v3(0.0, 0.0, 0.0);
+            world_ids(fx, |w| unsafe { boids_world_set_observer(w, &p) });
+            busy("observer", |b| unsafe { boids_world_set_observer(b.w, &p) });
+        }),
+        ("boids_flock_create", |fx| {
+            let mut out = BoidsFlockId::default();
+            let name = c"new";
+            let mut d = boids_default_flock_def();
+            d.name = name.as_ptr();
+            refused(fx, "NULL def", NullPointer, || unsafe {
+                boids_flock_create(fx.w, null(), &mut out)
+            });
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_flock_create(fx.w, &d, null_mut())
+            });
+            let mut no_name = d;
+            no_name.name = null();
+            refused(fx, "NULL name", NullPointer, || unsafe {
+                boids_flock_create(fx.w, &no_name, &mut out)
+            });
+            let long = cstr(&"n".repeat(256));
+            let bad_utf8 = [0xc3u8, 0x28, 0];
+            for (case, n) in [
+                ("empty name", c"".as_ptr()),
+                ("long name", long.as_ptr().cast::<c_char>()),
+                ("invalid UTF-8", bad_utf8.as_ptr().cast()),
+                ("duplicate", c"f".as_ptr()),
+            ] {
+                let dd = BoidsFlockDef { name: n, ..d };
+                refused(fx, case, InvalidArgument, || unsafe {
+                    boids_flock_create(fx.w, &dd, &mut out)
+                });
+            }
+            let forged = BoidsFlockDef {
+                internal_cookie: 0,
+                ..d
+            };
+            refused(fx, "forged def", InvalidDef, || unsafe {
+                boids_flock_create(fx.w, &forged, &mut out)
+            });
+            for (case, edit) in bad_params() {
+                let mut dd = d;
+                edit(&mut dd.params);
+                refused(fx, case, InvalidArgument, || unsafe {
+                    boids_flock_create(fx.w, &dd, &mut out)
+                });
+            }
+            world_ids(fx, |w| unsafe { boids_flock_create(w, &d, &mut out) });
+            busy("flock create", |b| unsafe {
+                boids_flock_create(b.w, &d, &mut out)
+            });
+            assert_eq!(out, BoidsFlockId::default());
+        }),
+        ("boids_flock_create_preset", |fx| {
+            let mut out = BoidsFlockId::default();
+            let (p, n) = (c"fish-tank".as_ptr(), c"tank2".as_ptr());
+            refused(fx, "NULL preset", NullPointer, || unsafe {
+                boids_flock_create_preset(fx.w, null(), n, &mut out)
+            });
+            refused(fx, "NULL name", NullPointer, || unsafe {
+                boids_flock_create_preset(fx.w, p, null(), &mut out)
+            });
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_flock_create_preset(fx.w, p, n, null_mut())
+            });
+            refused(fx, "unknown preset", NotFound, || unsafe {
+                boids_flock_create_preset(fx.w, c"dragons".as_ptr(), n, &mut out)
+            });
+            refused(fx, "duplicate name", InvalidArgument, || unsafe {
+                boids_flock_create_preset(fx.w, p, c"f".as_ptr(), &mut out)
+            });
+            world_ids(fx, |w| unsafe {
+                boids_flock_create_preset(w, p, n, &mut out)
+            });
+            busy("preset", |b| unsafe {
+                boids_flock_create_preset(b.w, p, n, &mut out)
+            });
+        }),
+        ("boids_flock_destroy", |fx| {
+            flock_ids(fx, |f| boids_flock_destroy(f));
+            busy("flock destroy", |b| boids_flock_destroy(b.f));
+        }),
+        ("boids_flock_is_valid", |fx| {
+            for (case, id) in bad_flocks(fx) {
+                assert_eq!(boids_flock_is_valid(id), 0, "{case}");
+            }
+            assert_eq!(boids_flock_is_valid(fx.f), 1);
+        }),
+        ("boids_flock_find", |fx| {
+            let mut out = BoidsFlockId::default();
+            refused(fx, "NULL name", NullPointer, || unsafe {
+                boids_flock_find(fx.w, null(), &mut out)
+            });
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_flock_find(fx.w, c"f".as_ptr(), null_mut())
+            });
+            refused(fx, "not found", NotFound, || unsafe {
+                boids_flock_find(fx.w, c"gone".as_ptr(), &mut out)
+            });
+            world_ids(fx, |w| unsafe {
+                boids_flock_find(w, c"f".as_ptr(), &mut out)
+            });
+            busy("find", |b| unsafe {
+                boids_flock_find(b.w, c"heavy".as_ptr(), &mut out)
+            });
+        }),
+        ("boids_flock_get_params", |fx| {
+            let mut p = boids_default_flock_params();
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_flock_get_params(fx.f, null_mut())
+            });
+            flock_ids(fx, |f| unsafe { boids_flock_get_params(f, &mut p) });
+            busy("get params", |b| unsafe {
+                boids_flock_get_params(b.f, &mut p)
+            });
+        }),
+        ("boids_flock_set_params", |fx| {
+            refused(fx, "NULL params", NullPointer, || unsafe {
+                boids_flock_set_params(fx.f, null())
+            });
+            let mut before = boids_default_flock_params();
+            assert_eq!(unsafe { boids_flock_get_params(fx.f, &mut before) }, Ok);
+            for (case, edit) in bad_params() {
+                let mut p = before;
+                edit(&mut p);
+                refused(fx, case, InvalidArgument, || unsafe {
+                    boids_flock_set_params(fx.f, &p)
+                });
+            }
+            let mut after = boids_default_flock_params();
+            assert_eq!(unsafe { boids_flock_get_params(fx.f, &mut after) }, Ok);
+            assert_eq!(after, before, "params unchanged");
+            flock_ids(fx, |f| unsafe { boids_flock_set_params(f, &before) });
+            busy("set params", |b| unsafe {
+                boids_flock_set_params(b.f, &before)
+            });
+        }),
+        ("boids_flock_set_target", |fx| {
+            refused(fx, "no target settings", InvalidArgument, || {
+                boids_flock_set_target(fx.f, v3(1.0, 2.0, 3.0))
+            });
+            flock_ids(fx, |f| boids_flock_set_target(f, v3(0.0, 0.0, 0.0)));
+            busy("target", |b| boids_flock_set_target(b.f, v3(0.0, 0.0, 0.0)));
+        }),
+        ("boids_flock_set_bounds", |fx| {
+            let good = boids_default_flock_params().bounds;
+            refused(fx, "NULL bounds", NullPointer, || unsafe {
+                boids_flock_set_bounds(fx.f, null())
+            });
+            let cases = [
+                ("kind 99", BoidsBounds { kind: 99, ..good }),
+                ("kind -1", BoidsBounds { kind: -1, ..good }),
+                (
+                    "NaN min",
+                    BoidsBounds {
+                        min: v3(f32::NAN, 0.0, 0.0),
+                        ..good
+                    },
+                ),
+                (
+                    "min above max",
+                    BoidsBounds {
+                        min: v3(9.0, 9.0, 9.0),
+                        max: v3(1.0, 1.0, 1.0),
+                        ..good
+                    },
+                ),
+                (
+                    "negative distance",
+                    BoidsBounds {
+                        distance: -1.0,
+                        ..good
+                    },
+                ),
+                (
+                    "absurd size",
+                    BoidsBounds {
+                        max: v3(1e30, 1e30, 1e30),
+                        ..good
+                    },
+                ),
+                (
+                    "sphere radius 0",
+                    BoidsBounds {
+                        kind: BOIDS_BOUNDS_SOFT_SPHERE,
+                        radius: 0.0,
+                        ..good
+                    },
+                ),
+                (
+                    "sphere inner 2",
+                    BoidsBounds {
+                        kind: BOIDS_BOUNDS_SOFT_SPHERE,
+                        radius: 5.0,
+                        inner: 2.0,
+                        ..good
+                    },
+                ),
+            ];
+            for (case, b) in cases {
+                refused(fx, case, InvalidArgument, || unsafe {
+                    boids_flock_set_bounds(fx.f, &b)
+                });
+            }
+            flock_ids(fx, |f| unsafe { boids_flock_set_bounds(f, &good) });
+            busy("bounds", |b| unsafe { boids_flock_set_bounds(b.f, &good) });
+        }),
+        ("boids_flock_set_wake_region", |fx| {
+            let (lo, hi) = (v3(-1.0, -1.0, -1.0), v3(1.0, 1.0, 1.0));
+            refused(fx, "NULL max", NullPointer, || unsafe {
+                boids_flock_set_wake_region(fx.f, &lo, null())
+            });
+            refused(fx, "NULL min", NullPointer, || unsafe {
+                boids_flock_set_wake_region(fx.f, null(), &hi)
+            });
+            refused(fx, "min above max", InvalidArgument, || unsafe {
+                boids_flock_set_wake_region(fx.f, &hi, &lo)
+            });
+            let nan = v3(f32::NAN, 0.0, 0.0);
+            refused(fx, "NaN", InvalidArgument, || unsafe {
+                boids_flock_set_wake_region(fx.f, &nan, &hi)
+            });
+            flock_ids(fx, |f| unsafe { boids_flock_set_wake_region(f, &lo, &hi) });
+            busy("wake", |b| unsafe {
+                boids_flock_set_wake_region(b.f, &lo, &hi)
+            });
+        }),
+        ("boids_flock_is_asleep", |fx| {
+            let mut a = 0;
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_flock_is_asleep(fx.f, null_mut())
+            });
+            flock_ids(fx, |f| unsafe { boids_flock_is_asleep(f, &mut a) });
+            busy("asleep", |b| unsafe { boids_flock_is_asleep(b.f, &mut a) });
+        }),
+        ("boids_flock_spawn", |fx| {
+            let s = boids_default_spawn_def();
+            let mut first = 0;
+            refused(fx, "NULL spawn", NullPointer, || unsafe {
+                boids_flock_spawn(fx.f, 1, null(), &mut first)
+            });
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_flock_spawn(fx.f, 1, &s, null_mut())
+            });
+            refused(fx, "forged def", InvalidDef, || unsafe {
+                boids_flock_spawn(
+                    fx.f,
+                    1,
+                    &BoidsSpawnDef {
+                        internal_cookie: 1,
+                        ..s
+                    },
+                    &mut first,
+                )
+            });
+            for count in [u32::MAX, u32::MAX - 1, (1 << 24) + 1] {
+                refused(fx, "huge count", InvalidArgument, || unsafe {
+                    boids_flock_spawn(fx.f, count, &s, &mut first)
+                });
+            }
+            let bad = [
+                BoidsSpawnDef { shape: 9, ..s },
+                BoidsSpawnDef {
+                    min_speed: f32::NAN,
+                    ..s
+                },
+                BoidsSpawnDef {
+                    min_speed: 6.0,
+                    max_speed: 1.0,
+                    ..s
+                },
+                BoidsSpawnDef {
+                    max_speed: -1.0,
+                    ..s
+                },
+                BoidsSpawnDef {
+                    min: v3(0.0, f32::INFINITY, 0.0),
+                    ..s
+                },
+                BoidsSpawnDef {
+                    shape: BOIDS_SPAWN_SPHERE,
+                    radius: -2.0,
+                    ..s
+                },
+                BoidsSpawnDef {
+                    has_direction: 1,
+                    direction: v3(0.0, 0.0, 0.0),
+                    ..s
+                },
+                BoidsSpawnDef {
+                    has_direction: 2,
+                    ..s
+                },
+            ];
+            for b in bad {
+                refused(fx, "bad spawn", InvalidArgument, || unsafe {
+                    boids_flock_spawn(fx.f, 5, &b, &mut first)
+                });
+            }
+            flock_ids(fx, |f| unsafe { boids_flock_spawn(f, 1, &s, &mut first) });
+            busy("spawn", |b| unsafe {
+                boids_flock_spawn(b.f, 1, &s, &mut first)
+            });
+        }),
+        ("boids_flock_resize", |fx| {
+            let s = boids_default_spawn_def();
+            refused(fx, "NULL spawn", NullPointer, || unsafe {
+                boids_flock_resize(fx.f, 1, null())
+            });
+            refused(fx, "huge count", InvalidArgument, || unsafe {
+                boids_flock_resize(fx.f, u32::MAX, &s)
+            });
+            refused(fx, "forged def", InvalidDef, || unsafe {
+                boids_flock_resize(
+                    fx.f,
+                    3,
+                    &BoidsSpawnDef {
+                        internal_cookie: 0,
+                        ..s
+                    },
+                )
+            });
+            flock_ids(fx, |f| unsafe { boids_flock_resize(f, 1, &s) });
+            busy("resize", |b| unsafe {
+                boids_flock_resize(b.f, 150_000, &s)
+            });
+        }),
+        ("boids_flock_add_boids", |fx| {
+            let (p, v) = ([v3(0.0, 0.0, 0.0); 2], [v3(1.0, 0.0, 0.0); 2]);
+            let mut first = 0;
+            refused(fx, "NULL positions", NullPointer, || unsafe {
+                boids_flock_add_boids(fx.f, null(), v.as_ptr(), 2, &mut first)
+            });
+            refused(fx, "NULL velocities", NullPointer, || unsafe {
+                boids_flock_add_boids(fx.f, p.as_ptr(), null(), 2, &mut first)
+            });
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_flock_add_boids(fx.f, p.as_ptr(), v.as_ptr(), 2, null_mut())
+            });
+            for count in [usize::MAX, u32::MAX as usize, (1 << 24) + 1] {
+                refused(fx, "huge count", InvalidArgument, || unsafe {
+                    boids_flock_add_boids(fx.f, p.as_ptr(), v.as_ptr(), count, &mut first)
+                });
+            }
+            for bad in [
+                v3(f32::NAN, 0.0, 0.0),
+                v3(0.0, f32::INFINITY, 0.0),
+                v3(0.0, 0.0, -1e30),
+            ] {
+                let pp = [v3(0.0, 0.0, 0.0), bad];
+                refused(fx, "bad position", InvalidArgument, || unsafe {
+                    boids_flock_add_boids(fx.f, pp.as_ptr(), v.as_ptr(), 2, &mut first)
+                });
+                refused(fx, "bad velocity", InvalidArgument, || unsafe {
+                    boids_flock_add_boids(fx.f, p.as_ptr(), pp.as_ptr(), 2, &mut first)
+                });
+            }
+            flock_ids(fx, |f| unsafe {
+                boids_flock_add_boids(f, p.as_ptr(), v.as_ptr(), 2, &mut first)
+            });
+            busy("add", |b| unsafe {
+                boids_flock_add_boids(b.f, p.as_ptr(), v.as_ptr(), 2, &mut first)
+            });
+        }),
+        ("boids_flock_remove_boids", |fx| {
+            let mut n = 0usize;
+            refused(fx, "NULL ids", NullPointer, || unsafe {
+                boids_flock_remove_boids(fx.f, null(), 3, &mut n)
+            });
+            refused(fx, "unknown id", InvalidArgument, || unsafe {
+                boids_flock_remove_boids(fx.f, [1u32, 9999].as_ptr(), 2, &mut n)
+            });
+            refused(fx, "huge count", InvalidArgument, || unsafe {
+                boids_flock_remove_boids(fx.f, [1u32].as_ptr(), usize::MAX, &mut n)
+            });
+            flock_ids(fx, |f| unsafe {
+                boids_flock_remove_boids(f, [0u32].as_ptr(), 1, &mut n)
+            });
+            busy("remove", |b| unsafe {
+                boids_flock_remove_boids(b.f, [0u32].as_ptr(), 1, &mut n)
+            });
+        }),
+        ("boids_flock_count", |fx| {
+            let mut n = 0usize;
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_flock_count(fx.f, null_mut())
+            });
+            flock_ids(fx, |f| unsafe { boids_flock_count(f, &mut n) });
+            busy("count", |b| unsafe { boids_flock_count(b.f, &mut n) });
+        }),
+        ("boids_flock_read_positions", |fx| {
+            reads(fx, |f, c, n| unsafe {
+                boids_flock_read_positions(f, c.as_mut_ptr().cast(), c.len() / 3, n)
+            })
+        }),
+        ("boids_flock_read_velocities", |fx| {
+            reads(fx, |f, c, n| unsafe {
+                boids_flock_read_velocities(f, c.as_mut_ptr().cast(), c.len() / 3, n)
+            })
+        }),
+        ("boids_flock_read_ids", |fx| {
+            reads(fx, |f, c, n| unsafe {
+                boids_flock_read_ids(f, c.as_mut_ptr().cast(), c.len(), n)
+            })
+        }),
+        ("boids_flock_read_orientations", |fx| {
+            reads(fx, |f, c, n| unsafe {
+                boids_flock_read_orientations(f, c.as_mut_ptr().cast(), c.len() / 4, n)
+            })
+        }),
+        ("boids_flock_read_matrices", |fx| {
+            reads(fx, |f, c, n| unsafe {
+                boids_flock_read_matrices(f, 1.0, c.as_mut_ptr().cast(), c.len() / 16, n)
+            });
+            let mut m = vec![BoidsMat4::default(); 64];
+            let mut n = 0;
+            for scale in [f32::NAN, f32::INFINITY] {
+                refused(fx, "bad scale", InvalidArgument, || unsafe {
+                    boids_flock_read_matrices(fx.f, scale, m.as_mut_ptr(), 64, &mut n)
+                });
+            }
+        }),
+        ("boids_flock_write_positions", |fx| {
+            writes(fx, |f, p, n| unsafe {
+                boids_flock_write_positions(f, p, n)
+            })
+        }),
+        ("boids_flock_write_velocities", |fx| {
+            writes(fx, |f, p, n| unsafe {
+                boids_flock_write_velocities(f, p, n)
+            })
+        }),
+        ("boids_obstacle_add", |fx| {
+            let mut o = BoidsObstacleId::default();
+            refused(fx, "NULL def", NullPointer, || unsafe {
+                boids_obstacle_add(fx.w, null(), &mut o)
+            });
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_obstacle_add(fx.w, &sphere(), null_mut())
+            });
+            for d in bad_obstacle_defs() {
+                refused(fx, "bad shape", InvalidArgument, || unsafe {
+                    boids_obstacle_add(fx.w, &d, &mut o)
+                });
+            }
+            world_ids(fx, |w| unsafe { boids_obstacle_add(w, &sphere(), &mut o) });
+            busy("obstacle add", |b| unsafe {
+                boids_obstacle_add(b.w, &sphere(), &mut o)
+            });
+        }),
+        ("boids_obstacle_set", |fx| {
+            refused(fx, "NULL def", NullPointer, || unsafe {
+                boids_obstacle_set(fx.o, null())
+            });
+            for d in bad_obstacle_defs() {
+                refused(fx, "bad shape", InvalidArgument, || unsafe {
+                    boids_obstacle_set(fx.o, &d)
+                });
+            }
+            for (case, id) in bad_obstacles(fx) {
+                refused(fx, case, InvalidId, || unsafe {
+                    boids_obstacle_set(id, &sphere())
+                });
+            }
+            busy("obstacle set", |b| unsafe {
+                boids_obstacle_set(b.o, &sphere())
+            });
+        }),
+        ("boids_obstacle_remove", |fx| {
+            for (case, id) in bad_obstacles(fx) {
+                refused(fx, case, InvalidId, || boids_obstacle_remove(id));
+            }
+            busy("obstacle remove", |b| boids_obstacle_remove(b.o));
+        }),
+    ]
+}
+
+type ParamEdit = (&'static str, fn(&mut BoidsFlockParams));
+
+fn bad_params() -> Vec<ParamEdit> {
+    vec![
+        ("radius NaN", |p| p.perception_radius = f32::NAN),
+        ("radius negative", |p| p.perception_radius = -1.0),
+        ("radius absurd", |p| p.perception_radius = 1e20),
+        ("fov 361", |p| p.field_of_view_deg = 361.0),
+        ("weight Inf", |p| p.weight_alignment = f32::INFINITY),
+        ("weight absurd", |p| p.weight_wander = -1e12),
+        ("min over max", |p| p.min_speed = 99.0),
+        ("max speed NaN", |p| p.max_speed = f32::NAN),
+        ("smoothing 2", |p| p.velocity_smoothing = 2.0),
+        ("turn rate negative", |p| p.max_turn_rate = -1.0),
+        ("separation mode 7", |p| p.separation_mode = 7),
+        ("alignment mode -1", |p| p.alignment_mode = -1),
+        ("combine 3", |p| p.combine = 3),
+        ("integrator 4", |p| p.integrator = 4),
+        ("plane 3", |p| p.plane = 3),
+        ("index 4", |p| p.index = 4),
+        ("obstacle mode 3", |p| p.obstacle_avoidance = 3),
+        ("has_target 5", |p| p.has_target = 5),
+        ("target NaN", |p| {
+            p.has_target = 1;
+            p.target_point.x = f32::NAN;
+        }),
+        ("rule probability 1.5", |p| p.rule_probability = 1.5),
+        ("speed change probability NaN", |p| {
+            p.speed_change_probability = f32::NAN
+        }),
+        ("relocation flag 3", |p| p.has_target_relocation = 3),
+        ("relocation min above max", |p| {
+            p.has_target_relocation = 1;
+            p.target_relocation_min = v3(1.0, 1.0, 1.0);
+        }),
+        ("smooth time negative", |p| p.cohesion_smooth_time = -0.5),
+        ("fallback flag -1", |p| p.fallback_to_nearest = -1),
+        ("bounds kind 6", |p| p.bounds.kind = 6),
+    ]
+}
+
+fn bad_obstacle_defs() -> Vec<BoidsObstacleDef> {
+    let s = sphere();
+    vec![
+        BoidsObstacleDef { shape: 3, ..s },
+        BoidsObstacleDef { shape: -1, ..s },
+        BoidsObstacleDef { radius: 0.0, ..s },
+        BoidsObstacleDef { radius: -1.0, ..s },
+        BoidsObstacleDef {
+            radius: f32::NAN,
+            ..s
+        },
+        BoidsObstacleDef {
+            a: v3(f32::INFINITY, 0.0, 0.0),
+            ..s
+        },
+        BoidsObstacleDef {
+            shape: BOIDS_OBSTACLE_BOX,
+            a: v3(1.0, 1.0, 1.0),
+            b: v3(0.0, 0.0, 0.0),
+            radius: 0.0,
+        },
+        BoidsObstacleDef {
+            shape: BOIDS_OBSTACLE_PLANE,
+            a: v3(0.0, 0.0, 0.0),
+            b: v3(0.0, 0.0, 0.0),
+            radius: 0.0,
+        },
+    ]
+}
+
+/// A bulk read: NULL buffer with capacity, NULL count, too-small buffer (count reports the
+/// need), zero-size size query, bad ids, BUSY. `f32` storage is big enough for every element
+/// type (read functions are given element capacities).
+fn reads(fx: &Fx, read: fn(BoidsFlockId, &mut [f32], *mut usize) -> BoidsResult) {
+    let mut n = 0usize;
+    let mut big = vec![0.0f32; 64 * 16];
+    let mut small = vec![0.0f32; 16];
+    refused(fx, "NULL count", NullPointer, || {
+        read(fx.f, &mut big, null_mut())
+    });
+    refused(fx, "too small", BufferTooSmall, || {
+        read(fx.f, &mut small, &mut n)
+    });
+    assert_eq!(n, 64, "the size needed");
+    refused(fx, "zero-size query", BufferTooSmall, || {
+        read(fx.f, &mut [], &mut n)
+    });
+    assert_eq!(n, 64);
+    assert_eq!(read(fx.f, &mut big, &mut n), Ok);
+    flock_ids(fx, |f| read(f, &mut big, &mut n));
+    busy("read", |b| {
+        read(b.f, &mut vec![0.0f32; 150_000 * 16], &mut n)
+    });
+}
+
+fn writes(fx: &Fx, write: unsafe fn(BoidsFlockId, *const BoidsVec3, usize) -> BoidsResult) {
+    let good = vec![v3(0.5, 0.5, 0.5); 64];
+    refused(fx, "NULL data", NullPointer, || unsafe {
+        write(fx.f, null(), 64)
+    });
+    for count in [0usize, 63, 65, usize::MAX] {
+        refused(fx, "wrong count", InvalidArgument, || unsafe {
+            write(fx.f, good.as_ptr(), count)
+        });
+    }
+    let mut bad = good.clone();
+    bad[40] = v3(0.0, f32::NAN, 0.0);
+    refused(fx, "NaN", InvalidArgument, || unsafe {
+        write(fx.f, bad.as_ptr(), 64)
+    });
+    bad[40] = v3(2e9, 0.0, 0.0);
+    refused(fx, "absurd", InvalidArgument, || unsafe {
+        write(fx.f, bad.as_ptr(), 64)
+    });
+    flock_ids(fx, |f| unsafe { write(f, good.as_ptr(), 64) });
+    busy("write", |b| unsafe { write(b.f, null(), 0) });
+}
+
+#[test]
+fn every_export_has_a_row() {
+    let header = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../include/boids.h"
+    ))
+    .unwrap();
+    let rows: Vec<&str> = matrix().iter().map(|r| r.0).collect();
+    let mut exports: Vec<String> = header
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with("boids_"))
+        .map(str::to_owned)
+        .collect();
+    exports.sort();
+    exports.dedup();
+    // Keep only names followed by '(' somewhere: functions, not constants.
+    exports.retain(|e| header.contains(&format!("{e}(")));
+    assert!(exports.len() >= 41, "{exports:?}");
+    for e in &exports {
+        assert!(
+            rows.contains(&e.as_str()),
+            "export {e} has no row in the hostile-input matrix"
+        );
+    }
+}
+
+#[test]
+fn hostile_input_matrix() {
+    for (name, row) in matrix() {
+        let fx = fixture();
+        row(&fx);
+        // The fixture world still works after all of it.
+        assert_eq!(boids_world_step(fx.w, 0.016), Ok, "{name}");
+        let mut n = 0;
+        assert_eq!(unsafe { boids_flock_count(fx.f, &mut n) }, Ok, "{name}");
+        assert_eq!(boids_world_destroy(fx.w), Ok, "{name}");
+    }
+}
