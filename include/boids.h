@@ -203,6 +203,31 @@
 #define BOIDS_OBSTACLE_PLANE 2
 
 /**
+ * `boids_world_set_relation` kind: no reaction (removes the relation).
+ */
+#define BOIDS_RELATION_IGNORE 0
+
+/**
+ * `boids_world_set_relation` kind: move with the other flock (toward its centre, along its heading).
+ */
+#define BOIDS_RELATION_FLOCK_TOGETHER 1
+
+/**
+ * `boids_world_set_relation` kind: keep away from the other flock's boids.
+ */
+#define BOIDS_RELATION_AVOID 2
+
+/**
+ * `boids_world_set_relation` kind: prey, evade the nearest of them with prediction.
+ */
+#define BOIDS_RELATION_FLEE 3
+
+/**
+ * `boids_world_set_relation` kind: predator, pursue the nearest of them with prediction.
+ */
+#define BOIDS_RELATION_CHASE 4
+
+/**
  * `boids_struct_size` argument: `BoidsVec3`.
  */
 #define BOIDS_STRUCT_VEC3 0
@@ -563,6 +588,39 @@ typedef struct BoidsFlockParams {
    * 1 = a boid with no neighbour in range uses the nearest boid instead.
    */
   int32_t fallback_to_nearest;
+  /**
+   * Weight of path following (`boids_flock_set_path`).
+   */
+  float weight_path;
+  /**
+   * Wander: radius of the circle ahead the wander target moves on.
+   */
+  float wander_radius;
+  /**
+   * Wander: how far ahead that circle is.
+   */
+  float wander_distance;
+  /**
+   * Wander: how far the target jitters per second.
+   */
+  float wander_jitter;
+  /**
+   * Arrival: inside this distance of the target the boid slows down (0 = off).
+   */
+  float arrival_radius;
+  /**
+   * Path following: how far ahead along the path a boid aims.
+   */
+  float path_lookahead;
+  /**
+   * Level of detail: step only every this many world steps, with dt times as long (1..1000).
+   */
+  uint32_t update_every;
+  /**
+   * Level of detail: sleep while the observer is farther than this from the flock's centre
+   * (0 = never).
+   */
+  float sleep_distance;
   /**
    * Reserved, keep 0 (pads to a multiple of 8 bytes).
    */
@@ -1097,6 +1155,45 @@ BoidsResult boids_obstacle_set(struct BoidsObstacleId obstacle, const struct Boi
  * Removes an obstacle; its id goes stale.
  */
 BoidsResult boids_obstacle_remove(struct BoidsObstacleId obstacle);
+
+/**
+ * Sets how flock `from` reacts to flock `to` (`BOIDS_RELATION_*`) within `radius`, with
+ * `weight`: flee or chase the nearest of its boids with prediction, avoid them, or move with
+ * them. Replaces the earlier relation of that ordered pair; `BOIDS_RELATION_IGNORE` removes it.
+ * Both flocks must be in `world`.
+ */
+BoidsResult boids_world_set_relation(struct BoidsWorldId world,
+                                     struct BoidsFlockId from,
+                                     struct BoidsFlockId to,
+                                     int32_t kind,
+                                     float radius,
+                                     float weight);
+
+/**
+ * Sets the polyline (`count` points, copied) the flock follows with `weight_path`; `closed` 1
+ * loops back to the first point. Fewer than two points clears the path.
+ *
+ * # Safety
+ * `points` is NULL (only with count 0) or holds `count` readable entries.
+ */
+BoidsResult boids_flock_set_path(struct BoidsFlockId flock,
+                                 const struct BoidsVec3 *points,
+                                 size_t count,
+                                 int32_t closed);
+
+/**
+ * Makes boid `boid_id` of the flock its leader: the flock's target follows it at `offset` in
+ * the leader's frame (+Z ahead, +Y up; `{0, 0, -2}` = two units behind), and the leader ignores
+ * the target. Followers steer with `weight_target` (and `arrival_radius`).
+ */
+BoidsResult boids_flock_set_leader(struct BoidsFlockId flock,
+                                   uint32_t boid_id,
+                                   struct BoidsVec3 offset);
+
+/**
+ * Stops leader following.
+ */
+BoidsResult boids_flock_clear_leader(struct BoidsFlockId flock);
 
 #ifdef __cplusplus
 }  // extern "C"

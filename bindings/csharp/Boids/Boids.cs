@@ -219,6 +219,16 @@ namespace Boids
             Interop.Check(NativeMethods.boids_world_set_observer(handle.Id, null));
         }
 
+        /// <summary>How flock `from` reacts to flock `to` (BoidsConst.RELATION_*): flee or chase the
+        /// nearest of its boids in range with prediction, avoid them, or move with them.</summary>
+        public void SetRelation(BoidsFlock from, BoidsFlock to, int kind, float radius, float weight)
+        {
+            ThrowIfDisposed();
+            if (from == null) throw new ArgumentNullException("from");
+            if (to == null) throw new ArgumentNullException("to");
+            Interop.Check(NativeMethods.boids_world_set_relation(handle.Id, from.Id, to.Id, kind, radius, weight));
+        }
+
         /// <summary>Adds an obstacle every flock avoids (per its params).</summary>
         public BoidsObstacle AddObstacle(BoidsObstacleDef def)
         {
@@ -464,6 +474,25 @@ namespace Boids
             if (velocities == null) throw new ArgumentNullException("velocities");
             fixed (BoidsVec3* p = velocities)
                 Interop.Check(NativeMethods.boids_flock_write_velocities(Live, p, (UIntPtr)velocities.Length));
+        }
+
+        /// <summary>The polyline the flock follows with weight_path (fewer than two points clears it).</summary>
+        public void SetPath(BoidsVec3[] points, bool closed)
+        {
+            if (points == null) throw new ArgumentNullException("points");
+            fixed (BoidsVec3* p = points)
+                Interop.Check(NativeMethods.boids_flock_set_path(Live, p, (UIntPtr)points.Length, closed ? 1 : 0));
+        }
+
+        /// <summary>Boid `boidId` leads: the target follows it at `offset` in its frame (+Z ahead).</summary>
+        public void SetLeader(uint boidId, BoidsVec3 offset)
+        {
+            Interop.Check(NativeMethods.boids_flock_set_leader(Live, boidId, offset));
+        }
+
+        public void ClearLeader()
+        {
+            Interop.Check(NativeMethods.boids_flock_clear_leader(Live));
         }
 
         /// <summary>Destroys the flock; later calls on it throw BoidsException(InvalidId).</summary>

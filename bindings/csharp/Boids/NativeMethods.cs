@@ -104,6 +104,9 @@ namespace Boids.Native
         public BoidsVec3 target_relocation_min, target_relocation_max;
         public float cohesion_smooth_time;
         public int fallback_to_nearest;
+        public float weight_path, wander_radius, wander_distance, wander_jitter, arrival_radius, path_lookahead;
+        public uint update_every;
+        public float sleep_distance;
         public uint reserved;
     }
 
@@ -149,6 +152,7 @@ namespace Boids.Native
         public const int OBSTACLES_IGNORE = 0, OBSTACLES_REFLECT = 1, OBSTACLES_FREE_DIRECTION = 2;
         public const int SPAWN_BOX = 0, SPAWN_SPHERE = 1, SPAWN_DISC = 2, SPAWN_FLAT_BALL = 3;
         public const int OBSTACLE_SPHERE = 0, OBSTACLE_BOX = 1, OBSTACLE_PLANE = 2;
+        public const int RELATION_IGNORE = 0, RELATION_FLOCK_TOGETHER = 1, RELATION_AVOID = 2, RELATION_FLEE = 3, RELATION_CHASE = 4;
         public const int STRUCT_VEC3 = 0, STRUCT_QUAT = 1, STRUCT_MAT4 = 2, STRUCT_WORLD_ID = 3, STRUCT_FLOCK_ID = 4,
             STRUCT_OBSTACLE_ID = 5, STRUCT_WORLD_DEF = 6, STRUCT_BOUNDS = 7, STRUCT_FLOCK_PARAMS = 8,
             STRUCT_FLOCK_DEF = 9, STRUCT_SPAWN_DEF = 10, STRUCT_OBSTACLE_DEF = 11;
@@ -207,5 +211,9 @@ namespace Boids.Native
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_obstacle_add(BoidsWorldId world, BoidsObstacleDef* def, BoidsObstacleId* out_obstacle);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_obstacle_set(BoidsObstacleId obstacle, BoidsObstacleDef* def);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_obstacle_remove(BoidsObstacleId obstacle);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_set_relation(BoidsWorldId world, BoidsFlockId from, BoidsFlockId to, int kind, float radius, float weight);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_set_path(BoidsFlockId flock, BoidsVec3* points, UIntPtr count, int closed);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_set_leader(BoidsFlockId flock, uint boid_id, BoidsVec3 offset);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_clear_leader(BoidsFlockId flock);
     }
 }

@@ -270,6 +270,41 @@ static unsafe class BoidsTests
             }
         });
 
+        Test("predators, paths, leaders, level of detail", () =>
+        {
+            using (var w = new BoidsWorld(6))
+            {
+                var fish = w.CreatePreset("shark", "fish");
+                var shark = w.FindFlock("fish-predator");
+                Assert(shark != null && shark.Count == 1, "the shark preset makes a predator flock");
+                var birds = w.CreateFlock("birds");
+                birds.Spawn(50);
+                w.SetRelation(birds, fish, BoidsConst.RELATION_AVOID, 3f, 2f);
+                w.SetRelation(birds, fish, BoidsConst.RELATION_IGNORE, 3f, 2f);
+                Refused(BoidsResult.InvalidArgument, () => w.SetRelation(birds, birds, BoidsConst.RELATION_FLEE, 3f, 1f));
+                Refused(BoidsResult.InvalidArgument, () => w.SetRelation(birds, fish, 9, 3f, 1f));
+                Throws<ArgumentNullException>(() => w.SetRelation(null, fish, BoidsConst.RELATION_FLEE, 1f, 1f));
+                var p = birds.Params;
+                p.weight_path = 2f;
+                p.update_every = 2;
+                p.weight_wander = 1f;
+                birds.Params = p;
+                birds.SetPath(new[] { V(0, 0, 0), V(5, 0, 0), V(5, 0, 5) }, true);
+                Refused(BoidsResult.InvalidArgument, () => birds.SetPath(new[] { V(float.NaN, 0, 0), V(1, 0, 0) }, false));
+                birds.SetLeader(0, V(0, 0, -2));
+                Refused(BoidsResult.InvalidArgument, () => birds.SetLeader(9999, V(0, 0, 0)));
+                for (int i = 0; i < 30; i++) w.Step(1f / 60);
+                birds.ClearLeader();
+                Assert(birds.Params.update_every == 2, "level of detail");
+                var p2 = birds.Params;
+                p2.sleep_distance = 1f;
+                birds.Params = p2;
+                w.SetObserver(V(500, 0, 0));
+                w.Step(1f / 60);
+                Assert(birds.IsAsleep, "asleep far from the observer");
+            }
+        });
+
         Test("no allocation across 1000 steps with reads", () =>
         {
             using (var w = new BoidsWorld(9, 2))

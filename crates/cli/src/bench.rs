@@ -126,13 +126,13 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         _ => "n/a".into(),
     };
     let threads = if naive { 1 } else { world.threads() };
-    println!(
+    out!(
         "benchmark scenario: seed 000 rules, radius 1, fov 90 deg, cube side {:.2}, dt 1/60",
         bench_cube_side(a.boids)
     );
-    println!("  boids                {}", a.boids);
-    println!("  threads              {threads}");
-    println!(
+    out!("  boids                {}", a.boids);
+    out!("  threads              {threads}");
+    out!(
         "  index                {name}{}",
         if a.k > 0 {
             format!(" (k = {})", a.k)
@@ -140,7 +140,7 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
             String::new()
         }
     );
-    println!(
+    out!(
         "  mode                 {}",
         if a.free {
             "free-moving flock"
@@ -148,19 +148,21 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
             "every step from the saved state"
         }
     );
-    println!(
+    out!(
         "  timed steps          {} (after {} warm-up)",
-        a.steps, a.warmup
+        a.steps,
+        a.warmup
     );
-    println!("  ms/step (median)     {ms:.3}");
-    println!("  index build (median) {build:.3} ms");
-    println!("  ns/boid/step         {:.1}", ms * 1e6 / a.boids as f64);
-    println!("  neighbours/boid      {per_boid:.2}");
-    println!("  engine bytes/boid    {bytes:.1}");
-    println!("  peak RSS growth/boid {rss}");
-    println!(
+    out!("  ms/step (median)     {ms:.3}");
+    out!("  index build (median) {build:.3} ms");
+    out!("  ns/boid/step         {:.1}", ms * 1e6 / a.boids as f64);
+    out!("  neighbours/boid      {per_boid:.2}");
+    out!("  engine bytes/boid    {bytes:.1}");
+    out!("  peak RSS growth/boid {rss}");
+    out!(
         "bench n={} threads={threads} index={name} k={} ms_per_step={ms:.4} build_ms={build:.4} neighbours_per_boid={per_boid:.3} bytes_per_boid={bytes:.1}",
-        a.boids, a.k
+        a.boids,
+        a.k
     );
     Ok(())
 }

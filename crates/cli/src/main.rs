@@ -1,5 +1,13 @@
 //! The `boids` command: run a flock and write pictures and data, list presets, benchmark.
 
+/// `println!` that ignores a closed pipe (`boids run | head -1` must not panic).
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
 mod bench;
 mod output;
 mod render;
@@ -235,7 +243,7 @@ fn run(a: &RunArgs) -> Result<(), String> {
     } else {
         0.0
     };
-    println!(
+    out!(
         "steps {} (dt {:.4} s), threads {}, seed {}, {ms:.3} ms/step",
         setup.steps,
         setup.dt,
@@ -245,7 +253,7 @@ fn run(a: &RunArgs) -> Result<(), String> {
     for id in world.flock_ids() {
         let f = world.flock(id).expect("live");
         let m = measure(f);
-        println!(
+        out!(
             "  {:<16} boids {:>7}  polarisation {:.3}  mean speed {:.3}  mean nearest distance {:.3}  groups {}",
             f.name(),
             m.count,
@@ -255,16 +263,16 @@ fn run(a: &RunArgs) -> Result<(), String> {
             m.groups
         );
     }
-    println!("  state hash {:016x}", world.state_hash());
+    out!("  state hash {:016x}", world.state_hash());
     for p in outs.iter().chain(&a.metrics) {
-        println!("wrote {}", p.display());
+        out!("wrote {}", p.display());
     }
     Ok(())
 }
 
 fn presets() -> Result<(), String> {
     for p in boids_sim::presets::all() {
-        println!("{:<18} {}", p.name, p.description);
+        out!("{:<18} {}", p.name, p.description);
     }
     Ok(())
 }

@@ -218,7 +218,9 @@ pub fn draw(world: &World, cam: &Camera, trails: Option<&Trails>) -> Pixmap {
             }
         }
         let mut pb = PathBuilder::new();
-        let len = (cam.half * 0.018).max(0.05);
+        // A few boids (a predator, a leader) are drawn larger than a school's.
+        let big = if f.len() < 10 { 3.0 } else { 1.0 };
+        let len = (cam.half * 0.018).max(0.05) * big;
         for (i, &p) in f.positions().iter().enumerate() {
             let h = f.headings()[i];
             if let (Some((x0, y0, s)), Some((x1, y1, _))) =
@@ -240,7 +242,7 @@ pub fn draw(world: &World, cam: &Camera, trails: Option<&Trails>) -> Pixmap {
         }
         if let Some(path) = pb.finish() {
             let stroke = Stroke {
-                width: 1.6,
+                width: 1.6 * big,
                 line_cap: tiny_skia::LineCap::Round,
                 ..Stroke::default()
             };

@@ -183,8 +183,10 @@ pub struct Weights {
     pub bounds: f32,
     /// Obstacle avoidance.
     pub obstacles: f32,
-    /// Random wander.
+    /// Random wander (Reynolds' jittered circle).
     pub wander: f32,
+    /// Following the flock's path.
+    pub path: f32,
 }
 
 /// Every setting of a flock. [`FlockParams::default`] is seed 000's fish school.
@@ -252,6 +254,23 @@ pub struct FlockParams {
     pub cohesion_smooth_time: f32,
     /// A boid with no neighbour in range uses the single nearest boid instead (seed 002).
     pub fallback_to_nearest: bool,
+    /// Wander: radius of the circle ahead of the boid its wander target moves on.
+    pub wander_radius: f32,
+    /// Wander: how far ahead that circle is.
+    pub wander_distance: f32,
+    /// Wander: how far the target may jitter per second.
+    pub wander_jitter: f32,
+    /// Arrival: inside this distance of the target the boid slows down in proportion
+    /// (0 = no arrival behaviour).
+    pub arrival_radius: f32,
+    /// Path following: how far ahead along the path a boid aims.
+    pub path_lookahead: f32,
+    /// Level of detail: step this flock only every this many world steps, with `dt` times as
+    /// long (1 = every step).
+    pub update_every: u32,
+    /// Level of detail: the flock sleeps (frozen, no cost) while the world's observer is farther
+    /// than this from its centre (0 = never).
+    pub sleep_distance: f32,
 }
 
 impl Default for Weights {
@@ -265,6 +284,7 @@ impl Default for Weights {
             bounds: 1.0,
             obstacles: 10.0,
             wander: 0.0,
+            path: 0.0,
         }
     }
 }
@@ -306,6 +326,13 @@ impl Default for FlockParams {
             target_relocation: None,
             cohesion_smooth_time: 0.0,
             fallback_to_nearest: false,
+            wander_radius: 1.0,
+            wander_distance: 2.0,
+            wander_jitter: 4.0,
+            arrival_radius: 0.0,
+            path_lookahead: 2.0,
+            update_every: 1,
+            sleep_distance: 0.0,
             index: IndexKind::Auto,
         }
     }
@@ -379,6 +406,7 @@ impl FlockParams {
             ("weights.bounds", w.bounds),
             ("weights.obstacles", w.obstacles),
             ("weights.wander", w.wander),
+            ("weights.path", w.path),
         ] {
             check(name, x, -m, m)?;
         }
@@ -424,6 +452,18 @@ impl FlockParams {
             1.0,
         )?;
         check("cohesion_smooth_time", self.cohesion_smooth_time, 0.0, m)?;
+        check("wander_radius", self.wander_radius, 0.0, m)?;
+        check("wander_distance", self.wander_distance, 0.0, m)?;
+        check("wander_jitter", self.wander_jitter, 0.0, m)?;
+        check("arrival_radius", self.arrival_radius, 0.0, m)?;
+        check("path_lookahead", self.path_lookahead, 0.0, m)?;
+        check("sleep_distance", self.sleep_distance, 0.0, m)?;
+        if !(1..=1000).contains(&self.update_every) {
+            return Err(ParamError {
+                field: "update_every",
+                reason: format!("must be 1..=1000, got {}", self.update_every),
+            });
+        }
         if let Some(r) = self.target_relocation {
             check("target_relocation.probability", r.probability, 0.0, 1.0)?;
             check_vec("target_relocation.min", r.min)?;

@@ -17,6 +17,8 @@ pub struct Extra {
     pub orientation: Quat,
     /// `SmoothDamp` velocity state of steered cohesion (seed 004).
     pub damp: Vec3,
+    /// Wander target, relative to the centre of the wander circle.
+    pub wander: Vec3,
 }
 
 /// One boid's state.
@@ -46,6 +48,7 @@ impl BoidState {
             extra: Extra {
                 orientation: look_rotation(heading),
                 damp: Vec3::ZERO,
+                wander: Vec3::ZERO,
             },
         }
     }
@@ -102,6 +105,8 @@ pub struct Neighbourhood {
     pub separation_count: u32,
     /// `Σ |v_j|` (filled by [`Neighbourhood::consider`]; the SIMD block kernel leaves it 0).
     pub sum_speed: f32,
+    /// Steering from other flocks (flee, chase, avoid, flock together), already weighted.
+    pub external: Vec3,
 }
 
 impl Neighbourhood {
@@ -147,6 +152,54 @@ pub struct Env<'a> {
     pub target: Option<Vec3>,
     /// Obstacles to look out for.
     pub obstacles: &'a [Obstacle],
+    /// The flock's path (a polyline; at least two points to be followed).
+    pub path: &'a [Vec3],
+    /// Whether the path closes back on its first point.
+    pub path_closed: bool,
+}
+
+/// The point `lookahead` further along the polyline from the point on it nearest to `p`.
+fn path_target(path: &[Vec3], closed: bool, p: Vec3, lookahead: f32) -> Option<Vec3> {
+    let n = path.len();
+    if n < 2 {
+        return None;
+    }
+    let segments = if closed { n } else { n - 1 };
+    let seg = |k: usize| (path[k], path[(k + 1) % n]);
+    let mut best = (f32::INFINITY, 0usize, 0.0f32);
+    for k in 0..segments {
+        let (a, b) = seg(k);
+        let ab = b - a;
+        let len2 = ab.length_squared();
+        let t = if len2 > 0.0 {
+            ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let d2 = (a + ab * t - p).length_squared();
+        if d2 < best.0 {
+            best = (d2, k, t);
+        }
+    }
+    // Walk `lookahead` along the path from the nearest point.
+    let (mut k, mut t, mut left) = (best.1, best.2, lookahead);
+    for _ in 0..=segments {
+        let (a, b) = seg(k);
+        let len = (b - a).length();
+        let rest = len * (1.0 - t);
+        if left <= rest || (!closed && k + 1 == segments) {
+            let along = if len > 0.0 {
+                (t + left / len).min(1.0)
+            } else {
+                1.0
+            };
+            return Some(a + (b - a) * along);
+        }
+        left -= rest;
+        k = (k + 1) % segments;
+        t = 0.0;
+    }
+    Some(path[best.1])
 }
 
 /// The direction the obstacle rule steers toward, if the look-ahead hits something.
@@ -276,7 +329,8 @@ pub fn step_boid(
         );
     }
 
-    let mut parts: [(f32, Vec3, bool); 7] = [
+    // (weight, vector, applies under Steer); the arrival target is a steering force already.
+    let mut parts: [(f32, Vec3, bool); 9] = [
         (w.separation, separation, !alone),
         (w.alignment, alignment, !alone),
         (w.cohesion, cohesion, !alone),
@@ -284,11 +338,27 @@ pub fn step_boid(
         (w.bounds, Vec3::ZERO, false),
         (w.wander, Vec3::ZERO, false),
         (w.obstacles, Vec3::ZERO, false),
+        (w.path, Vec3::ZERO, false),
+        (
+            n.external.length(),
+            normalize_or_zero(n.external),
+            n.external != Vec3::ZERO,
+        ),
     ];
+    let mut arrival = None;
     if let (Some(t), Some(tp), true) = (p.target, target, !(p.target_needs_neighbours && alone)) {
         let d = tp - own.position;
-        parts[3] = if d.length() > t.avoid_distance {
-            (w.target, d, true)
+        let dist = d.length();
+        parts[3] = if dist > t.avoid_distance {
+            if p.arrival_radius > 0.0 {
+                // Reynolds arrival: the desired speed falls linearly inside the radius.
+                let desired =
+                    normalize_or_zero(d) * p.max_speed * (dist / p.arrival_radius).min(1.0);
+                arrival = Some(desired - v);
+                (w.target, desired - v, true)
+            } else {
+                (w.target, d, true)
+            }
         } else {
             (w.target_avoid, -normalize_or_zero(d), true)
         };
@@ -296,14 +366,27 @@ pub fn step_boid(
     let push = bounds_push(&p.bounds, own.position);
     parts[4] = (w.bounds, push, push != Vec3::ZERO);
     if w.wander != 0.0 {
-        let m = lock(normalize_or_zero(own.heading + rng.unit_vector()), p.plane);
+        // Reynolds wander: a target on a circle ahead, jittered a little every step.
+        let jitter = rng.unit_vector() * (p.wander_jitter * dt);
+        let mut on = lock(extra.wander + jitter, p.plane);
+        if on == Vec3::ZERO {
+            on = own.heading;
+        }
+        extra.wander = normalize_or_zero(on) * p.wander_radius;
+        let m = lock(own.heading * p.wander_distance + extra.wander, p.plane);
         parts[5] = (w.wander, m, true);
+    }
+    if w.path != 0.0
+        && let Some(t) = path_target(env.path, env.path_closed, own.position, p.path_lookahead)
+    {
+        parts[7] = (w.path, lock(t - own.position, p.plane), true);
     }
 
     if !rules_apply {
         for part in parts[..4].iter_mut() {
             *part = (0.0, Vec3::ZERO, false);
         }
+        arrival = None;
     }
     // Overrides (seed 001): outside a turn-back box, head for its centre; else an obstacle ahead
     // with overriding avoidance. Either skips every other rule and any speed change.
@@ -311,12 +394,14 @@ pub fn step_boid(
     if let Bounds::TurnBack { min, max } = p.bounds
         && !(own.position.cmpge(min).all() && own.position.cmple(max).all())
     {
-        parts = [(0.0, Vec3::ZERO, false); 7];
+        parts = [(0.0, Vec3::ZERO, false); 9];
         parts[4] = (1.0, (min + max) * 0.5 - own.position, true);
+        arrival = None;
         overridden = true;
     } else if let Some(dir) = avoid_obstacles(own, p, env.obstacles) {
         if p.obstacle_overrides {
-            parts = [(0.0, Vec3::ZERO, false); 7];
+            parts = [(0.0, Vec3::ZERO, false); 9];
+            arrival = None;
             overridden = true;
         }
         parts[6] = (w.obstacles, dir, true);
@@ -338,8 +423,12 @@ pub fn step_boid(
             }
         }
         Combine::Steer => {
-            for (wk, m, applies) in parts {
-                if applies {
+            for (k, (wk, m, applies)) in parts.into_iter().enumerate() {
+                if k == 3
+                    && let Some(force) = arrival
+                {
+                    a += wk * clamp_length(force, p.max_force);
+                } else if applies {
                     a += wk * steer(m, v, p);
                 }
             }

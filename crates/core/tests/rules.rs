@@ -21,6 +21,7 @@ fn bare() -> FlockParams {
             bounds: 0.0,
             obstacles: 0.0,
             wander: 0.0,
+            path: 0.0,
         },
         obstacle_avoidance: ObstacleAvoidance::None,
         min_speed: 0.0,
@@ -52,6 +53,8 @@ fn step(p: &FlockParams, own: BoidState, others: &[(Vec3, Vec3)]) -> BoidState {
         &Env {
             target: p.target.map(|t| t.point),
             obstacles: &[],
+            path: &[],
+            path_closed: false,
         },
         &mut Rng::keyed(1, 0, 0, 0),
         DT,
@@ -487,6 +490,7 @@ fn absurd_weights_never_produce_nan() {
         bounds: 1e9,
         obstacles: 0.0,
         wander: 1e9,
+        path: 0.0,
     };
     p.max_speed = 1e9;
     p.bounds = Bounds::SoftBox {

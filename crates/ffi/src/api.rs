@@ -197,6 +197,7 @@ pub(crate) fn params_from_c(c: &BoidsFlockParams) -> Result<FlockParams, Fail> {
             bounds: c.weight_bounds,
             obstacles: c.weight_obstacles,
             wander: c.weight_wander,
+            path: c.weight_path,
         },
         separation: pick(
             "separation_mode",
@@ -293,6 +294,13 @@ pub(crate) fn params_from_c(c: &BoidsFlockParams) -> Result<FlockParams, Fail> {
         },
         cohesion_smooth_time: c.cohesion_smooth_time,
         fallback_to_nearest: flag("fallback_to_nearest", c.fallback_to_nearest)?,
+        wander_radius: c.wander_radius,
+        wander_distance: c.wander_distance,
+        wander_jitter: c.wander_jitter,
+        arrival_radius: c.arrival_radius,
+        path_lookahead: c.path_lookahead,
+        update_every: c.update_every,
+        sleep_distance: c.sleep_distance,
     };
     p.validate()
         .map_err(|e| bad(format!("flock params: {e}")))?;
@@ -382,6 +390,14 @@ pub(crate) fn params_to_c(p: &FlockParams, target_now: Option<Vec3>) -> BoidsFlo
         target_relocation_max: reloc.map_or(Vec3::ZERO, |r| r.max).into(),
         cohesion_smooth_time: p.cohesion_smooth_time,
         fallback_to_nearest: i32::from(p.fallback_to_nearest),
+        weight_path: w.path,
+        wander_radius: p.wander_radius,
+        wander_distance: p.wander_distance,
+        wander_jitter: p.wander_jitter,
+        arrival_radius: p.arrival_radius,
+        path_lookahead: p.path_lookahead,
+        update_every: p.update_every,
+        sleep_distance: p.sleep_distance,
         reserved: 0,
     }
 }
@@ -1279,4 +1295,87 @@ pub extern "C" fn boids_obstacle_remove(obstacle: BoidsObstacleId) -> BoidsResul
             Ok(w.remove_obstacle(obstacle_id(obstacle))?)
         })
     })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Interactions, paths, leaders
+
+/// Sets how flock `from` reacts to flock `to` (`BOIDS_RELATION_*`) within `radius`, with
+/// `weight`: flee or chase the nearest of its boids with prediction, avoid them, or move with
+/// them. Replaces the earlier relation of that ordered pair; `BOIDS_RELATION_IGNORE` removes it.
+/// Both flocks must be in `world`.
+#[unsafe(no_mangle)]
+pub extern "C" fn boids_world_set_relation(
+    world: BoidsWorldId,
+    from: BoidsFlockId,
+    to: BoidsFlockId,
+    kind: i32,
+    radius: f32,
+    weight: f32,
+) -> BoidsResult {
+    use boids_sim::RelationKind as K;
+    boundary(|| {
+        let kind = pick(
+            "kind",
+            kind,
+            &[K::Ignore, K::FlockTogether, K::Avoid, K::Flee, K::Chase],
+        )?;
+        registry::with_world(world, |w| {
+            for id in [from, to] {
+                if id.world != world || id.index == 0 || !w.is_valid(flock_id(id)) {
+                    return Err(flock_err(id));
+                }
+            }
+            Ok(w.set_relation(flock_id(from), flock_id(to), kind, radius, weight)?)
+        })
+    })
+}
+
+/// Sets the polyline (`count` points, copied) the flock follows with `weight_path`; `closed` 1
+/// loops back to the first point. Fewer than two points clears the path.
+///
+/// # Safety
+/// `points` is NULL (only with count 0) or holds `count` readable entries.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_flock_set_path(
+    flock: BoidsFlockId,
+    points: *const BoidsVec3,
+    count: usize,
+    closed: i32,
+) -> BoidsResult {
+    boundary(|| {
+        if count > 1 << 20 {
+            return Err(bad(format!(
+                "a path holds at most {} points, got {count}",
+                1 << 20
+            )));
+        }
+        let closed = flag("closed", closed)?;
+        // SAFETY: documented contract; count bounded above.
+        let pts = unsafe { slice(points, count, "points") }?;
+        let pts: Vec<Vec3> = pts.iter().map(|&x| x.into()).collect();
+        with_flock(flock, |w, id| Ok(w.set_path(id, &pts, closed)?))
+    })
+}
+
+/// Makes boid `boid_id` of the flock its leader: the flock's target follows it at `offset` in
+/// the leader's frame (+Z ahead, +Y up; `{0, 0, -2}` = two units behind), and the leader ignores
+/// the target. Followers steer with `weight_target` (and `arrival_radius`).
+#[unsafe(no_mangle)]
+pub extern "C" fn boids_flock_set_leader(
+    flock: BoidsFlockId,
+    boid_id: u32,
+    offset: BoidsVec3,
+) -> BoidsResult {
+    boundary(|| {
+        with_flock(flock, |w, id| {
+            Ok(w.set_leader(id, Some((boid_id, v3(offset))))?)
+        })
+    })
+}
+
+/// Stops leader following.
+#[unsafe(no_mangle)]
+pub extern "C" fn boids_flock_clear_leader(flock: BoidsFlockId) -> BoidsResult {
+    boundary(|| with_flock(flock, |w, id| Ok(w.set_leader(id, None)?)))
 }

@@ -285,6 +285,23 @@ pub struct BoidsFlockParams {
     pub cohesion_smooth_time: f32,
     /// 1 = a boid with no neighbour in range uses the nearest boid instead.
     pub fallback_to_nearest: i32,
+    /// Weight of path following (`boids_flock_set_path`).
+    pub weight_path: f32,
+    /// Wander: radius of the circle ahead the wander target moves on.
+    pub wander_radius: f32,
+    /// Wander: how far ahead that circle is.
+    pub wander_distance: f32,
+    /// Wander: how far the target jitters per second.
+    pub wander_jitter: f32,
+    /// Arrival: inside this distance of the target the boid slows down (0 = off).
+    pub arrival_radius: f32,
+    /// Path following: how far ahead along the path a boid aims.
+    pub path_lookahead: f32,
+    /// Level of detail: step only every this many world steps, with dt times as long (1..1000).
+    pub update_every: u32,
+    /// Level of detail: sleep while the observer is farther than this from the flock's centre
+    /// (0 = never).
+    pub sleep_distance: f32,
     /// Reserved, keep 0 (pads to a multiple of 8 bytes).
     pub reserved: u32,
 }
@@ -359,6 +376,17 @@ pub struct BoidsObstacleDef {
     pub radius: f32,
 }
 
+/// `boids_world_set_relation` kind: no reaction (removes the relation).
+pub const BOIDS_RELATION_IGNORE: i32 = 0;
+/// `boids_world_set_relation` kind: move with the other flock (toward its centre, along its heading).
+pub const BOIDS_RELATION_FLOCK_TOGETHER: i32 = 1;
+/// `boids_world_set_relation` kind: keep away from the other flock's boids.
+pub const BOIDS_RELATION_AVOID: i32 = 2;
+/// `boids_world_set_relation` kind: prey, evade the nearest of them with prediction.
+pub const BOIDS_RELATION_FLEE: i32 = 3;
+/// `boids_world_set_relation` kind: predator, pursue the nearest of them with prediction.
+pub const BOIDS_RELATION_CHASE: i32 = 4;
+
 /// `boids_struct_size` argument: `BoidsVec3`.
 pub const BOIDS_STRUCT_VEC3: i32 = 0;
 /// `boids_struct_size` argument: `BoidsQuat`.
@@ -423,8 +451,8 @@ const _: () = {
     assert!(size_of::<BoidsObstacleId>() == 16);
     assert!(size_of::<BoidsWorldDef>() == 16);
     assert!(size_of::<BoidsBounds>() == 52);
-    assert!(size_of::<BoidsFlockParams>() == 240);
-    assert!(size_of::<BoidsFlockDef>() == 256);
+    assert!(size_of::<BoidsFlockParams>() == 272);
+    assert!(size_of::<BoidsFlockDef>() == 288);
     assert!(size_of::<BoidsSpawnDef>() == 72);
     assert!(size_of::<BoidsObstacleDef>() == 32);
 };

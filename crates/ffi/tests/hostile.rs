@@ -846,7 +846,82 @@ fn matrix() -> Vec<Row> {
             }
             busy("obstacle remove", |b| boids_obstacle_remove(b.o));
         }),
+        ("boids_world_set_relation", |fx| {
+            let other = new_flock(fx.w, c"other", 4);
+            let (f, w) = (fx.f, fx.w);
+            for kind in [5, -1, i32::MAX] {
+                refused(fx, "kind", InvalidArgument, || {
+                    boids_world_set_relation(w, f, other, kind, 1.0, 1.0)
+                });
+            }
+            for radius in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+                refused(fx, "radius", InvalidArgument, || {
+                    boids_world_set_relation(w, f, other, BOIDS_RELATION_FLEE, radius, 1.0)
+                });
+            }
+            refused(fx, "weight NaN", InvalidArgument, || {
+                boids_world_set_relation(w, f, other, BOIDS_RELATION_FLEE, 1.0, f32::NAN)
+            });
+            refused(fx, "same flock", InvalidArgument, || {
+                boids_world_set_relation(w, f, f, BOIDS_RELATION_FLEE, 1.0, 1.0)
+            });
+            for (case, bad) in bad_flocks(fx) {
+                refused(fx, case, InvalidId, || {
+                    boids_world_set_relation(w, f, bad, BOIDS_RELATION_CHASE, 1.0, 1.0)
+                });
+                refused(fx, case, InvalidId, || {
+                    boids_world_set_relation(w, bad, f, BOIDS_RELATION_CHASE, 1.0, 1.0)
+                });
+            }
+            world_ids(fx, |wid| {
+                boids_world_set_relation(wid, f, other, BOIDS_RELATION_FLEE, 1.0, 1.0)
+            });
+            busy("relation", |b| {
+                boids_world_set_relation(b.w, b.f, b.f, BOIDS_RELATION_FLEE, 1.0, 1.0)
+            });
+        }),
+        ("boids_flock_set_path", |fx| {
+            let pts = [v3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0), v3(f32::NAN, 0.0, 0.0)];
+            refused(fx, "NULL points", NullPointer, || unsafe {
+                boids_flock_set_path(fx.f, null(), 3, 0)
+            });
+            refused(fx, "NaN point", InvalidArgument, || unsafe {
+                boids_flock_set_path(fx.f, pts.as_ptr(), 3, 0)
+            });
+            refused(fx, "closed 2", InvalidArgument, || unsafe {
+                boids_flock_set_path(fx.f, pts.as_ptr(), 2, 2)
+            });
+            refused(fx, "huge count", InvalidArgument, || unsafe {
+                boids_flock_set_path(fx.f, pts.as_ptr(), usize::MAX, 0)
+            });
+            flock_ids(fx, |f| unsafe {
+                boids_flock_set_path(f, pts.as_ptr(), 2, 0)
+            });
+            busy("path", |b| unsafe {
+                boids_flock_set_path(b.f, pts.as_ptr(), 2, 0)
+            });
+        }),
+        ("boids_flock_set_leader", |fx| {
+            refused(fx, "unknown boid", InvalidArgument, || {
+                boids_flock_set_leader(fx.f, 99_999, v3(0.0, 0.0, -1.0))
+            });
+            refused(fx, "NaN offset", InvalidArgument, || {
+                boids_flock_set_leader(fx.f, 0, v3(f32::NAN, 0.0, 0.0))
+            });
+            flock_ids(fx, |f| boids_flock_set_leader(f, 0, v3(0.0, 0.0, -1.0)));
+            busy("leader", |b| {
+                boids_flock_set_leader(b.f, 0, v3(0.0, 0.0, -1.0))
+            });
+        }),
+        ("boids_flock_clear_leader", |fx| {
+            flock_ids(fx, boids_flock_clear_leader_call);
+            busy("clear leader", |b| boids_flock_clear_leader(b.f));
+        }),
     ]
+}
+
+fn boids_flock_clear_leader_call(f: BoidsFlockId) -> BoidsResult {
+    boids_flock_clear_leader(f)
 }
 
 type ParamEdit = (&'static str, fn(&mut BoidsFlockParams));
@@ -887,6 +962,12 @@ fn bad_params() -> Vec<ParamEdit> {
         ("smooth time negative", |p| p.cohesion_smooth_time = -0.5),
         ("fallback flag -1", |p| p.fallback_to_nearest = -1),
         ("bounds kind 6", |p| p.bounds.kind = 6),
+        ("update every 0", |p| p.update_every = 0),
+        ("update every 5000", |p| p.update_every = 5000),
+        ("sleep distance NaN", |p| p.sleep_distance = f32::NAN),
+        ("wander radius negative", |p| p.wander_radius = -1.0),
+        ("arrival radius Inf", |p| p.arrival_radius = f32::INFINITY),
+        ("path weight NaN", |p| p.weight_path = f32::NAN),
     ]
 }
 

@@ -106,6 +106,13 @@ pub struct Flock {
     last_neighbours: u64,
     pub(crate) wake_region: Option<(Vec3, Vec3)>,
     pub(crate) asleep: bool,
+    /// Stepped in the current world step (level of detail may skip it).
+    pub(crate) active: bool,
+    pub(crate) path: Vec<Vec3>,
+    pub(crate) path_closed: bool,
+    pub(crate) leader: Option<(u32, Vec3)>,
+    /// Steering from other flocks for this step, by id order (empty without relations).
+    pub(crate) external: Vec<Vec3>,
 }
 
 const SPAWN_STREAM: u32 = 1;
@@ -150,6 +157,11 @@ impl Flock {
             last_neighbours: 0,
             wake_region: None,
             asleep: false,
+            active: true,
+            path: Vec::new(),
+            path_closed: false,
+            leader: None,
+            external: Vec::new(),
         }
     }
 
@@ -211,7 +223,33 @@ impl Flock {
 
     /// Whether the params keep per-boid extra state.
     fn needs_extra(p: &FlockParams) -> bool {
-        p.integrator == Integrator::HeadingSpeed || p.cohesion_smooth_time > 0.0
+        p.integrator == Integrator::HeadingSpeed
+            || p.cohesion_smooth_time > 0.0
+            || p.weights.wander != 0.0
+    }
+
+    /// The path the flock follows (empty: none) and whether it is closed.
+    pub fn path(&self) -> (&[Vec3], bool) {
+        (&self.path, self.path_closed)
+    }
+
+    /// The designated leader's id and the offset (in the leader's frame) followers aim for.
+    pub fn leader(&self) -> Option<(u32, Vec3)> {
+        self.leader
+    }
+
+    /// Mean position (zero for an empty flock).
+    pub fn centre(&self) -> Vec3 {
+        if self.is_empty() {
+            Vec3::ZERO
+        } else {
+            self.positions.iter().copied().sum::<Vec3>() / self.len() as f32
+        }
+    }
+
+    /// Whether the last world step moved this flock (level of detail can skip steps).
+    pub fn was_stepped(&self) -> bool {
+        self.active && !self.asleep
     }
     /// Array position of the boid with this id.
     pub fn position_of(&self, id: u32) -> Option<usize> {
@@ -598,9 +636,14 @@ impl Flock {
         self.next_velocities.resize(n, Vec3::ZERO);
         self.next_headings.resize(n, Vec3::ZERO);
         self.next_extras.resize(self.extras.len(), Extra::default());
+        let leader = self.leader.map(|(id, _)| id);
         let ctx = StepCtx {
             params: &self.params,
             extras: &self.extras,
+            external: &self.external,
+            path: &self.path,
+            path_closed: self.path_closed,
+            leader,
             obstacles,
             derived: Derived::new(&self.params),
             target: self.target,
@@ -664,6 +707,7 @@ fn extra_for(h: Vec3) -> Extra {
     Extra {
         orientation: look_rotation(h),
         damp: Vec3::ZERO,
+        wander: Vec3::ZERO,
     }
 }
 
@@ -680,6 +724,12 @@ const CHUNK: usize = 4096;
 /// What every boid's update shares in one step.
 struct StepCtx<'a> {
     params: &'a FlockParams,
+    /// Steering from other flocks by id order (empty when none).
+    external: &'a [Vec3],
+    path: &'a [Vec3],
+    path_closed: bool,
+    /// The leader ignores the (leader-following) target.
+    leader: Option<u32>,
     /// Extra state by id order (empty when the model needs none).
     extras: &'a [Extra],
     obstacles: &'a [Obstacle],
@@ -696,8 +746,14 @@ impl StepCtx<'_> {
     fn advance(&self, own: &BoidState, hood: &Neighbourhood, id: u32) -> BoidState {
         let mut rng = Rng::keyed(self.seed, id, self.step, RULE_STREAM);
         let env = Env {
-            target: self.target,
+            target: if self.leader == Some(id) {
+                None
+            } else {
+                self.target
+            },
             obstacles: self.obstacles,
+            path: self.path,
+            path_closed: self.path_closed,
         };
         step_boid(own, hood, self.params, &env, &mut rng, self.dt)
     }
@@ -833,6 +889,7 @@ fn step_grid(ctx: &StepCtx<'_>, g: &Grid, next: Out<'_>) -> u64 {
                             k_nearest_block(ctx, g, buf, own, own_index, period, k, near)
                         };
                         fallback_nearest(ctx, g, &own, i, &mut hood, hits);
+                        hood.external = ctx.external.get(i as usize).copied().unwrap_or_default();
                         let next = ctx.advance(&own, &hood, ctx.ids[i as usize]);
                         out.set(s - s0, &next);
                         used += u64::from(hood.count);
@@ -940,6 +997,7 @@ fn step_generic(
                 };
                 let mut hood = gather(index, &ctx.derived, &own, i as u32, radius, k, hits);
                 fallback_nearest(ctx, index, &own, i as u32, &mut hood, hits);
+                hood.external = ctx.external.get(i).copied().unwrap_or_default();
                 let next = ctx.advance(&own, &hood, ctx.ids[i]);
                 out.set(k_in, &next);
                 used += u64::from(hood.count);
@@ -980,4 +1038,66 @@ fn gather(
         index.for_each_within(own.position, radius, i, take);
     }
     hood
+}
+
+/// Steering of every boid of `f` from the flocks it reacts to: flee, chase, avoid or flock
+/// together with their boids within each relation's radius, found through their indices.
+pub(crate) fn external_steering(
+    f: &Flock,
+    others: &[(&crate::world::Relation, &Flock)],
+) -> Vec<Vec3> {
+    use crate::world::RelationKind;
+    let max_speed = f.params.max_speed.max(1e-3);
+    f.positions
+        .par_iter()
+        .zip(f.velocities.par_iter())
+        .with_min_len(256)
+        .map_init(Vec::<Hit>::new, |hits, (&p, &v)| {
+            let mut ext = Vec3::ZERO;
+            for (r, o) in others {
+                let idx = o.index();
+                match r.kind {
+                    RelationKind::Ignore => {}
+                    RelationKind::Flee | RelationKind::Chase => {
+                        idx.k_nearest(p, r.radius, 1, u32::MAX, hits);
+                        if let Some(h) = hits.first() {
+                            let vb = idx.velocity(h.slot);
+                            let dist = h.d2.sqrt();
+                            let (t, sign) = if r.kind == RelationKind::Chase {
+                                (dist / max_speed, 1.0)
+                            } else {
+                                (dist / (v.length() + vb.length()).max(1e-3), -1.0)
+                            };
+                            // Where the other boid will be, relative to this one.
+                            let ahead = h.offset + vb * t;
+                            ext += r.weight * sign * ahead.normalize_or_zero();
+                        }
+                    }
+                    RelationKind::Avoid => {
+                        let (mut sum, mut n) = (Vec3::ZERO, 0u32);
+                        idx.for_each_within(p, r.radius, u32::MAX, |h| {
+                            sum -= h.offset.normalize_or_zero();
+                            n += 1;
+                        });
+                        if n > 0 {
+                            ext += r.weight * sum / n as f32;
+                        }
+                    }
+                    RelationKind::FlockTogether => {
+                        let (mut off, mut vel, mut n) = (Vec3::ZERO, Vec3::ZERO, 0u32);
+                        idx.for_each_within(p, r.radius, u32::MAX, |h| {
+                            off += h.offset;
+                            vel += idx.velocity(h.slot);
+                            n += 1;
+                        });
+                        if n > 0 {
+                            let m = (off / n as f32).normalize_or_zero() + vel.normalize_or_zero();
+                            ext += r.weight * 0.5 * m;
+                        }
+                    }
+                }
+            }
+            ext
+        })
+        .collect()
 }

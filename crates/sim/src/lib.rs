@@ -31,7 +31,9 @@ pub use boids_core::{
 pub use boids_index::{AnyIndex, Kind as IndexImpl, NeighbourIndex};
 pub use error::Error;
 pub use flock::{Flock, FlockSnapshot, Spawn, SpawnShape};
-pub use world::{FlockId, MAX_BOIDS_PER_FLOCK, MAX_DT, ObstacleId, World, WorldConfig};
+pub use world::{
+    FlockId, MAX_BOIDS_PER_FLOCK, MAX_DT, ObstacleId, Relation, RelationKind, World, WorldConfig,
+};
 
 /// The README's Rust code blocks, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

@@ -1,7 +1,7 @@
 //! Presets: each seed tutorial as a ready-made flock (see docs/migrating-from-unity-tutorials.md).
 
 use crate::flock::{Spawn, SpawnShape};
-use crate::world::{FlockId, World};
+use crate::world::{FlockId, RelationKind, World};
 use crate::{
     AlignmentMode, Bounds, Combine, Error, FlockParams, Integrator, Obstacle, ObstacleAvoidance,
     PlaneLock, SeparationMode, Target, TargetRelocation, Weights,
@@ -47,7 +47,7 @@ pub fn create(world: &mut World, preset: &str, flock_name: &str) -> Result<Flock
         .create(world, flock_name)
 }
 
-static PRESETS: [Preset; 5] = [
+static PRESETS: [Preset; 6] = [
     Preset {
         name: "fish-tank",
         description: "fish in a box with a 90-degree field of view and inverse-distance walls; sleeps while the player is away (seed 000, BoidFish)",
@@ -72,6 +72,11 @@ static PRESETS: [Preset; 5] = [
         name: "flock-2d",
         description: "2-D composite behaviours, each clamped to its weight: avoidance, alignment, steered cohesion, stay in radius (seed 004, FlockMgr/BoidBehaviorController)",
         build: flock_2d,
+    },
+    Preset {
+        name: "shark",
+        description: "a school of 400 fish that flees a chasing shark (a second flock, '<name>-predator') around two rocks, with wander",
+        build: shark,
     },
 ];
 
@@ -131,6 +136,7 @@ fn goal_swarm(world: &mut World, name: &str) -> Result<FlockId, Error> {
             bounds: 1.0,
             obstacles: 1.0,
             wander: 0.0,
+            path: 0.0,
         },
         min_speed: 0.5,
         max_speed: 2.0,
@@ -198,6 +204,7 @@ fn target_flock(world: &mut World, name: &str) -> Result<FlockId, Error> {
             bounds: 0.0,
             obstacles: 0.0,
             wander: 0.0,
+            path: 0.0,
         },
         min_speed: 0.0,
         max_speed: 30.0,
@@ -250,6 +257,7 @@ fn steering_obstacles(world: &mut World, name: &str) -> Result<FlockId, Error> {
             bounds: 0.0,
             obstacles: 10.0,
             wander: 0.0,
+            path: 0.0,
         },
         min_speed: 2.0,
         max_speed: 5.0,
@@ -327,6 +335,7 @@ fn flock_2d(world: &mut World, name: &str) -> Result<FlockId, Error> {
             bounds: 0.1,
             obstacles: 0.0,
             wander: 0.0,
+            path: 0.0,
         },
         min_speed: 0.0,
         max_speed: 5.0,
@@ -357,5 +366,87 @@ fn flock_2d(world: &mut World, name: &str) -> Result<FlockId, Error> {
             direction: None,
         },
     )?;
+    Ok(id)
+}
+
+/// A school of fish and a shark: 400 fish (seed 000's rules with a wider view and some wander)
+/// in a soft box of half-size 14 around two rocks; a second flock `<name>-predator` of one faster
+/// boid that chases the nearest fish within 10 (Reynolds pursuit), while fish flee a shark within
+/// 5 (evasion). Returns the fish.
+fn shark(world: &mut World, name: &str) -> Result<FlockId, Error> {
+    let half = Vec3::splat(14.0);
+    let fish = FlockParams {
+        perception_radius: 2.0,
+        field_of_view_deg: 135.0,
+        weights: Weights {
+            separation: 6.0,
+            alignment: 4.0,
+            cohesion: 2.0,
+            bounds: 2.0,
+            obstacles: 12.0,
+            wander: 1.0,
+            ..Weights::default()
+        },
+        bounds: Bounds::SoftBox {
+            min: -half,
+            max: half,
+            distance: 4.0,
+        },
+        obstacle_avoidance: ObstacleAvoidance::FreeDirection,
+        look_ahead: 3.0,
+        boid_radius: 0.2,
+        ..FlockParams::default()
+    };
+    let id = world.create_flock(name, fish)?;
+    world.spawn(
+        id,
+        400,
+        &Spawn {
+            shape: SpawnShape::Box {
+                min: -half * 0.6,
+                max: half * 0.6,
+            },
+            min_speed: 2.0,
+            max_speed: 5.0,
+            direction: None,
+        },
+    )?;
+    let shark = FlockParams {
+        perception_radius: 1.0,
+        weights: Weights {
+            separation: 0.0,
+            alignment: 0.0,
+            cohesion: 0.0,
+            bounds: 2.0,
+            obstacles: 12.0,
+            wander: 2.0,
+            ..Weights::default()
+        },
+        min_speed: 3.0,
+        max_speed: 6.5,
+        bounds: Bounds::SoftBox {
+            min: -half,
+            max: half,
+            distance: 4.0,
+        },
+        obstacle_avoidance: ObstacleAvoidance::FreeDirection,
+        look_ahead: 4.0,
+        boid_radius: 0.5,
+        ..FlockParams::default()
+    };
+    let sid = world.create_flock(&format!("{name}-predator"), shark)?;
+    world.add_boids(
+        sid,
+        &[Vec3::new(-10.0, 0.0, -10.0)],
+        &[Vec3::new(3.0, 0.0, 3.0)],
+    )?;
+    for c in [Vec3::new(6.0, -3.0, 4.0), Vec3::new(-5.0, 2.0, -6.0)] {
+        world.add_obstacle(Obstacle::Sphere {
+            centre: c,
+            radius: 2.5,
+        })?;
+    }
+    world.set_relation(id, sid, RelationKind::Flee, 5.0, 20.0)?;
+    world.set_relation(sid, id, RelationKind::Chase, 10.0, 8.0)?;
     Ok(id)
 }

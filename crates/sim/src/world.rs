@@ -53,6 +53,37 @@ pub struct ObstacleId {
     pub generation: u32,
 }
 
+/// How one flock reacts to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RelationKind {
+    /// No reaction (removes a relation).
+    Ignore,
+    /// Move with the other flock's boids in range: toward their centre and along their mean
+    /// heading.
+    FlockTogether,
+    /// Keep away from the other flock's boids in range (mean unit vector away).
+    Avoid,
+    /// Prey: evade the nearest boid in range, from where it will be (Reynolds evasion).
+    Flee,
+    /// Predator: pursue the nearest boid in range, toward where it will be (Reynolds pursuit).
+    Chase,
+}
+
+/// A reaction of the boids of `from` to the boids of `to` within `radius`, with `weight`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Relation {
+    /// The flock that reacts.
+    pub from: FlockId,
+    /// The flock it reacts to.
+    pub to: FlockId,
+    /// How.
+    pub kind: RelationKind,
+    /// Range.
+    pub radius: f32,
+    /// Weight of the steering it adds.
+    pub weight: f32,
+}
+
 struct ObstacleSlot {
     generation: u32,
     shape: Option<Obstacle>,
@@ -65,6 +96,7 @@ pub struct World {
     slots: Vec<Slot>,
     obstacles: Vec<ObstacleSlot>,
     observer: Option<Vec3>,
+    relations: Vec<Relation>,
     pool: Option<rayon::ThreadPool>,
 }
 
@@ -94,6 +126,7 @@ impl World {
             slots: Vec::new(),
             obstacles: Vec::new(),
             observer: None,
+            relations: Vec::new(),
             pool,
         })
     }
@@ -356,6 +389,102 @@ impl World {
         Ok(())
     }
 
+    /// Sets how flock `from` reacts to flock `to` (replacing any earlier relation of that
+    /// ordered pair; `Ignore` removes it). The other flock is found through its neighbour index.
+    pub fn set_relation(
+        &mut self,
+        from: FlockId,
+        to: FlockId,
+        kind: RelationKind,
+        radius: f32,
+        weight: f32,
+    ) -> Result<(), Error> {
+        if !self.is_valid(from) || !self.is_valid(to) {
+            return Err(Error::InvalidId);
+        }
+        if from == to {
+            return Err(invalid("a relation needs two different flocks"));
+        }
+        if !(radius.is_finite() && radius > 0.0 && radius <= 1e9) {
+            return Err(invalid(format!(
+                "relation radius must be finite and in (0, 1e9], got {radius}"
+            )));
+        }
+        if !(weight.is_finite() && weight.abs() <= 1e9) {
+            return Err(invalid(format!(
+                "relation weight must be finite and |w| <= 1e9, got {weight}"
+            )));
+        }
+        self.relations.retain(|r| !(r.from == from && r.to == to));
+        if kind != RelationKind::Ignore {
+            self.relations.push(Relation {
+                from,
+                to,
+                kind,
+                radius,
+                weight,
+            });
+        }
+        Ok(())
+    }
+
+    /// The relations in force (between live flocks).
+    pub fn relations(&self) -> Vec<Relation> {
+        self.relations
+            .iter()
+            .filter(|r| self.is_valid(r.from) && self.is_valid(r.to))
+            .copied()
+            .collect()
+    }
+
+    /// Sets the polyline the flock follows with `weights.path` (fewer than two points clears it).
+    pub fn set_path(&mut self, id: FlockId, points: &[Vec3], closed: bool) -> Result<(), Error> {
+        for (i, p) in points.iter().enumerate() {
+            if !(p.is_finite() && p.abs().max_element() <= boids_core::math::MAX_COORD) {
+                return Err(invalid(format!("path point {i} must be finite, got {p}")));
+            }
+        }
+        let f = self.flock_mut(id)?;
+        f.path = if points.len() >= 2 {
+            points.to_vec()
+        } else {
+            Vec::new()
+        };
+        f.path_closed = closed;
+        Ok(())
+    }
+
+    /// Makes boid `leader` (an id of the flock) the leader: every step the flock's target moves to
+    /// the leader's position plus `offset` in the leader's frame (+Z ahead, +Y up; e.g.
+    /// `(0, 0, -2)` is two units behind it), and the leader itself ignores the target. The flock
+    /// follows with `weights.target` (and `arrival_radius` to slow down). `None` clears it.
+    pub fn set_leader(&mut self, id: FlockId, leader: Option<(u32, Vec3)>) -> Result<(), Error> {
+        let f = self.flock_mut(id)?;
+        if let Some((boid, offset)) = leader {
+            if f.position_of(boid).is_none() {
+                return Err(invalid(format!(
+                    "flock '{}' has no boid with id {boid}",
+                    f.name
+                )));
+            }
+            if !offset.is_finite() {
+                return Err(invalid(format!(
+                    "leader offset must be finite, got {offset}"
+                )));
+            }
+            if f.params.target.is_none() {
+                let mut p = f.params;
+                p.target = Some(boids_core::Target {
+                    point: Vec3::ZERO,
+                    avoid_distance: 0.0,
+                });
+                f.set_params(p)?;
+            }
+        }
+        f.leader = leader;
+        Ok(())
+    }
+
     /// Runs `f` in the world's thread pool (or the global one), e.g. to read back in parallel.
     pub fn in_pool<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         match &self.pool {
@@ -419,6 +548,7 @@ impl World {
         let step = self.steps;
         let observer = self.observer;
         let obstacles = self.obstacles();
+        let relations = self.relations();
         let slots = &mut self.slots;
         for (k, f) in slots
             .iter_mut()
@@ -436,21 +566,75 @@ impl World {
                     ));
                 }
             }
-            f.asleep = match (f.wake_region, observer) {
+            // Leader following: the target rides on the leader.
+            if let Some((boid, offset)) = f.leader
+                && let Some(i) = f.position_of(boid)
+            {
+                let b = f.boid(i);
+                f.target = Some(b.position + boids_core::math::look_rotation(b.heading) * offset);
+            }
+            let by_region = match (f.wake_region, observer) {
                 (Some((lo, hi)), Some(o)) => !(o.cmpge(lo).all() && o.cmple(hi).all()),
-                (Some(_), None) => false,
-                (None, _) => false,
+                _ => false,
             };
+            let by_distance = match observer {
+                Some(o) if f.params.sleep_distance > 0.0 => {
+                    (f.centre() - o).length() > f.params.sleep_distance
+                }
+                _ => false,
+            };
+            f.asleep = by_region || by_distance;
+            // Level of detail: every k-th step (flocks spread over the k phases by slot).
+            let every = u64::from(f.params.update_every.max(1));
+            f.active = (step + k as u64).is_multiple_of(every);
+        }
+        let moving = |f: &Flock| f.active && !f.asleep;
+        // Indices: of every flock that moves, and of every flock a moving flock reacts to.
+        let mut needed: Vec<bool> = slots
+            .iter()
+            .map(|s| s.flock.as_ref().is_some_and(moving))
+            .collect();
+        for r in &relations {
+            if needed[r.from.index as usize] {
+                needed[r.to.index as usize] = true;
+            }
         }
         let mut run = move || {
-            for f in slots.iter_mut().filter_map(|s| s.flock.as_mut()) {
-                if !f.asleep {
+            for (k, s) in slots.iter_mut().enumerate() {
+                if let Some(f) = s.flock.as_mut()
+                    && needed[k]
+                {
                     f.build_index();
                 }
             }
-            for f in slots.iter_mut().filter_map(|s| s.flock.as_mut()) {
-                if !f.asleep {
-                    f.step(dt, seed, step, &obstacles);
+            // Steering from other flocks, read from their snapshots and indices only.
+            let external: Vec<Option<Vec<Vec3>>> = slots
+                .iter()
+                .enumerate()
+                .map(|(k, s)| {
+                    let f = s.flock.as_ref()?;
+                    let mine: Vec<&Relation> = relations
+                        .iter()
+                        .filter(|r| r.from.index as usize == k)
+                        .collect();
+                    if mine.is_empty() || !moving(f) {
+                        return None;
+                    }
+                    let others: Vec<(&Relation, &Flock)> = mine
+                        .into_iter()
+                        .filter_map(|r| slots[r.to.index as usize].flock.as_ref().map(|o| (r, o)))
+                        .collect();
+                    Some(crate::flock::external_steering(f, &others))
+                })
+                .collect();
+            for ((k, s), ext) in slots.iter_mut().enumerate().zip(external) {
+                if let Some(f) = s.flock.as_mut()
+                    && moving(f)
+                {
+                    f.external = ext.unwrap_or_default();
+                    let every = f.params.update_every.max(1) as f32;
+                    f.step(dt * every, seed, step, &obstacles);
+                    let _ = k;
                 }
             }
         };

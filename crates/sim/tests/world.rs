@@ -293,6 +293,7 @@ fn extreme_params_leave_no_nan_over_10000_steps() {
             bounds: 1e9,
             obstacles: 0.0,
             wander: 1e9,
+            path: 0.0,
         },
         target: Some(Target {
             point: Vec3::splat(3.0),
