@@ -759,3 +759,52 @@ fn orientations_and_instance_matrices_follow_headings() {
         assert!((col(0).cross(col(1)) * 2.0 - col(2)).length() < 1e-3);
     }
 }
+
+fn world_for(seed: u64, threads: usize) -> World {
+    let mut w = World::new(WorldConfig { seed, threads }).unwrap();
+    let f = w
+        .create_flock(
+            "f",
+            FlockParams {
+                weights: Weights {
+                    wander: 0.5,
+                    ..Weights::default()
+                },
+                ..FlockParams::default()
+            },
+        )
+        .unwrap();
+    w.spawn(f, 3000, &Spawn::default()).unwrap();
+    w
+}
+
+#[test]
+fn many_worlds_on_many_threads_match_one_by_one() {
+    let seeds: Vec<u64> = (1..=6).collect();
+    let alone: Vec<u64> = seeds
+        .iter()
+        .map(|&s| {
+            let mut w = world_for(s, 1);
+            for _ in 0..30 {
+                w.step(DT).unwrap();
+            }
+            w.state_hash()
+        })
+        .collect();
+    let together: Vec<u64> = std::thread::scope(|scope| {
+        let handles: Vec<_> = seeds
+            .iter()
+            .map(|&s| {
+                scope.spawn(move || {
+                    let mut w = world_for(s, 1 + (s as usize % 3));
+                    for _ in 0..30 {
+                        w.step(DT).unwrap();
+                    }
+                    w.state_hash()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(together, alone);
+}
