@@ -1059,6 +1059,28 @@ unsafe fn read_bulk<T>(
     })
 }
 
+/// A bulk read of one `Vec3` array of the flock, converted to `BoidsVec3`.
+///
+/// # Safety
+/// As [`read_bulk`].
+unsafe fn read_vec3s(
+    flock: BoidsFlockId,
+    out: *mut BoidsVec3,
+    capacity: usize,
+    out_count: *mut usize,
+    field: fn(&boids_sim::Flock) -> &[Vec3],
+) -> BoidsResult {
+    // SAFETY: forwarded contract.
+    unsafe {
+        read_bulk(flock, out, capacity, out_count, |w, id, dst| {
+            for (d, &s) in dst.iter_mut().zip(field(w.flock(id).expect("checked"))) {
+                *d = s.into();
+            }
+            Ok(())
+        })
+    }
+}
+
 /// Copies the positions (id order) into `out` (room for `capacity` entries); writes the number
 /// copied to `out_count`. Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number needed in
 /// `out_count`. No allocation.
@@ -1074,17 +1096,7 @@ pub unsafe extern "C" fn boids_flock_read_positions(
     out_count: *mut usize,
 ) -> BoidsResult {
     // SAFETY: forwarded contract.
-    unsafe {
-        read_bulk(flock, out, capacity, out_count, |w, id, dst| {
-            for (d, &s) in dst
-                .iter_mut()
-                .zip(w.flock(id).expect("checked").positions())
-            {
-                *d = s.into();
-            }
-            Ok(())
-        })
-    }
+    unsafe { read_vec3s(flock, out, capacity, out_count, boids_sim::Flock::positions) }
 }
 
 /// Copies the velocities (id order); as `boids_flock_read_positions`.
@@ -1100,15 +1112,13 @@ pub unsafe extern "C" fn boids_flock_read_velocities(
 ) -> BoidsResult {
     // SAFETY: forwarded contract.
     unsafe {
-        read_bulk(flock, out, capacity, out_count, |w, id, dst| {
-            for (d, &s) in dst
-                .iter_mut()
-                .zip(w.flock(id).expect("checked").velocities())
-            {
-                *d = s.into();
-            }
-            Ok(())
-        })
+        read_vec3s(
+            flock,
+            out,
+            capacity,
+            out_count,
+            boids_sim::Flock::velocities,
+        )
     }
 }
 
