@@ -160,7 +160,7 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
     out!("  engine bytes/boid    {bytes:.1}");
     out!("  peak RSS growth/boid {rss}");
     out!(
-        "bench n={} threads={threads} index={name} k={} ms_per_step={ms:.4} build_ms={build:.4} neighbours_per_boid={per_boid:.3} bytes_per_boid={bytes:.1}",
+        "bench n={} threads={threads} index={name} ms_per_step={ms:.4} build_ms={build:.4} neighbours_per_boid={per_boid:.3} bytes_per_boid={bytes:.1} k={}",
         a.boids,
         a.k
     );

@@ -1,0 +1,398 @@
+//! The hostile-input matrix of the Rust API: one row per fallible public method of `World`
+//! (a test fails when `world.rs` gains a `pub fn` without a row), each called with every bad
+//! input that applies; every refusal must leave the state hash unchanged.
+
+use boids_sim::*;
+
+struct Fx {
+    w: World,
+    f: FlockId,
+    dead: FlockId,
+    o: ObstacleId,
+}
+
+fn fixture() -> Fx {
+    let mut w = World::new(WorldConfig {
+        seed: 5,
+        threads: 1,
+    })
+    .unwrap();
+    let f = w.create_flock("f", FlockParams::default()).unwrap();
+    w.spawn(f, 40, &Spawn::default()).unwrap();
+    let dead = w.create_flock("dead", FlockParams::default()).unwrap();
+    w.destroy_flock(dead).unwrap();
+    let o = w
+        .add_obstacle(Obstacle::Sphere {
+            centre: Vec3::splat(20.0),
+            radius: 1.0,
+        })
+        .unwrap();
+    Fx { w, f, dead, o }
+}
+
+/// Every bad flock id for `fx`.
+fn bad_ids(fx: &Fx) -> [FlockId; 3] {
+    [
+        FlockId::default(),
+        fx.dead,
+        FlockId {
+            index: 77,
+            generation: 1,
+        },
+    ]
+}
+
+/// `call` must fail and leave the state unchanged.
+fn refused<T: std::fmt::Debug>(
+    fx: &mut Fx,
+    case: &str,
+    call: impl FnOnce(&mut World) -> Result<T, Error>,
+) {
+    let before = fx.w.state_hash();
+    let r = call(&mut fx.w);
+    assert!(r.is_err(), "{case}: accepted: {r:?}");
+    assert_eq!(fx.w.state_hash(), before, "{case}: state changed");
+}
+
+const NAN3: Vec3 = Vec3::new(f32::NAN, 0.0, 0.0);
+
+type Row = (&'static str, fn(&mut Fx));
+
+fn rows() -> Vec<Row> {
+    vec![
+        ("new", |_| {
+            assert!(
+                World::new(WorldConfig {
+                    seed: 0,
+                    threads: 5000
+                })
+                .is_err()
+            );
+        }),
+        ("create_flock", |fx| {
+            let mut bad = FlockParams::default();
+            bad.max_speed = f32::NAN;
+            refused(fx, "NaN param", |w| w.create_flock("x", bad));
+            refused(fx, "empty name", |w| {
+                w.create_flock("", FlockParams::default())
+            });
+            refused(fx, "duplicate", |w| {
+                w.create_flock("f", FlockParams::default())
+            });
+        }),
+        ("destroy_flock", |fx| {
+            for id in bad_ids(fx) {
+                refused(fx, "bad id", |w| w.destroy_flock(id));
+            }
+        }),
+        ("set_params", |fx| {
+            let f = fx.f;
+            for edit in [
+                |p: &mut FlockParams| p.perception_radius = -1.0,
+                |p: &mut FlockParams| p.field_of_view_deg = f32::INFINITY,
+                |p: &mut FlockParams| p.weights.cohesion = f32::NAN,
+                |p: &mut FlockParams| p.update_every = 0,
+                |p: &mut FlockParams| p.rule_probability = 2.0,
+                |p: &mut FlockParams| {
+                    p.bounds = Bounds::Wrap {
+                        min: Vec3::ONE,
+                        max: Vec3::ZERO,
+                    }
+                },
+            ] {
+                let mut p = FlockParams::default();
+                edit(&mut p);
+                refused(fx, "bad param", |w| w.set_params(f, p));
+            }
+            for id in bad_ids(fx) {
+                refused(fx, "bad id", |w| w.set_params(id, FlockParams::default()));
+            }
+        }),
+        ("set_target", |fx| {
+            let f = fx.f;
+            refused(fx, "no target params", |w| w.set_target(f, Vec3::ZERO));
+            for id in bad_ids(fx) {
+                refused(fx, "bad id", |w| w.set_target(id, Vec3::ZERO));
+            }
+        }),
+        ("spawn", |fx| {
+            let f = fx.f;
+            refused(fx, "huge", |w| w.spawn(f, usize::MAX, &Spawn::default()));
+            refused(fx, "over the limit", |w| {
+                w.spawn(f, MAX_BOIDS_PER_FLOCK, &Spawn::default())
+            });
+            refused(fx, "speeds", |w| {
+                w.spawn(
+                    f,
+                    1,
+                    &Spawn {
+                        min_speed: 3.0,
+                        max_speed: 1.0,
+                        ..Spawn::default()
+                    },
+                )
+            });
+            refused(fx, "NaN box", |w| {
+                w.spawn(
+                    f,
+                    1,
+                    &Spawn {
+                        shape: SpawnShape::Box {
+                            min: NAN3,
+                            max: Vec3::ONE,
+                        },
+                        ..Spawn::default()
+                    },
+                )
+            });
+            refused(fx, "negative radius", |w| {
+                w.spawn(
+                    f,
+                    1,
+                    &Spawn {
+                        shape: SpawnShape::Sphere {
+                            centre: Vec3::ZERO,
+                            radius: -1.0,
+                        },
+                        ..Spawn::default()
+                    },
+                )
+            });
+            for id in bad_ids(fx) {
+                refused(fx, "bad id", |w| w.spawn(id, 1, &Spawn::default()));
+            }
+        }),
+        ("add_boids", |fx| {
+            let f = fx.f;
+            refused(fx, "lengths differ", |w| w.add_boids(f, &[Vec3::ZERO], &[]));
+            refused(fx, "NaN", |w| w.add_boids(f, &[NAN3], &[Vec3::ZERO]));
+            refused(fx, "absurd", |w| {
+                w.add_boids(f, &[Vec3::splat(1e30)], &[Vec3::ZERO])
+            });
+            for id in bad_ids(fx) {
+                refused(fx, "bad id", |w| {
+                    w.add_boids(id, &[Vec3::ZERO], &[Vec3::ZERO])
+                });
+            }
+        }),
+        ("remove_boids", |fx| {
+            let f = fx.f;
+            refused(fx, "unknown id", |w| w.remove_boids(f, &[0, 4000]));
+            for id in bad_ids(fx) {
+                refused(fx, "bad id", |w| w.remove_boids(id, &[0]));
+            }
+        }),
+        ("write_state", |fx| {
+            let f = fx.f;
+            refused(fx, "short", |w| {
+                w.write_state(f, Some(&[Vec3::ZERO; 39]), None)
+            });
+            let mut v = vec![Vec3::ZERO; 40];
+            v[7] = NAN3;
+            refused(fx, "NaN velocity", |w| w.write_state(f, None, Some(&v)));
+            for id in bad_ids(fx) {
+                refused(fx, "bad id", |w| w.write_state(id, None, None));
+            }
+        }),
+        ("restore", |fx| {
+            let snap = fx.w.flock(fx.f).unwrap().snapshot();
+            for id in bad_ids(fx) {
+                refused(fx, "bad id", |w| w.restore(id, &snap));
+            }
+        }),
+        ("resize_flock", |fx| {
+            let f = fx.f;
+            refused(fx, "huge", |w| {
+                w.resize_flock(f, usize::MAX, &Spawn::default())
+            });
+            for id in bad_ids(fx) {
+                refused(fx, "bad id", |w| w.resize_flock(id, 3, &Spawn::default()));
+            }
+        }),
+        ("add_obstacle", |fx| {
+            for o in [
+                Obstacle::Sphere {
+                    centre: NAN3,
+                    radius: 1.0,
+                },
+                Obstacle::Sphere {
+                    centre: Vec3::ZERO,
+                    radius: 0.0,
+                },
+                Obstacle::Box {
+                    min: Vec3::ONE,
+                    max: Vec3::ZERO,
+                },
+                Obstacle::Plane {
+                    point: Vec3::ZERO,
+                    normal: Vec3::ZERO,
+                },
+            ] {
+                refused(fx, "bad shape", |w| w.add_obstacle(o));
+            }
+        }),
+        ("set_obstacle", |fx| {
+            let o = fx.o;
+            refused(fx, "bad shape", |w| {
+                w.set_obstacle(
+                    o,
+                    Obstacle::Sphere {
+                        centre: Vec3::ZERO,
+                        radius: f32::INFINITY,
+                    },
+                )
+            });
+            refused(fx, "bad id", |w| {
+                w.set_obstacle(
+                    ObstacleId {
+                        index: 9,
+                        generation: 1,
+                    },
+                    Obstacle::Sphere {
+                        centre: Vec3::ZERO,
+                        radius: 1.0,
+                    },
+                )
+            });
+        }),
+        ("remove_obstacle", |fx| {
+            refused(fx, "null id", |w| w.remove_obstacle(ObstacleId::default()));
+            let o = fx.o;
+            fx.w.remove_obstacle(o).unwrap();
+            refused(fx, "twice", |w| w.remove_obstacle(o));
+        }),
+        ("set_observer", |fx| {
+            refused(fx, "NaN", |w| w.set_observer(Some(NAN3)))
+        }),
+        ("set_wake_region", |fx| {
+            let f = fx.f;
+            refused(fx, "min above max", |w| {
+                w.set_wake_region(f, Some((Vec3::ONE, Vec3::ZERO)))
+            });
+            refused(fx, "NaN", |w| w.set_wake_region(f, Some((NAN3, Vec3::ONE))));
+            for id in bad_ids(fx) {
+                refused(fx, "bad id", |w| w.set_wake_region(id, None));
+            }
+        }),
+        ("set_relation", |fx| {
+            let f = fx.f;
+            let g = fx.w.create_flock("g", FlockParams::default()).unwrap();
+            refused(fx, "same flock", |w| {
+                w.set_relation(f, f, RelationKind::Flee, 1.0, 1.0)
+            });
+            refused(fx, "radius", |w| {
+                w.set_relation(f, g, RelationKind::Flee, -1.0, 1.0)
+            });
+            refused(fx, "weight", |w| {
+                w.set_relation(f, g, RelationKind::Flee, 1.0, f32::INFINITY)
+            });
+            for id in bad_ids(fx) {
+                refused(fx, "bad id", |w| {
+                    w.set_relation(f, id, RelationKind::Chase, 1.0, 1.0)
+                });
+            }
+        }),
+        ("set_path", |fx| {
+            let f = fx.f;
+            refused(fx, "NaN point", |w| {
+                w.set_path(f, &[Vec3::ZERO, NAN3], false)
+            });
+            for id in bad_ids(fx) {
+                refused(fx, "bad id", |w| w.set_path(id, &[], false));
+            }
+        }),
+        ("set_leader", |fx| {
+            let f = fx.f;
+            refused(fx, "unknown boid", |w| {
+                w.set_leader(f, Some((999, Vec3::ZERO)))
+            });
+            refused(fx, "NaN offset", |w| w.set_leader(f, Some((0, NAN3))));
+            for id in bad_ids(fx) {
+                refused(fx, "bad id", |w| w.set_leader(id, None));
+            }
+        }),
+        ("read_orientations", |fx| {
+            let f = fx.f;
+            let mut short = vec![[0.0f32; 4]; 39];
+            assert_eq!(
+                fx.w.read_orientations(f, &mut short),
+                Err(Error::BufferTooSmall { needed: 40 })
+            );
+            assert_eq!(
+                fx.w.read_orientations(fx.dead, &mut short),
+                Err(Error::InvalidId)
+            );
+        }),
+        ("read_matrices", |fx| {
+            let f = fx.f;
+            let mut m = vec![[0.0f32; 16]; 40];
+            assert!(fx.w.read_matrices(f, f32::NAN, &mut m).is_err());
+            assert_eq!(
+                fx.w.read_matrices(f, 1.0, &mut m[..3]),
+                Err(Error::BufferTooSmall { needed: 40 })
+            );
+            assert_eq!(
+                fx.w.read_matrices(fx.dead, 1.0, &mut m),
+                Err(Error::InvalidId)
+            );
+        }),
+        ("step", |fx| {
+            for dt in [0.0, -1.0, f32::NAN, f32::INFINITY, 1.5, f32::MAX] {
+                refused(fx, "bad dt", |w| w.step(dt));
+            }
+        }),
+    ]
+}
+
+/// Methods that cannot fail (getters, infallible actions) need no row.
+const INFALLIBLE: &[&str] = &[
+    "seed",
+    "steps",
+    "threads",
+    "is_valid",
+    "flock",
+    "find_flock",
+    "flock_ids",
+    "destroy_all",
+    "obstacle",
+    "obstacles",
+    "observer",
+    "relations",
+    "in_pool",
+    "build_indices",
+    "state_hash",
+];
+
+#[test]
+fn every_fallible_world_method_has_a_row() {
+    let src =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/world.rs")).unwrap();
+    let names: Vec<&str> = rows().iter().map(|r| r.0).collect();
+    for line in src.lines() {
+        if let Some(rest) = line.trim().strip_prefix("pub fn ") {
+            let name = rest.split(|c: char| c == '(' || c == '<').next().unwrap();
+            assert!(
+                names.contains(&name) || INFALLIBLE.contains(&name),
+                "World::{name} has no row in the Rust hostile-input matrix"
+            );
+        }
+    }
+}
+
+#[test]
+fn hostile_input_matrix_of_the_rust_api() {
+    for (name, row) in rows() {
+        let mut fx = fixture();
+        row(&mut fx);
+        fx.w.step(1.0 / 60.0)
+            .unwrap_or_else(|e| panic!("{name}: world unusable after: {e}"));
+        assert!(
+            fx.w.flock(fx.f)
+                .unwrap()
+                .positions()
+                .iter()
+                .all(|p| p.is_finite()),
+            "{name}"
+        );
+    }
+}
