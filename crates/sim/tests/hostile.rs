@@ -70,8 +70,10 @@ fn rows() -> Vec<Row> {
             );
         }),
         ("create_flock", |fx| {
-            let mut bad = FlockParams::default();
-            bad.max_speed = f32::NAN;
+            let bad = FlockParams {
+                max_speed: f32::NAN,
+                ..FlockParams::default()
+            };
             refused(fx, "NaN param", |w| w.create_flock("x", bad));
             refused(fx, "empty name", |w| {
                 w.create_flock("", FlockParams::default())
