@@ -372,7 +372,7 @@ fn every_fallible_world_method_has_a_row() {
     let names: Vec<&str> = rows().iter().map(|r| r.0).collect();
     for line in src.lines() {
         if let Some(rest) = line.trim().strip_prefix("pub fn ") {
-            let name = rest.split(|c: char| c == '(' || c == '<').next().unwrap();
+            let name = rest.split(['(', '<']).next().unwrap();
             assert!(
                 names.contains(&name) || INFALLIBLE.contains(&name),
                 "World::{name} has no row in the Rust hostile-input matrix"
