@@ -484,6 +484,7 @@ pub extern "C" fn boids_version() -> *const c_char {
 
 /// The C ABI version (`BOIDS_ABI_VERSION` of the header the library was built with). A host
 /// should refuse to run when this differs from the `BOIDS_ABI_VERSION` it compiled against.
+/// Threads: callable from any thread at any time; touches no world.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_abi_version() -> u32 {
     BOIDS_ABI_VERSION
@@ -491,6 +492,7 @@ pub extern "C" fn boids_abi_version() -> u32 {
 
 /// Size in bytes of an ABI struct (`BOIDS_STRUCT_*`), 0 for an unknown kind. Bindings in other
 /// languages compare it with their own layout at start-up.
+/// Threads: callable from any thread at any time; touches no world.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_struct_size(kind: i32) -> u32 {
     boundary_value(0, || struct_size(kind))
@@ -529,6 +531,7 @@ pub extern "C" fn boids_last_error_message() -> *const c_char {
 
 /// World settings with seed 0 and one worker per core. Change fields, then pass to
 /// `boids_world_create`.
+/// Threads: callable from any thread at any time; touches no world.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_default_world_def() -> BoidsWorldDef {
     BoidsWorldDef {
@@ -540,12 +543,14 @@ pub extern "C" fn boids_default_world_def() -> BoidsWorldDef {
 
 /// Parameters of seed 000's fish school (radius 1, 90° field of view, weights 5/2/3, speeds
 /// 2..5, soft walls of a 10-unit box).
+/// Threads: callable from any thread at any time; touches no world.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_default_flock_params() -> BoidsFlockParams {
     params_to_c(&FlockParams::default(), None)
 }
 
 /// A flock def with no name (set `name` before use) and `boids_default_flock_params()`.
+/// Threads: callable from any thread at any time; touches no world.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_default_flock_def() -> BoidsFlockDef {
     BoidsFlockDef {
@@ -557,6 +562,7 @@ pub extern "C" fn boids_default_flock_def() -> BoidsFlockDef {
 }
 
 /// Spawn settings: the box -5..5 at speeds 2..5.
+/// Threads: callable from any thread at any time; touches no world.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_default_spawn_def() -> BoidsSpawnDef {
     BoidsSpawnDef {
@@ -582,6 +588,8 @@ pub extern "C" fn boids_default_spawn_def() -> BoidsSpawnDef {
 
 /// Creates a world. `def` must come from `boids_default_world_def()`; it is only read.
 /// On success writes the new id to `out_world`. The world lives until `boids_world_destroy`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `def` and `out_world` are NULL or valid pointers.
@@ -630,12 +638,16 @@ pub extern "C" fn boids_world_is_valid(world: BoidsWorldId) -> i32 {
 
 /// Advances every flock of the world by `dt` seconds (0 < dt <= 1). Runs on the world's worker
 /// threads and returns when done. The result is bit-identical for any thread count.
+/// Threads: call from any thread; while it runs, other calls on this world from other threads
+/// return `BOIDS_RESULT_BUSY`.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_world_step(world: BoidsWorldId, dt: f32) -> BoidsResult {
     boundary(|| registry::with_world(world, |w| Ok(w.step(dt)?)))
 }
 
 /// Writes a 64-bit hash of the whole world state (for determinism checks) to `out_hash`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `out_hash` is NULL or writable.
@@ -655,6 +667,8 @@ pub unsafe extern "C" fn boids_world_state_hash(
 
 /// Sets the observer point (the player): a flock with a wake region moves only while the
 /// observer is inside it. NULL clears it (every flock awake).
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `point` is NULL or readable.
@@ -687,6 +701,8 @@ fn to_c_flock(world: BoidsWorldId, id: FlockId) -> BoidsFlockId {
 
 /// Creates a flock from `def` (from `boids_default_flock_def()`, with `name` set). The name is
 /// copied. On success writes the id to `out_flock`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `def` and `out_flock` are NULL or valid; `def->name` is NULL or NUL-terminated.
@@ -718,6 +734,8 @@ pub unsafe extern "C" fn boids_flock_create(
 
 /// Creates a flock from a preset (see `boids presets`, e.g. "fish-tank"), with the preset's
 /// boids, named `name`. Unknown preset: `BOIDS_RESULT_NOT_FOUND`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `preset` and `name` are NULL or NUL-terminated; `out_flock` NULL or writable.
@@ -745,6 +763,7 @@ pub unsafe extern "C" fn boids_flock_create_preset(
 }
 
 /// Destroys a flock; its id goes stale. Twice: `BOIDS_RESULT_INVALID_ID`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_flock_destroy(flock: BoidsFlockId) -> BoidsResult {
     boundary(|| with_flock(flock, |w, id| Ok(w.destroy_flock(id)?)))
@@ -758,6 +777,8 @@ pub extern "C" fn boids_flock_is_valid(flock: BoidsFlockId) -> i32 {
 }
 
 /// Finds a flock by name. Not found: `BOIDS_RESULT_NOT_FOUND`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `name` is NULL or NUL-terminated; `out_flock` NULL or writable.
@@ -782,6 +803,8 @@ pub unsafe extern "C" fn boids_flock_find(
 }
 
 /// Reads a flock's parameters (with the current target point).
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `out_params` is NULL or writable.
@@ -804,6 +827,8 @@ pub unsafe extern "C" fn boids_flock_get_params(
 
 /// Replaces a flock's parameters, live. Every field is validated first; on error nothing
 /// changes and the message names the field.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `params` is NULL or readable.
@@ -827,12 +852,15 @@ pub unsafe extern "C" fn boids_flock_set_params(
 }
 
 /// Moves the flock's target (its params must have `has_target = 1`).
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_flock_set_target(flock: BoidsFlockId, point: BoidsVec3) -> BoidsResult {
     boundary(|| with_flock(flock, |w, id| Ok(w.set_target(id, v3(point))?)))
 }
 
 /// Replaces only the flock's bounds.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `bounds` is NULL or readable.
@@ -855,6 +883,8 @@ pub unsafe extern "C" fn boids_flock_set_bounds(
 }
 
 /// Sets the box the observer must be in for the flock to move; NULL for both clears it.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `min` and `max` are both NULL or both readable.
@@ -880,6 +910,8 @@ pub unsafe extern "C" fn boids_flock_set_wake_region(
 
 /// Writes 1 to `out_asleep` if the last step skipped the flock (observer outside its wake
 /// region), else 0.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `out_asleep` is NULL or writable.
@@ -899,6 +931,8 @@ pub unsafe extern "C" fn boids_flock_is_asleep(
 
 /// Spawns `count` boids as `spawn` says (from `boids_default_spawn_def()`); writes the first new
 /// id to `out_first_id` (ids are consecutive). At most 16,777,216 boids per flock.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `spawn` is NULL or readable; `out_first_id` NULL or writable.
@@ -921,6 +955,8 @@ pub unsafe extern "C" fn boids_flock_spawn(
 }
 
 /// Grows (spawning per `spawn`) or shrinks (removing the newest boids) the flock to `count`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `spawn` is NULL or readable.
@@ -939,6 +975,8 @@ pub unsafe extern "C" fn boids_flock_resize(
 
 /// Adds `count` boids with the given positions and velocities (both arrays of `count`); writes
 /// the first new id to `out_first_id`. All values must be finite.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `positions` and `velocities` are NULL (only with count 0) or hold `count` readable entries;
@@ -975,6 +1013,8 @@ pub unsafe extern "C" fn boids_flock_add_boids(
 
 /// Removes the boids with these ids (all or nothing: an unknown id removes none). Writes how
 /// many were removed (duplicates count once) to `out_removed` (may be NULL).
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `ids` is NULL (only with count 0) or holds `count` entries; `out_removed` NULL or writable.
@@ -1004,6 +1044,8 @@ pub unsafe extern "C" fn boids_flock_remove_boids(
 }
 
 /// Writes the number of boids to `out_count`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `out_count` is NULL or writable.
@@ -1084,6 +1126,8 @@ unsafe fn read_vec3s(
 /// Copies the positions (id order) into `out` (room for `capacity` entries); writes the number
 /// copied to `out_count`. Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number needed in
 /// `out_count`. No allocation.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `out` is NULL (only with capacity 0) or holds `capacity` writable entries; `out_count` NULL
@@ -1100,6 +1144,8 @@ pub unsafe extern "C" fn boids_flock_read_positions(
 }
 
 /// Copies the velocities (id order); as `boids_flock_read_positions`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// As `boids_flock_read_positions`.
@@ -1123,6 +1169,8 @@ pub unsafe extern "C" fn boids_flock_read_velocities(
 }
 
 /// Copies the ids (ascending; the order of every other read); as `boids_flock_read_positions`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// As `boids_flock_read_positions`.
@@ -1171,6 +1219,8 @@ pub unsafe extern "C" fn boids_flock_read_orientations(
 /// Writes each boid's 4×4 instance matrix, column-major (Unity's `Matrix4x4` memory layout):
 /// rotation `LookRotation(heading)`, uniform `scale`, translation = position. Ready for
 /// `Graphics.RenderMeshInstanced`. As `boids_flock_read_positions`; computed in parallel.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// As `boids_flock_read_positions`.
@@ -1195,6 +1245,8 @@ pub unsafe extern "C" fn boids_flock_read_matrices(
 }
 
 /// Overwrites every boid's position (id order; `count` must equal the flock's count).
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `positions` is NULL (only with count 0) or holds `count` readable entries.
@@ -1221,6 +1273,8 @@ pub unsafe extern "C" fn boids_flock_write_positions(
 }
 
 /// Overwrites every boid's velocity (id order; `count` must equal the flock's count).
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `velocities` is NULL (only with count 0) or holds `count` readable entries.
@@ -1250,6 +1304,8 @@ pub unsafe extern "C" fn boids_flock_write_velocities(
 // Obstacles
 
 /// Adds an obstacle every flock of the world avoids (per its params).
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `def` is NULL or readable; `out_obstacle` NULL or writable.
@@ -1280,6 +1336,8 @@ pub unsafe extern "C" fn boids_obstacle_add(
 }
 
 /// Replaces (moves) an obstacle's shape.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `def` is NULL or readable.
@@ -1298,6 +1356,7 @@ pub unsafe extern "C" fn boids_obstacle_set(
 }
 
 /// Removes an obstacle; its id goes stale.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_obstacle_remove(obstacle: BoidsObstacleId) -> BoidsResult {
     boundary(|| {
@@ -1314,6 +1373,7 @@ pub extern "C" fn boids_obstacle_remove(obstacle: BoidsObstacleId) -> BoidsResul
 /// `weight`: flee or chase the nearest of its boids with prediction, avoid them, or move with
 /// them. Replaces the earlier relation of that ordered pair; `BOIDS_RELATION_IGNORE` removes it.
 /// Both flocks must be in `world`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_world_set_relation(
     world: BoidsWorldId,
@@ -1343,6 +1403,8 @@ pub extern "C" fn boids_world_set_relation(
 
 /// Sets the polyline (`count` points, copied) the flock follows with `weight_path`; `closed` 1
 /// loops back to the first point. Fewer than two points clears the path.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
 ///
 /// # Safety
 /// `points` is NULL (only with count 0) or holds `count` readable entries.
@@ -1371,6 +1433,7 @@ pub unsafe extern "C" fn boids_flock_set_path(
 /// Makes boid `boid_id` of the flock its leader: the flock's target follows it at `offset` in
 /// the leader's frame (+Z ahead, +Y up; `{0, 0, -2}` = two units behind), and the leader ignores
 /// the target. Followers steer with `weight_target` (and `arrival_radius`).
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_flock_set_leader(
     flock: BoidsFlockId,
@@ -1385,6 +1448,7 @@ pub extern "C" fn boids_flock_set_leader(
 }
 
 /// Stops leader following.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_flock_clear_leader(flock: BoidsFlockId) -> BoidsResult {
     boundary(|| with_flock(flock, |w, id| Ok(w.set_leader(id, None)?)))
