@@ -5,8 +5,8 @@
 use boids_sim::scenario::default_school;
 use boids_sim::{
     AlignmentMode, Bounds, Combine, FlockParams, IndexKind, Integrator, Obstacle,
-    ObstacleAvoidance, PlaneLock, SeparationMode, Spawn, SpawnShape, Target, Vec3, World,
-    WorldConfig,
+    ObstacleAvoidance, PlaneLock, RelationKind, SeparationMode, Spawn, SpawnShape, Target, Vec3,
+    World, WorldConfig,
 };
 use serde::Deserialize;
 
@@ -23,6 +23,32 @@ pub struct ScenarioFile {
     pub flock: Vec<FlockSpec>,
     #[serde(default)]
     pub obstacle: Vec<ObstacleSpec>,
+    #[serde(default)]
+    pub relation: Vec<RelationSpec>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RelationSpec {
+    from: String,
+    to: String,
+    kind: String,
+    radius: f32,
+    weight: f32,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct PathSpec {
+    points: Vec<[f32; 3]>,
+    closed: Option<bool>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RegionSpec {
+    min: [f32; 3],
+    max: [f32; 3],
 }
 
 #[derive(Deserialize, Debug)]
@@ -35,6 +61,8 @@ pub struct FlockSpec {
     pub bounds: Option<BoundsSpec>,
     pub target: Option<TargetSpec>,
     pub spawn: Option<SpawnSpec>,
+    pub path: Option<PathSpec>,
+    pub wake_region: Option<RegionSpec>,
 }
 
 #[derive(Deserialize, Debug, Default)]
@@ -442,6 +470,45 @@ pub fn build(
                 .resize_flock(id, n, &spawn)
                 .map_err(|e| ctx(e.to_string()))?;
         }
+    }
+    for f in &file.flock {
+        let id = world.find_flock(&f.name).expect("created above");
+        let ctx = |e: String| format!("flock '{}': {e}", f.name);
+        if let Some(p) = &f.path {
+            let pts: Vec<Vec3> = p.points.iter().map(|&a| v(a)).collect();
+            world
+                .set_path(id, &pts, p.closed.unwrap_or(false))
+                .map_err(|e| ctx(e.to_string()))?;
+        }
+        if let Some(r) = &f.wake_region {
+            world
+                .set_wake_region(id, Some((v(r.min), v(r.max))))
+                .map_err(|e| ctx(e.to_string()))?;
+        }
+    }
+    for (i, r) in file.relation.iter().enumerate() {
+        let ctx = |e: String| format!("relation {}: {e}", i + 1);
+        let find = |name: &str| {
+            world
+                .find_flock(name)
+                .ok_or_else(|| ctx(format!("no flock named '{name}'")))
+        };
+        let (from, to) = (find(&r.from)?, find(&r.to)?);
+        let kind = choose(
+            "kind",
+            &r.kind,
+            &[
+                ("ignore", RelationKind::Ignore),
+                ("flock-together", RelationKind::FlockTogether),
+                ("avoid", RelationKind::Avoid),
+                ("flee", RelationKind::Flee),
+                ("chase", RelationKind::Chase),
+            ],
+        )
+        .map_err(ctx)?;
+        world
+            .set_relation(from, to, kind, r.radius, r.weight)
+            .map_err(|e| ctx(e.to_string()))?;
     }
     for (i, o) in file.obstacle.iter().enumerate() {
         let shape = o

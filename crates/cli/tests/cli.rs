@@ -220,6 +220,15 @@ max = [12, 12, 12]
 [[flock]]
 name = "tank"
 preset = "fish-tank"
+[flock.path]
+points = [[2, 2, 2], [10, 2, 2], [10, 10, 2]]
+closed = true
+[[relation]]
+from = "fish"
+to = "tank"
+kind = "avoid"
+radius = 2.0
+weight = 3.0
 [[obstacle]]
 kind = "sphere"
 centre = [6, 6, 6]
@@ -287,6 +296,10 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
     );
     write("zero.toml", "[[flock]]\nname = \"a\"\ncount = 0\n");
     write("empty.toml", "seed = 4\n");
+    write(
+        "relation.toml",
+        "[[flock]]\nname = \"a\"\n[[relation]]\nfrom = \"a\"\nto = \"b\"\nkind = \"flee\"\nradius = 1.0\nweight = 1.0\n",
+    );
     let before = files(d);
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (
@@ -308,6 +321,10 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
             "count must be at least 1",
         ),
         (vec!["run", "--scenario", "empty.toml"], "no [[flock]]"),
+        (
+            vec!["run", "--scenario", "relation.toml"],
+            "no flock named 'b'",
+        ),
         (
             vec!["run", "--scenario", "missing.toml"],
             "cannot read missing.toml",
