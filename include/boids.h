@@ -914,6 +914,21 @@ BoidsResult boids_world_state_hash(struct BoidsWorldId world,
                                    uint64_t *out_hash);
 
 /**
+ * Copies the ids of the world's live flocks (in slot order) into `out` (room for `capacity`);
+ * writes how many to `out_count`. Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number
+ * needed in `out_count`; NULL with capacity 0 asks for the number.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+ *
+ * # Safety
+ * `out` is NULL (only with capacity 0) or holds `capacity` writable entries; `out_count` NULL
+ * or writable.
+ */
+BoidsResult boids_world_list_flocks(struct BoidsWorldId world,
+                                    struct BoidsFlockId *out,
+                                    size_t capacity,
+                                    size_t *out_count);
+
+/**
  * Sets the observer point (the player): a flock with a wake region moves only while the
  * observer is inside it. NULL clears it (every flock awake).
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.

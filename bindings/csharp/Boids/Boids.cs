@@ -205,6 +205,21 @@ namespace Boids
             return new BoidsFlock(this, id);
         }
 
+        /// <summary>Every live flock of the world (allocates: a set-up call, not a per-frame one).</summary>
+        public BoidsFlock[] Flocks()
+        {
+            ThrowIfDisposed();
+            UIntPtr n;
+            BoidsResult r = NativeMethods.boids_world_list_flocks(handle.Id, null, UIntPtr.Zero, &n);
+            if (r != BoidsResult.Ok && r != BoidsResult.BufferTooSmall) Interop.Check(r);
+            var ids = new BoidsFlockId[(int)n.ToUInt64()];
+            fixed (BoidsFlockId* p = ids)
+                Interop.Check(NativeMethods.boids_world_list_flocks(handle.Id, p, (UIntPtr)ids.Length, &n));
+            var flocks = new BoidsFlock[(int)n.ToUInt64()];
+            for (int i = 0; i < flocks.Length; i++) flocks[i] = new BoidsFlock(this, ids[i]);
+            return flocks;
+        }
+
         /// <summary>Sets the observer (player) point; flocks with a wake region move only while it is inside.</summary>
         public void SetObserver(BoidsVec3 point)
         {

@@ -276,6 +276,7 @@ static unsafe class BoidsTests
             {
                 var fish = w.CreatePreset("shark", "fish");
                 var shark = w.FindFlock("fish-predator");
+                Assert(w.Flocks().Length == 2, "the world lists its two flocks");
                 Assert(shark != null && shark.Count == 1, "the shark preset makes a predator flock");
                 var birds = w.CreateFlock("birds");
                 birds.Spawn(50);

@@ -665,6 +665,45 @@ pub unsafe extern "C" fn boids_world_state_hash(
     })
 }
 
+/// Copies the ids of the world's live flocks (in slot order) into `out` (room for `capacity`);
+/// writes how many to `out_count`. Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number
+/// needed in `out_count`; NULL with capacity 0 asks for the number.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+///
+/// # Safety
+/// `out` is NULL (only with capacity 0) or holds `capacity` writable entries; `out_count` NULL
+/// or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_world_list_flocks(
+    world: BoidsWorldId,
+    out: *mut BoidsFlockId,
+    capacity: usize,
+    out_count: *mut usize,
+) -> BoidsResult {
+    boundary(|| {
+        need_out(out_count, "out_count")?;
+        if out.is_null() && capacity > 0 {
+            return Err(null("out"));
+        }
+        let ids: Vec<BoidsFlockId> = registry::with_world(world, |w| {
+            Ok(w.flock_ids().map(|id| to_c_flock(world, id)).collect())
+        })?;
+        // SAFETY: checked non-null; the count is written on success and on BUFFER_TOO_SMALL.
+        unsafe { write(out_count, ids.len()) };
+        if capacity < ids.len() {
+            return Err(Fail::new(
+                BoidsResult::BufferTooSmall,
+                format!("buffer holds {capacity} flock ids, {} needed", ids.len()),
+            ));
+        }
+        for (k, id) in ids.into_iter().enumerate() {
+            // SAFETY: k < len <= capacity entries, per the contract.
+            unsafe { write(out.add(k), id) };
+        }
+        Ok(())
+    })
+}
+
 /// Sets the observer point (the player): a flock with a wake region moves only while the
 /// observer is inside it. NULL clears it (every flock awake).
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.

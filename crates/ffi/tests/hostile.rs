@@ -366,6 +366,31 @@ fn matrix() -> Vec<Row> {
             world_ids(fx, |w| unsafe { boids_world_state_hash(w, &mut h) });
             busy("hash", |b| unsafe { boids_world_state_hash(b.w, &mut h) });
         }),
+        ("boids_world_list_flocks", |fx| {
+            let mut n = 0usize;
+            let mut ids = [BoidsFlockId::default(); 8];
+            refused(fx, "NULL count", NullPointer, || unsafe {
+                boids_world_list_flocks(fx.w, ids.as_mut_ptr(), 8, null_mut())
+            });
+            refused(fx, "NULL buffer", NullPointer, || unsafe {
+                boids_world_list_flocks(fx.w, null_mut(), 8, &mut n)
+            });
+            refused(fx, "size query", BufferTooSmall, || unsafe {
+                boids_world_list_flocks(fx.w, null_mut(), 0, &mut n)
+            });
+            assert_eq!(n, 1, "one live flock");
+            assert_eq!(
+                unsafe { boids_world_list_flocks(fx.w, ids.as_mut_ptr(), 8, &mut n) },
+                Ok
+            );
+            assert_eq!(ids[0], fx.f);
+            world_ids(fx, |w| unsafe {
+                boids_world_list_flocks(w, ids.as_mut_ptr(), 8, &mut n)
+            });
+            busy("list", |b| unsafe {
+                boids_world_list_flocks(b.w, ids.as_mut_ptr(), 8, &mut n)
+            });
+        }),
         ("boids_world_set_observer", |fx| {
             for p in [v3(f32::NAN, 0.0, 0.0), v3(0.0, f32::INFINITY, 0.0)] {
                 refused(fx, "non-finite observer", InvalidArgument, || unsafe {
