@@ -132,6 +132,18 @@ pub enum ObstacleAvoidance {
     FreeDirection,
 }
 
+impl PlaneLock {
+    /// `v` with the locked coordinate set to 0.
+    #[inline]
+    pub fn apply(self, v: Vec3) -> Vec3 {
+        match self {
+            PlaneLock::None => v,
+            PlaneLock::XY => Vec3::new(v.x, v.y, 0.0),
+            PlaneLock::XZ => Vec3::new(v.x, 0.0, v.z),
+        }
+    }
+}
+
 /// Which neighbour index a flock uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IndexKind {

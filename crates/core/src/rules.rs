@@ -3,8 +3,7 @@
 use crate::math::{clamp_length, look_rotation, normalize_or_zero, smooth_damp};
 use crate::obstacle::{Obstacle, first_hit, spiral_directions};
 use crate::params::{
-    AlignmentMode, Bounds, Combine, FlockParams, Integrator, ObstacleAvoidance, PlaneLock,
-    SeparationMode,
+    AlignmentMode, Bounds, Combine, FlockParams, Integrator, ObstacleAvoidance, SeparationMode,
 };
 use crate::rng::Rng;
 use glam::{Quat, Vec3};
@@ -218,7 +217,7 @@ fn avoid_obstacles(own: &BoidState, p: &FlockParams, obstacles: &[Obstacle]) -> 
             let frame = look_rotation(f);
             spiral_directions()
                 .iter()
-                .map(|&d| lock(frame * d, p.plane))
+                .map(|&d| p.plane.apply(frame * d))
                 .filter(|d| *d != Vec3::ZERO)
                 .map(normalize_or_zero)
                 .find(|&d| {
@@ -271,14 +270,6 @@ fn bounds_push(b: &Bounds, p: Vec3) -> Vec3 {
 /// Reynolds steering toward direction `x` (zero `x` steers toward standstill).
 fn steer(x: Vec3, v: Vec3, p: &FlockParams) -> Vec3 {
     clamp_length(normalize_or_zero(x) * p.max_speed - v, p.max_force)
-}
-
-fn lock(v: Vec3, plane: PlaneLock) -> Vec3 {
-    match plane {
-        PlaneLock::None => v,
-        PlaneLock::XY => Vec3::new(v.x, v.y, 0.0),
-        PlaneLock::XZ => Vec3::new(v.x, 0.0, v.z),
-    }
 }
 
 /// The next state of one boid. Pure: the same inputs give the same bits.
@@ -368,18 +359,20 @@ pub fn step_boid(
     if w.wander != 0.0 {
         // Reynolds wander: a target on a circle ahead, jittered a little every step.
         let jitter = rng.unit_vector() * (p.wander_jitter * dt);
-        let mut on = lock(extra.wander + jitter, p.plane);
+        let mut on = p.plane.apply(extra.wander + jitter);
         if on == Vec3::ZERO {
             on = own.heading;
         }
         extra.wander = normalize_or_zero(on) * p.wander_radius;
-        let m = lock(own.heading * p.wander_distance + extra.wander, p.plane);
+        let m = p
+            .plane
+            .apply(own.heading * p.wander_distance + extra.wander);
         parts[5] = (w.wander, m, true);
     }
     if w.path != 0.0
         && let Some(t) = path_target(env.path, env.path_closed, own.position, p.path_lookahead)
     {
-        parts[7] = (w.path, lock(t - own.position, p.plane), true);
+        parts[7] = (w.path, p.plane.apply(t - own.position), true);
     }
 
     if !rules_apply {
@@ -443,7 +436,7 @@ pub fn step_boid(
             a *= p.drive_factor;
         }
     }
-    a = lock(a, p.plane);
+    a = p.plane.apply(a);
 
     let heading_or = |v: Vec3| {
         let h = normalize_or_zero(v);
@@ -474,7 +467,7 @@ pub fn step_boid(
                 let t = (p.max_turn_rate * dt).clamp(0.0, 1.0);
                 extra.orientation = extra.orientation.slerp(look_rotation(want), t).normalize();
             }
-            let h = heading_or(lock(extra.orientation * Vec3::Z, p.plane));
+            let h = heading_or(p.plane.apply(extra.orientation * Vec3::Z));
             (h * speed_now, h)
         }
         Integrator::Kinematic => {
@@ -482,8 +475,8 @@ pub fn step_boid(
             (nv, heading_or(nv))
         }
     };
-    let velocity = lock(velocity, p.plane);
-    let mut position = lock(own.position + velocity * dt, p.plane);
+    let velocity = p.plane.apply(velocity);
+    let mut position = p.plane.apply(own.position + velocity * dt);
     let mut velocity = velocity;
     match p.bounds {
         Bounds::Wrap { min, max } => {

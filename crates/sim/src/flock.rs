@@ -118,15 +118,7 @@ pub struct Flock {
 const SPAWN_STREAM: u32 = 1;
 const RULE_STREAM: u32 = 0;
 
-fn lock(v: Vec3, plane: PlaneLock) -> Vec3 {
-    match plane {
-        PlaneLock::None => v,
-        PlaneLock::XY => Vec3::new(v.x, v.y, 0.0),
-        PlaneLock::XZ => Vec3::new(v.x, 0.0, v.z),
-    }
-}
-
-fn check_vec(what: &str, i: usize, v: Vec3) -> Result<(), Error> {
+pub(crate) fn check_vec(what: &str, i: usize, v: Vec3) -> Result<(), Error> {
     if v.is_finite() && v.abs().max_element() <= boids_core::math::MAX_COORD {
         Ok(())
     } else {
@@ -413,7 +405,7 @@ impl Flock {
 
     fn push(&mut self, p: Vec3, v: Vec3) -> u32 {
         let plane = self.params.plane;
-        let b = BoidState::new(lock(p, plane), lock(v, plane));
+        let b = BoidState::new(plane.apply(p), plane.apply(v));
         let id = self.next_id;
         self.next_id += 1;
         self.ids.push(id);
@@ -486,9 +478,9 @@ impl Flock {
                     centre + in_plane(Vec3::new(a.cos() * r, a.sin() * r, a.sin() * r))
                 }
             };
-            let random = lock(rng.unit_vector(), plane).normalize_or_zero();
+            let random = plane.apply(rng.unit_vector()).normalize_or_zero();
             let mut dir = match spawn.direction {
-                Some(d) => lock(d, plane).normalize_or_zero(),
+                Some(d) => plane.apply(d).normalize_or_zero(),
                 None => random,
             };
             if dir == Vec3::ZERO {
@@ -598,12 +590,12 @@ impl Flock {
         let plane = self.params.plane;
         if let Some(p) = positions {
             for (dst, &src) in self.positions.iter_mut().zip(p) {
-                *dst = lock(src, plane);
+                *dst = plane.apply(src);
             }
         }
         if let Some(v) = velocities {
             for ((dst, h), &src) in self.velocities.iter_mut().zip(&mut self.headings).zip(v) {
-                *dst = lock(src, plane);
+                *dst = plane.apply(src);
                 let n = dst.normalize_or_zero();
                 if n != Vec3::ZERO {
                     *h = n;

@@ -12,6 +12,14 @@ const GOAL_STREAM: u32 = 2;
 /// Largest time step accepted, seconds.
 pub const MAX_DT: f32 = 1.0;
 
+/// Runs `f` in `pool`, or in Rayon's global pool when there is none.
+fn install<R: Send>(pool: &Option<rayon::ThreadPool>, f: impl FnOnce() -> R + Send) -> R {
+    match pool {
+        Some(p) => p.install(f),
+        None => f(),
+    }
+}
+
 fn check_room(have: usize, need: usize) -> Result<(), Error> {
     if have < need {
         return Err(Error::BufferTooSmall { needed: need });
@@ -439,10 +447,8 @@ impl World {
 
     /// Sets the polyline the flock follows with `weights.path` (fewer than two points clears it).
     pub fn set_path(&mut self, id: FlockId, points: &[Vec3], closed: bool) -> Result<(), Error> {
-        for (i, p) in points.iter().enumerate() {
-            if !(p.is_finite() && p.abs().max_element() <= boids_core::math::MAX_COORD) {
-                return Err(invalid(format!("path point {i} must be finite, got {p}")));
-            }
+        for (i, &p) in points.iter().enumerate() {
+            crate::flock::check_vec("path", i, p)?;
         }
         let f = self.flock_mut(id)?;
         f.path = if points.len() >= 2 {
@@ -487,10 +493,7 @@ impl World {
 
     /// Runs `f` in the world's thread pool (or the global one), e.g. to read back in parallel.
     pub fn in_pool<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
-        match &self.pool {
-            Some(p) => p.install(f),
-            None => f(),
-        }
+        install(&self.pool, f)
     }
 
     /// Writes a flock's orientations into `out` (see [`Flock::write_orientations`]); returns the
@@ -523,17 +526,14 @@ impl World {
     /// exposed so benchmarks can time the build alone).
     pub fn build_indices(&mut self) {
         let slots = &mut self.slots;
-        let mut run = move || {
+        let run = move || {
             for s in slots.iter_mut() {
                 if let Some(f) = s.flock.as_mut() {
                     f.build_index();
                 }
             }
         };
-        match &self.pool {
-            Some(pool) => pool.install(run),
-            None => run(),
-        }
+        install(&self.pool, run);
     }
 
     /// Advances every flock by `dt` seconds (`0 < dt <= 1`, finite). Every boid reads the
@@ -599,7 +599,7 @@ impl World {
                 needed[r.to.index as usize] = true;
             }
         }
-        let mut run = move || {
+        let run = move || {
             for (k, s) in slots.iter_mut().enumerate() {
                 if let Some(f) = s.flock.as_mut()
                     && needed[k]
@@ -627,21 +627,17 @@ impl World {
                     Some(crate::flock::external_steering(f, &others))
                 })
                 .collect();
-            for ((k, s), ext) in slots.iter_mut().enumerate().zip(external) {
+            for (s, ext) in slots.iter_mut().zip(external) {
                 if let Some(f) = s.flock.as_mut()
                     && moving(f)
                 {
                     f.external = ext.unwrap_or_default();
                     let every = f.params.update_every.max(1) as f32;
                     f.step(dt * every, seed, step, &obstacles);
-                    let _ = k;
                 }
             }
         };
-        match &self.pool {
-            Some(pool) => pool.install(run),
-            None => run(),
-        }
+        install(&self.pool, run);
         self.steps += 1;
         Ok(())
     }
