@@ -3,7 +3,7 @@
 //! state. `BOIDS_BENCH_1M=1` adds the one-million-boid rows.
 
 use boids_core::BoidState;
-use boids_index::{Grid, NeighbourIndex, Points};
+use boids_index::{Index, NeighbourIndex, Points};
 use boids_sim::IndexKind;
 use boids_sim::scenario::{bench_world, naive_step};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -77,11 +77,11 @@ fn index_build(c: &mut Criterion) {
             .num_threads(2)
             .build()
             .unwrap();
-        let mut grid = Grid::default();
+        let mut grid = Index::new(IndexKind::Grid);
         g.bench_function(BenchmarkId::new("grid/2t", n), |b| {
             b.iter(|| pool.install(|| grid.build(pts, 1.0, None)))
         });
-        let mut tree = boids_index::KdTree::default();
+        let mut tree = Index::new(IndexKind::KdTree);
         g.bench_function(BenchmarkId::new("kdtree", n), |b| {
             b.iter(|| tree.build(pts, 1.0, None))
         });

@@ -8,6 +8,7 @@ fn main() -> Result<(), boids_sim::Error> {
     let mut world = World::new(WorldConfig {
         seed: 42,
         threads: 0,
+        ..WorldConfig::default()
     })?;
     let fish = world.create_flock(
         "fish",

@@ -418,6 +418,7 @@ pub fn build(
     let mut world = World::new(WorldConfig {
         seed,
         threads: file.threads.unwrap_or(threads),
+        ..WorldConfig::default()
     })
     .map_err(|e| e.to_string())?;
     if file.flock.is_empty() {
@@ -544,7 +545,12 @@ pub fn default_setup(boids: usize, seed: u64, threads: usize) -> Result<Setup, S
 
 /// A preset in a world of its own.
 pub fn preset_setup(name: &str, seed: u64, threads: usize) -> Result<Setup, String> {
-    let mut world = World::new(WorldConfig { seed, threads }).map_err(|e| e.to_string())?;
+    let mut world = World::new(WorldConfig {
+        seed,
+        threads,
+        ..WorldConfig::default()
+    })
+    .map_err(|e| e.to_string())?;
     boids_sim::presets::create(&mut world, name, name).map_err(|e| e.to_string())?;
     Ok(Setup {
         world,

@@ -5,7 +5,7 @@
 //! output and the integrators that turn that into the next state ([`step_boid`]).
 //! This crate knows nothing of threads, neighbour indices, FFI or I/O.
 
-pub mod kernel;
+pub mod fmath;
 pub mod math;
 pub mod obstacle;
 mod params;

@@ -1,9 +1,74 @@
 //! Small vector helpers that never produce NaN or infinity from finite input.
 
+use crate::fmath;
 use glam::{Quat, Vec3};
 
 /// Largest coordinate or velocity component accepted from a caller.
 pub const MAX_COORD: f32 = 1.0e9;
+
+/// A periodic box (wrap-around bounds): leaving one face re-enters at the opposite one, and
+/// offsets between points are taken to the nearest image. The one wrapping formula of the
+/// workspace: the bounds rule, every index and every kernel path use it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Period {
+    /// Minimum corner.
+    pub min: Vec3,
+    /// Maximum corner.
+    pub max: Vec3,
+    /// Edge lengths, `max - min` (all > 0).
+    pub size: Vec3,
+}
+
+impl Period {
+    /// The box from `min` to `max`.
+    pub fn new(min: Vec3, max: Vec3) -> Self {
+        Period {
+            min,
+            max,
+            size: max - min,
+        }
+    }
+
+    /// The shortest offset equivalent to `o`, for `o` between two points inside the box (each
+    /// component within `±size`).
+    #[inline(always)]
+    pub fn min_image(&self, o: Vec3) -> Vec3 {
+        Vec3::new(
+            wrap_axis(o.x, self.size.x),
+            wrap_axis(o.y, self.size.y),
+            wrap_axis(o.z, self.size.z),
+        )
+    }
+
+    /// `p` moved into the box `[min, max)` by whole periods.
+    #[inline]
+    pub fn wrap(&self, p: Vec3) -> Vec3 {
+        let r = p - self.min;
+        let r = Vec3::new(
+            fmath::rem_euclid(r.x, self.size.x),
+            fmath::rem_euclid(r.y, self.size.y),
+            fmath::rem_euclid(r.z, self.size.z),
+        );
+        // Adding `min` back may round up to exactly `max`.
+        (self.min + r)
+            .min(self.max - self.size * f32::EPSILON)
+            .max(self.min)
+    }
+}
+
+/// Nearest-image offset along one axis, for an offset between two coordinates inside a periodic
+/// box of edge `size`.
+#[inline(always)]
+pub fn wrap_axis(o: f32, size: f32) -> f32 {
+    let half = 0.5 * size;
+    if o > half {
+        o - size
+    } else if o < -half {
+        o + size
+    } else {
+        o
+    }
+}
 
 /// `v / |v|`, or zero when `v` is zero, denormal-small or not finite.
 #[inline]

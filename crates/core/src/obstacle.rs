@@ -1,5 +1,6 @@
 //! Obstacles and the look-ahead queries boids use to avoid them: rays and swept spheres.
 
+use crate::fmath;
 use crate::math::normalize_or_zero;
 use glam::Vec3;
 use std::sync::OnceLock;
@@ -216,9 +217,13 @@ pub fn spiral_directions() -> &'static [Vec3] {
         (0..SPIRAL_DIRECTIONS)
             .map(|k| {
                 let t = k as f32 / SPIRAL_DIRECTIONS as f32;
-                let incl = (1.0 - 2.0 * t).acos();
+                let incl = fmath::acos(1.0 - 2.0 * t);
                 let az = step * k as f32;
-                Vec3::new(incl.sin() * az.cos(), incl.sin() * az.sin(), incl.cos())
+                Vec3::new(
+                    fmath::sin(incl) * fmath::cos(az),
+                    fmath::sin(incl) * fmath::sin(az),
+                    fmath::cos(incl),
+                )
             })
             .collect()
     })

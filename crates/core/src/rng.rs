@@ -3,6 +3,7 @@
 //! A boid's random draws depend only on those keys, never on which thread runs it or on the
 //! order boids are visited, which is what makes a parallel step reproducible.
 
+use crate::fmath;
 use glam::Vec3;
 
 /// A small deterministic generator (SplitMix64 over a keyed state). The keys are mixed on the
@@ -73,12 +74,12 @@ impl Rng {
         let z = self.range(-1.0, 1.0);
         let a = self.range(0.0, std::f32::consts::TAU);
         let r = (1.0 - z * z).max(0.0).sqrt();
-        Vec3::new(r * a.cos(), r * a.sin(), z)
+        Vec3::new(r * fmath::cos(a), r * fmath::sin(a), z)
     }
 
     /// A point uniform in the unit ball.
     pub fn in_unit_ball(&mut self) -> Vec3 {
-        self.unit_vector() * self.next_f32().cbrt()
+        self.unit_vector() * fmath::cbrt(self.next_f32())
     }
 }
 

@@ -1,6 +1,7 @@
 //! The per-boid update: a pure function of (own state, neighbourhood, environment, params, rng).
 
-use crate::math::{clamp_length, look_rotation, normalize_or_zero, smooth_damp};
+use crate::fmath;
+use crate::math::{Period, clamp_length, look_rotation, normalize_or_zero, smooth_damp};
 use crate::obstacle::{Obstacle, first_hit, spiral_directions};
 use crate::params::{
     AlignmentMode, Bounds, Combine, FlockParams, Integrator, ObstacleAvoidance, SeparationMode,
@@ -79,7 +80,7 @@ impl Derived {
         Derived {
             radius2: p.perception_radius * p.perception_radius,
             separation_radius2: p.separation_radius * p.separation_radius,
-            cos_fov: p.field_of_view_deg.to_radians().cos(),
+            cos_fov: fmath::cos(fmath::to_radians(p.field_of_view_deg)),
             fov_active: p.field_of_view_deg < 180.0,
             separation: p.separation,
         }
@@ -479,12 +480,7 @@ pub fn step_boid(
     let mut position = p.plane.apply(own.position + velocity * dt);
     let mut velocity = velocity;
     match p.bounds {
-        Bounds::Wrap { min, max } => {
-            let size = max - min;
-            position = min + (position - min).rem_euclid(size);
-            // rem_euclid may round up to exactly `size`.
-            position = position.min(max - size * f32::EPSILON).max(min);
-        }
+        Bounds::Wrap { min, max } => position = Period::new(min, max).wrap(position),
         Bounds::Clamp { min, max } => {
             for axis in 0..3 {
                 if position[axis] < min[axis] {

@@ -1,7 +1,6 @@
 //! Each rule against a case computed by hand.
 #![allow(clippy::field_reassign_with_default)] // tests build params step by step
 
-use boids_core::kernel::{CandidateSlices, gather_block};
 use boids_core::*;
 
 const DT: f32 = 0.1;
@@ -534,70 +533,4 @@ fn validation_names_the_bad_field() {
     let mut p = FlockParams::default();
     p.weights.cohesion = f32::INFINITY;
     assert_eq!(p.validate().unwrap_err().field, "weights.cohesion");
-}
-
-/// The SIMD block kernel finds exactly the neighbours `consider` finds, with the same sums up to
-/// rounding.
-#[test]
-fn block_kernel_matches_scalar_consider() {
-    let mut rng = Rng::keyed(3, 0, 0, 0);
-    for mode in [
-        SeparationMode::UnitMean,
-        SeparationMode::InverseSquare,
-        SeparationMode::MeanOffset,
-    ] {
-        for fov in [90.0, 180.0, 30.0] {
-            let mut p = FlockParams::default();
-            p.separation = mode;
-            p.field_of_view_deg = fov;
-            p.separation_radius = 0.6;
-            let d = Derived::new(&p);
-            let n: usize = 61;
-            let pts: Vec<Vec3> = (0..n).map(|_| rng.in_unit_ball() * 1.5).collect();
-            let vel: Vec<Vec3> = (0..n).map(|_| rng.unit_vector() * 3.0).collect();
-            let padded = n.div_ceil(8) * 8;
-            let col = |f: &dyn Fn(usize) -> f32, pad: f32| -> Vec<f32> {
-                (0..padded)
-                    .map(|i| if i < n { f(i) } else { pad })
-                    .collect()
-            };
-            let x = col(&|i| pts[i].x, f32::INFINITY);
-            let y = col(&|i| pts[i].y, f32::INFINITY);
-            let z = col(&|i| pts[i].z, f32::INFINITY);
-            let vx = col(&|i| vel[i].x, 0.0);
-            let vy = col(&|i| vel[i].y, 0.0);
-            let vz = col(&|i| vel[i].z, 0.0);
-            let c = CandidateSlices {
-                x: &x,
-                y: &y,
-                z: &z,
-                vx: &vx,
-                vy: &vy,
-                vz: &vz,
-                hx: &[],
-                hy: &[],
-                hz: &[],
-            };
-            for own in 0..n {
-                let h = vel[own].normalize();
-                let block = gather_block(&d, pts[own], h, own, &c, None);
-                let mut scalar = Neighbourhood::default();
-                for j in 0..n {
-                    let o = pts[j] - pts[own];
-                    if j != own && o.length_squared() < d.radius2 {
-                        scalar.consider(&d, h, o, o.length_squared(), vel[j], Vec3::ZERO);
-                    }
-                }
-                assert_eq!(block.count, scalar.count);
-                assert_eq!(block.separation_count, scalar.separation_count);
-                for (a, b) in [
-                    (block.sum_offset, scalar.sum_offset),
-                    (block.sum_velocity, scalar.sum_velocity),
-                    (block.separation, scalar.separation),
-                ] {
-                    assert!((a - b).length() <= 1e-4 * (1.0 + b.length()), "{a} vs {b}");
-                }
-            }
-        }
-    }
 }

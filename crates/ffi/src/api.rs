@@ -614,6 +614,7 @@ pub unsafe extern "C" fn boids_world_create(
         let world = World::new(WorldConfig {
             seed: d.seed,
             threads: d.threads as usize,
+            ..WorldConfig::default()
         })?;
         let id = registry::insert(world)?;
         // SAFETY: checked non-null above.
@@ -1149,14 +1150,13 @@ unsafe fn read_vec3s(
     out: *mut BoidsVec3,
     capacity: usize,
     out_count: *mut usize,
-    field: fn(&boids_sim::Flock) -> &[Vec3],
+    field: fn(&boids_sim::Flock, &mut [BoidsVec3]),
 ) -> BoidsResult {
     // SAFETY: forwarded contract.
     unsafe {
         read_bulk(flock, out, capacity, out_count, |w, id, dst| {
-            for (d, &s) in dst.iter_mut().zip(field(w.flock(id).expect("checked"))) {
-                *d = s.into();
-            }
+            let f = w.flock(id).expect("checked");
+            w.in_pool(|| field(f, dst));
             Ok(())
         })
     }
@@ -1179,7 +1179,15 @@ pub unsafe extern "C" fn boids_flock_read_positions(
     out_count: *mut usize,
 ) -> BoidsResult {
     // SAFETY: forwarded contract.
-    unsafe { read_vec3s(flock, out, capacity, out_count, boids_sim::Flock::positions) }
+    unsafe {
+        read_vec3s(
+            flock,
+            out,
+            capacity,
+            out_count,
+            boids_sim::Flock::read_positions,
+        )
+    }
 }
 
 /// Copies the velocities (id order); as `boids_flock_read_positions`.
@@ -1202,7 +1210,7 @@ pub unsafe extern "C" fn boids_flock_read_velocities(
             out,
             capacity,
             out_count,
-            boids_sim::Flock::velocities,
+            boids_sim::Flock::read_velocities,
         )
     }
 }
@@ -1223,7 +1231,8 @@ pub unsafe extern "C" fn boids_flock_read_ids(
     // SAFETY: forwarded contract.
     unsafe {
         read_bulk(flock, out, capacity, out_count, |w, id, dst| {
-            dst.copy_from_slice(w.flock(id).expect("checked").ids());
+            let f = w.flock(id).expect("checked");
+            w.in_pool(|| f.read_ids(dst));
             Ok(())
         })
     }

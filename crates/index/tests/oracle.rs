@@ -2,7 +2,10 @@
 //! on point sets chosen to break them.
 
 use boids_core::Rng;
-use boids_index::{AnyIndex, Hit, Kind, NeighbourIndex, Period, Points};
+use boids_core::SeparationMode;
+use boids_index::{
+    Hit, Index, IndexKind as Kind, NeighbourIndex, Period, Points, Scratch, SimdLevel, Spec,
+};
 use glam::Vec3;
 
 fn uniform(rng: &mut Rng, n: usize, side: f32) -> Vec<Vec3> {
@@ -62,9 +65,9 @@ fn cases() -> Vec<(&'static str, Vec<Vec3>, Option<Period>)> {
     out
 }
 
-fn build(kind: Kind, pts: &[Vec3], radius: f32, per: Option<Period>) -> AnyIndex {
+fn build(kind: Kind, pts: &[Vec3], radius: f32, per: Option<Period>) -> Index {
     let vel: Vec<Vec3> = pts.iter().map(|p| *p * 0.5).collect();
-    let mut idx = AnyIndex::new(kind);
+    let mut idx = Index::new(kind);
     idx.build(
         Points {
             positions: pts,
@@ -77,7 +80,7 @@ fn build(kind: Kind, pts: &[Vec3], radius: f32, per: Option<Period>) -> AnyIndex
     idx
 }
 
-fn radius_set(idx: &AnyIndex, q: Vec3, r: f32, exclude: u32) -> Vec<(u32, u32, u32)> {
+fn radius_set(idx: &Index, q: Vec3, r: f32, exclude: u32) -> Vec<(u32, u32, u32)> {
     let mut v = vec![];
     idx.for_each_within(q, r, exclude, |h: Hit| {
         v.push((h.index, h.d2.to_bits(), h.offset.x.to_bits()))
@@ -149,48 +152,159 @@ fn velocities_follow_slots() {
 }
 
 #[test]
-fn grid_cell_blocks_cover_every_neighbour() {
-    // The candidate block of a cell holds every boid within the build radius of each boid in it.
-    let mut rng = Rng::keyed(11, 0, 0, 0);
-    for per in [None, Some(Period::new(Vec3::ZERO, Vec3::splat(6.0)))] {
-        let pts = uniform(&mut rng, 700, 6.0);
-        let vel = vec![Vec3::ZERO; pts.len()];
-        let mut g = boids_index::Grid::default();
-        g.build(
-            Points {
-                positions: &pts,
-                velocities: &vel,
-                headings: &[],
-            },
-            1.0,
-            per,
-        );
-        let mut buf = boids_index::CandidateBuf::default();
-        for c in 0..g.cell_count() {
-            let slots = g.cell_slots(c);
-            if slots.is_empty() {
-                continue;
-            }
-            g.gather_candidates(c, &mut buf, false, true);
-            let cand = buf.slices();
-            for s in slots.clone() {
-                let q = g.position(s);
-                let own = buf.own_index(s - slots.start);
-                assert_eq!((cand.x[own], cand.y[own], cand.z[own]), (q.x, q.y, q.z));
-                assert_eq!(buf.slots()[own] as usize, s);
-                let mut expect = 0;
-                g.for_each_within(q, 1.0, g.original()[s], |_| expect += 1);
-                let mut found = 0;
-                for j in 0..cand.x.len() {
-                    let mut o = Vec3::new(cand.x[j], cand.y[j], cand.z[j]) - q;
-                    if let Some(p) = per {
-                        o = p.min_image(o);
+fn every_kind_and_instruction_set_sums_the_same_neighbours_bit_for_bit() {
+    // The per-boid kernel: every index kind hands the same candidates in the same order, and
+    // every SIMD level sums them the same way, so the sums are identical; and they are the
+    // sums over exactly the neighbours a direct scan finds.
+    for (name, pts, per) in cases() {
+        let heads: Vec<Vec3> = pts
+            .iter()
+            .enumerate()
+            .map(|(i, _)| {
+                Vec3::new((i as f32 * 0.7).sin(), 0.3, (i as f32 * 0.7).cos()).normalize()
+            })
+            .collect();
+        let vel: Vec<Vec3> = heads.iter().map(|h| *h * 2.0).collect();
+        let r = 1.0f32;
+        for k in [0usize, 5] {
+            let mut reference: Option<Vec<String>> = None;
+            for kind in [Kind::BruteForce, Kind::Grid, Kind::KdTree] {
+                let mut idx = Index::new(kind);
+                idx.build(
+                    Points {
+                        positions: &pts,
+                        velocities: &vel,
+                        headings: &heads,
+                    },
+                    r,
+                    per,
+                );
+                for level in SimdLevel::supported() {
+                    let spec = Spec {
+                        r2: r * r,
+                        s2: 0.5,
+                        cos: 0.2,
+                        sep: SeparationMode::UnitMean,
+                        heads: true,
+                        speed: true,
+                        period: per.map(|p| p.size),
+                        level,
+                    };
+                    let mut scratch = Scratch::default();
+                    let got: Vec<String> = (0..pts.len())
+                        .map(|s| format!("{:?}", idx.neighbourhood(s, &spec, k, &mut scratch)))
+                        .collect();
+                    // The cell-by-cell walk the step uses gives the same sums.
+                    let mut walked = vec![String::new(); pts.len()];
+                    let cells = idx.cell_starts().len() - 1;
+                    idx.for_each_neighbourhood(0..cells, &spec, k, &mut scratch, |s, hood| {
+                        walked[s] = format!("{hood:?}");
+                    });
+                    assert!(
+                        walked == got,
+                        "{name}: the cell walk differs ({kind:?}, {level})"
+                    );
+                    if k == 0 && kind == Kind::BruteForce && level == SimdLevel::Scalar {
+                        // Counts against a direct scan of the slots.
+                        for s in 0..pts.len() {
+                            let q = idx.position(s);
+                            let h = idx.heading(s as u32);
+                            let expect = (0..pts.len())
+                                .filter(|&j| {
+                                    let o = boids_index::offset(idx.position(j), q, per.as_ref());
+                                    let d2 = o.length_squared();
+                                    let inv = if d2 > 0.0 { 1.0 / d2.sqrt() } else { 0.0 };
+                                    j != s && d2 < r * r && h.dot(o) * inv > 0.2
+                                })
+                                .count();
+                            let hood = idx.neighbourhood(s, &spec, 0, &mut scratch);
+                            assert_eq!(hood.count as usize, expect, "{name}: slot {s}");
+                        }
                     }
-                    if j != own && o.length_squared() < 1.0 {
-                        found += 1;
+                    match &reference {
+                        None => reference = Some(got),
+                        Some(r) => {
+                            assert!(r == &got, "{name}: {kind:?} on {level} differs (k = {k})")
+                        }
                     }
                 }
-                assert_eq!(found, expect);
+            }
+        }
+    }
+}
+
+/// The kernel finds exactly the neighbours `Neighbourhood::consider` (the model's one-neighbour
+/// definition) finds, with the same sums up to rounding: only the order of the additions
+/// differs.
+#[test]
+fn kernel_matches_the_models_one_neighbour_definition() {
+    use boids_core::{Derived, FlockParams, Neighbourhood};
+    let mut rng = Rng::keyed(3, 0, 0, 0);
+    for mode in [
+        SeparationMode::UnitMean,
+        SeparationMode::InverseSquare,
+        SeparationMode::MeanOffset,
+    ] {
+        for fov in [90.0, 180.0, 30.0] {
+            let p = FlockParams {
+                separation: mode,
+                field_of_view_deg: fov,
+                separation_radius: 0.6,
+                ..FlockParams::default()
+            };
+            let d = Derived::new(&p);
+            let n: usize = 61;
+            let pts: Vec<Vec3> = (0..n).map(|_| rng.in_unit_ball() * 1.5).collect();
+            let vel: Vec<Vec3> = (0..n).map(|_| rng.unit_vector() * 3.0).collect();
+            let heads: Vec<Vec3> = vel.iter().map(|v| v.normalize()).collect();
+            let mut idx = Index::new(Kind::Grid);
+            idx.build(
+                Points {
+                    positions: &pts,
+                    velocities: &vel,
+                    headings: &heads,
+                },
+                1.0,
+                None,
+            );
+            let spec = Spec {
+                r2: d.radius2,
+                s2: d.separation_radius2,
+                cos: if d.fov_active {
+                    d.cos_fov
+                } else {
+                    f32::NEG_INFINITY
+                },
+                sep: mode,
+                heads: true,
+                speed: true,
+                period: None,
+                level: SimdLevel::detect(),
+            };
+            let mut scratch = Scratch::default();
+            for s in 0..n {
+                let own = idx.order()[s] as usize;
+                let kernel = idx.neighbourhood(s, &spec, 0, &mut scratch);
+                let mut scalar = Neighbourhood::default();
+                for j in 0..n {
+                    let o = pts[j] - pts[own];
+                    if j != own && o.length_squared() < d.radius2 {
+                        scalar.consider(&d, heads[own], o, o.length_squared(), vel[j], heads[j]);
+                    }
+                }
+                assert_eq!(kernel.count, scalar.count);
+                assert_eq!(kernel.separation_count, scalar.separation_count);
+                for (a, b) in [
+                    (kernel.sum_offset, scalar.sum_offset),
+                    (kernel.sum_velocity, scalar.sum_velocity),
+                    (kernel.separation, scalar.separation),
+                    (kernel.sum_heading, scalar.sum_heading),
+                ] {
+                    assert!((a - b).length() <= 1e-4 * (1.0 + b.length()), "{a} vs {b}");
+                }
+                assert!(
+                    (kernel.sum_speed - scalar.sum_speed).abs() <= 1e-4 * (1.0 + scalar.sum_speed)
+                );
             }
         }
     }

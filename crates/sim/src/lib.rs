@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use boids_sim::{World, WorldConfig, FlockParams, Spawn};
-//! let mut world = World::new(WorldConfig { seed: 7, threads: 1 }).unwrap();
+//! let mut world = World::new(WorldConfig { seed: 7, threads: 1, ..WorldConfig::default() }).unwrap();
 //! let fish = world.create_flock("fish", FlockParams::default()).unwrap();
 //! world.spawn(fish, 200, &Spawn::default()).unwrap();
 //! for _ in 0..10 {
@@ -21,6 +21,7 @@ mod flock;
 pub mod metrics;
 pub mod presets;
 pub mod scenario;
+pub mod slotmap;
 mod world;
 
 pub use boids_core::{
@@ -28,7 +29,7 @@ pub use boids_core::{
     ObstacleAvoidance, ParamError, PlaneLock, Quat, SeparationMode, Target, TargetRelocation, Vec3,
     Weights,
 };
-pub use boids_index::{AnyIndex, Kind as IndexImpl, NeighbourIndex};
+pub use boids_index::{Index, NeighbourIndex, SimdLevel};
 pub use error::Error;
 pub use flock::{Flock, FlockSnapshot, Spawn, SpawnShape};
 pub use world::{

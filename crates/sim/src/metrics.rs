@@ -2,7 +2,7 @@
 
 use crate::flock::Flock;
 use boids_core::Vec3;
-use boids_index::{Grid, Hit, KdTree, NeighbourIndex, Points};
+use boids_index::{Hit, Index, IndexKind, NeighbourIndex, Points};
 use rayon::prelude::*;
 
 /// Summary measurements of one flock.
@@ -32,7 +32,7 @@ pub fn measure(flock: &Flock) -> FlockMetrics {
     let speed_sum: f64 = vel.iter().map(|v| f64::from(v.length())).sum();
     let mut nearest = 0.0f64;
     if n > 1 {
-        let mut tree = KdTree::default();
+        let mut tree = Index::new(IndexKind::Grid);
         tree.build(
             Points {
                 positions: flock.positions(),
@@ -68,7 +68,7 @@ pub fn count_groups(positions: &[Vec3], link: f32) -> usize {
     if n == 0 {
         return 0;
     }
-    let mut grid = Grid::default();
+    let mut grid = Index::new(IndexKind::Grid);
     grid.build(
         Points {
             positions,

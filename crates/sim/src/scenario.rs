@@ -3,7 +3,7 @@
 use crate::flock::{Spawn, SpawnShape};
 use crate::world::{FlockId, World, WorldConfig};
 use crate::{Bounds, Error, FlockParams, IndexKind};
-use boids_core::{BoidState, Vec3};
+use boids_core::{BoidState, Vec3, fmath};
 
 /// Mean number of others within radius 1 the benchmark's density gives (far from walls).
 pub const BENCH_NEIGHBOURS: f32 = 25.0;
@@ -11,7 +11,7 @@ pub const BENCH_NEIGHBOURS: f32 = 25.0;
 /// Edge of the benchmark cube for `n` boids: `(n / ρ)^(1/3)` with `ρ = 25 / (4/3 π)`.
 pub fn bench_cube_side(n: usize) -> f32 {
     let rho = f64::from(BENCH_NEIGHBOURS) / (4.0 / 3.0 * std::f64::consts::PI);
-    (n as f64 / rho).cbrt() as f32
+    fmath::cbrt64(n as f64 / rho) as f32
 }
 
 /// Seed 000's rules in the benchmark cube `[0, side]³`.
@@ -37,7 +37,11 @@ pub fn bench_world(
     seed: u64,
 ) -> Result<(World, FlockId), Error> {
     let side = bench_cube_side(n);
-    let mut world = World::new(WorldConfig { seed, threads })?;
+    let mut world = World::new(WorldConfig {
+        seed,
+        threads,
+        ..WorldConfig::default()
+    })?;
     let id = world.create_flock("bench", bench_params(side, index))?;
     world.spawn(
         id,
@@ -62,8 +66,12 @@ pub fn bench_world(
 pub fn default_school(n: usize, seed: u64, threads: usize) -> Result<(World, FlockId), Error> {
     let radius = 2.5f64;
     let rho = 4.0 / (4.0 / 3.0 * std::f64::consts::PI * radius.powi(3));
-    let half = ((n as f64 / rho).cbrt() as f32 / 2.0).max(6.0);
-    let mut world = World::new(WorldConfig { seed, threads })?;
+    let half = (fmath::cbrt64(n as f64 / rho) as f32 / 2.0).max(6.0);
+    let mut world = World::new(WorldConfig {
+        seed,
+        threads,
+        ..WorldConfig::default()
+    })?;
     let params = FlockParams {
         perception_radius: radius as f32,
         separation_radius: 1.0,
@@ -104,7 +112,7 @@ pub fn default_school(n: usize, seed: u64, threads: usize) -> Result<(World, Flo
 /// Returns the next states and the number of neighbours used.
 pub fn naive_step(boids: &[BoidState], p: &FlockParams, dt: f32) -> (Vec<BoidState>, u64) {
     let r2 = p.perception_radius * p.perception_radius;
-    let cos = p.field_of_view_deg.to_radians().cos();
+    let cos = fmath::cos(fmath::to_radians(p.field_of_view_deg));
     let (lo, hi, dist) = match p.bounds {
         Bounds::SoftBox { min, max, distance } => (min, max, distance),
         _ => unreachable!("the benchmark uses a box"),

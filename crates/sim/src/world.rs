@@ -1,8 +1,10 @@
 //! The world: flocks by generational id, a seed, a step counter and an optional own thread pool.
 
 use crate::error::{Error, invalid};
-use crate::flock::{Flock, FlockSnapshot, Spawn};
+use crate::flock::{Flock, FlockSnapshot, Spawn, StepInput};
+use crate::slotmap::SlotMap;
 use boids_core::{FlockParams, Obstacle, Vec3};
+use boids_index::{PARALLEL_MIN, SimdLevel};
 
 /// Most boids one flock may hold: 16.7 million (about 2 GiB of state and index).
 pub const MAX_BOIDS_PER_FLOCK: usize = 1 << 24;
@@ -27,17 +29,14 @@ fn check_room(have: usize, need: usize) -> Result<(), Error> {
     Ok(())
 }
 
-/// A flock handle: an index and a generation. The generation starts at 1, so the all-zero id is
-/// never valid; destroying a flock bumps its slot's generation, so old ids go stale.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct FlockId {
-    /// Slot in the world.
-    pub index: u32,
-    /// Generation of that slot when the id was issued.
-    pub generation: u32,
-}
+crate::slot_key!(
+    /// A flock handle: an index and a generation. The generation starts at 1, so the all-zero
+    /// id is never valid; destroying a flock bumps its slot's generation, so old ids go stale.
+    FlockId
+);
 
-/// World settings. The default is seed 0 on Rayon's global pool.
+/// World settings. The default is seed 0 on Rayon's global pool, with the fastest kernel the
+/// CPU supports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct WorldConfig {
     /// Seed of every random draw in the world.
@@ -45,21 +44,17 @@ pub struct WorldConfig {
     /// Worker threads: 0 uses Rayon's global pool (`RAYON_NUM_THREADS`), n > 0 gives the world
     /// its own pool of n threads.
     pub threads: usize,
+    /// The instruction set of the neighbour kernel: `None` takes `BOIDS_SIMD` from the
+    /// environment, or else the fastest this CPU supports. Every choice gives the same bits;
+    /// forcing one is for checking exactly that (or for timing). A level this CPU lacks is
+    /// refused by [`World::new`].
+    pub simd: Option<SimdLevel>,
 }
 
-struct Slot {
-    generation: u32,
-    flock: Option<Flock>,
-}
-
-/// An obstacle handle: index and generation, like [`FlockId`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct ObstacleId {
-    /// Slot in the world.
-    pub index: u32,
-    /// Generation of that slot when the id was issued.
-    pub generation: u32,
-}
+crate::slot_key!(
+    /// An obstacle handle: index and generation, like [`FlockId`].
+    ObstacleId
+);
 
 /// How one flock reacts to another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,25 +87,30 @@ pub struct Relation {
     pub weight: f32,
 }
 
-struct ObstacleSlot {
-    generation: u32,
-    shape: Option<Obstacle>,
-}
-
 /// A simulation: any number of named flocks, stepped together.
 pub struct World {
     seed: u64,
     steps: u64,
-    slots: Vec<Slot>,
-    obstacles: Vec<ObstacleSlot>,
+    flocks: SlotMap<FlockId, Flock>,
+    obstacles: SlotMap<ObstacleId, Obstacle>,
+    /// The live obstacles in slot order, kept current by every obstacle call (a step reads it
+    /// without allocating).
+    live_obstacles: Vec<Obstacle>,
     observer: Option<Vec3>,
     relations: Vec<Relation>,
     pool: Option<rayon::ThreadPool>,
+    level: SimdLevel,
 }
 
 impl World {
     /// A new, empty world.
     pub fn new(config: WorldConfig) -> Result<World, Error> {
+        let level = match config.simd {
+            Some(l) => l.check().map_err(invalid)?,
+            None => SimdLevel::from_env()
+                .map_err(invalid)?
+                .unwrap_or_else(SimdLevel::detect),
+        };
         let pool = if config.threads > 0 {
             if config.threads > 1024 {
                 return Err(invalid(format!(
@@ -131,12 +131,19 @@ impl World {
         Ok(World {
             seed: config.seed,
             steps: 0,
-            slots: Vec::new(),
-            obstacles: Vec::new(),
+            flocks: SlotMap::default(),
+            obstacles: SlotMap::default(),
+            live_obstacles: Vec::new(),
             observer: None,
             relations: Vec::new(),
             pool,
+            level,
         })
+    }
+
+    /// The instruction set the neighbour kernel runs on.
+    pub fn simd(&self) -> SimdLevel {
+        self.level
     }
 
     /// The seed.
@@ -166,27 +173,9 @@ impl World {
         if self.find_flock(name).is_some() {
             return Err(invalid(format!("a flock named '{name}' already exists")));
         }
-        let flock = Flock::new(name.to_owned(), params);
-        if let Some((i, slot)) = self
-            .slots
-            .iter_mut()
-            .enumerate()
-            .find(|(_, s)| s.flock.is_none())
-        {
-            slot.flock = Some(flock);
-            return Ok(FlockId {
-                index: i as u32,
-                generation: slot.generation,
-            });
-        }
-        self.slots.push(Slot {
-            generation: 1,
-            flock: Some(flock),
-        });
-        Ok(FlockId {
-            index: self.slots.len() as u32 - 1,
-            generation: 1,
-        })
+        self.flocks
+            .insert(Flock::new(name.to_owned(), params))
+            .ok_or_else(|| invalid("a world holds at most 2^32 flocks"))
     }
 
     /// `true` while `id` names a live flock.
@@ -196,49 +185,29 @@ impl World {
 
     /// The flock, if `id` is valid.
     pub fn flock(&self, id: FlockId) -> Option<&Flock> {
-        let s = self.slots.get(id.index as usize)?;
-        if s.generation == id.generation {
-            s.flock.as_ref()
-        } else {
-            None
-        }
+        self.flocks.get(id)
     }
 
     fn flock_mut(&mut self, id: FlockId) -> Result<&mut Flock, Error> {
-        let s = self
-            .slots
-            .get_mut(id.index as usize)
-            .ok_or(Error::InvalidId)?;
-        if s.generation != id.generation {
-            return Err(Error::InvalidId);
-        }
-        s.flock.as_mut().ok_or(Error::InvalidId)
+        self.flocks.get_mut(id).ok_or(Error::InvalidId)
     }
 
     /// The live flock with this name.
     pub fn find_flock(&self, name: &str) -> Option<FlockId> {
-        self.flock_ids()
-            .find(|&id| self.flock(id).is_some_and(|f| f.name == name))
+        self.flocks
+            .iter()
+            .find(|(_, f)| f.name == name)
+            .map(|(id, _)| id)
     }
 
     /// Ids of the live flocks, in slot order.
     pub fn flock_ids(&self) -> impl Iterator<Item = FlockId> + '_ {
-        self.slots.iter().enumerate().filter_map(|(i, s)| {
-            s.flock.as_ref().map(|_| FlockId {
-                index: i as u32,
-                generation: s.generation,
-            })
-        })
+        self.flocks.keys()
     }
 
     /// Destroys a flock; its id (and every copy) goes stale. Destroying twice is `InvalidId`.
     pub fn destroy_flock(&mut self, id: FlockId) -> Result<(), Error> {
-        self.flock_mut(id)?;
-        let s = &mut self.slots[id.index as usize];
-        s.flock = None;
-        // Generation 0 is reserved for "null"; skip it on wrap-around.
-        s.generation = s.generation.wrapping_add(1).max(1);
-        Ok(())
+        self.flocks.remove(id).map(|_| ()).ok_or(Error::InvalidId)
     }
 
     /// Destroys every flock.
@@ -305,61 +274,47 @@ impl World {
     /// Adds an obstacle every flock will avoid (per its params).
     pub fn add_obstacle(&mut self, shape: Obstacle) -> Result<ObstacleId, Error> {
         shape.validate().map_err(invalid)?;
-        if let Some((i, slot)) = self
+        let id = self
             .obstacles
-            .iter_mut()
-            .enumerate()
-            .find(|(_, s)| s.shape.is_none())
-        {
-            slot.shape = Some(shape);
-            return Ok(ObstacleId {
-                index: i as u32,
-                generation: slot.generation,
-            });
-        }
-        self.obstacles.push(ObstacleSlot {
-            generation: 1,
-            shape: Some(shape),
-        });
-        Ok(ObstacleId {
-            index: self.obstacles.len() as u32 - 1,
-            generation: 1,
-        })
+            .insert(shape)
+            .ok_or_else(|| invalid("a world holds at most 2^32 obstacles"))?;
+        self.obstacles_changed();
+        Ok(id)
     }
 
-    fn obstacle_slot(&mut self, id: ObstacleId) -> Result<&mut ObstacleSlot, Error> {
-        match self.obstacles.get_mut(id.index as usize) {
-            Some(s) if s.generation == id.generation && s.shape.is_some() => Ok(s),
-            _ => Err(Error::InvalidId),
-        }
+    fn obstacles_changed(&mut self) {
+        self.live_obstacles.clear();
+        self.live_obstacles.extend(self.obstacles.values().copied());
     }
 
     /// Replaces an obstacle's shape (moves it).
     pub fn set_obstacle(&mut self, id: ObstacleId, shape: Obstacle) -> Result<(), Error> {
         shape.validate().map_err(invalid)?;
-        self.obstacle_slot(id)?.shape = Some(shape);
+        *self.obstacles.get_mut(id).ok_or(Error::InvalidId)? = shape;
+        self.obstacles_changed();
         Ok(())
     }
 
     /// Removes an obstacle; its id goes stale.
     pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<(), Error> {
-        let s = self.obstacle_slot(id)?;
-        s.shape = None;
-        s.generation = s.generation.wrapping_add(1).max(1);
+        self.obstacles.remove(id).ok_or(Error::InvalidId)?;
+        self.obstacles_changed();
         Ok(())
     }
 
     /// The obstacle, if `id` is valid.
     pub fn obstacle(&self, id: ObstacleId) -> Option<Obstacle> {
-        self.obstacles
-            .get(id.index as usize)
-            .filter(|s| s.generation == id.generation)
-            .and_then(|s| s.shape)
+        self.obstacles.get(id).copied()
     }
 
     /// Every live obstacle, in slot order.
     pub fn obstacles(&self) -> Vec<Obstacle> {
-        self.obstacles.iter().filter_map(|s| s.shape).collect()
+        self.live_obstacles.clone()
+    }
+
+    /// Ids of the live obstacles, in slot order.
+    pub fn obstacle_ids(&self) -> impl Iterator<Item = ObstacleId> + '_ {
+        self.obstacles.keys()
     }
 
     /// Sets (or clears) the observer point: a flock with a wake region moves only while the
@@ -525,12 +480,10 @@ impl World {
     /// Rebuilds every flock's neighbour index from the current state (a step does this itself;
     /// exposed so benchmarks can time the build alone).
     pub fn build_indices(&mut self) {
-        let slots = &mut self.slots;
+        let flocks = &mut self.flocks;
         let run = move || {
-            for s in slots.iter_mut() {
-                if let Some(f) = s.flock.as_mut() {
-                    f.build_index();
-                }
+            for (_, f) in flocks.iter_mut() {
+                f.prepare();
             }
         };
         install(&self.pool, run);
@@ -547,17 +500,22 @@ impl World {
         let seed = self.seed;
         let step = self.steps;
         let observer = self.observer;
-        let obstacles = self.obstacles();
-        let relations = self.relations();
-        let slots = &mut self.slots;
-        for (k, f) in slots
-            .iter_mut()
-            .enumerate()
-            .filter_map(|(k, s)| s.flock.as_mut().map(|f| (k, f)))
-        {
-            // Seed 001's goal: a flock-level draw, keyed by (seed, slot, step) like a boid's.
+        let level = self.level;
+        let obstacles = &self.live_obstacles;
+        let flocks = &mut self.flocks;
+        let relations: Vec<Relation> = self
+            .relations
+            .iter()
+            .filter(|r| flocks.contains(r.from) && flocks.contains(r.to))
+            .copied()
+            .collect();
+        let total: usize = flocks.values().map(Flock::len).sum();
+        for (id, f) in flocks.iter_mut() {
+            let k = id.index;
+            // The goal-swarm tutorial's goal: a flock-level draw, keyed by (seed, slot, step)
+            // like a boid's.
             if let Some(r) = f.params.target_relocation {
-                let mut rng = boids_core::Rng::keyed(seed, u32::MAX - k as u32, step, GOAL_STREAM);
+                let mut rng = boids_core::Rng::keyed(seed, u32::MAX - k, step, GOAL_STREAM);
                 if rng.chance(r.probability) {
                     f.target = Some(Vec3::new(
                         rng.range(r.min.x, r.max.x),
@@ -568,9 +526,9 @@ impl World {
             }
             // Leader following: the target rides on the leader.
             if let Some((boid, offset)) = f.leader
-                && let Some(i) = f.position_of(boid)
+                && let Some(s) = f.slot_of(boid)
             {
-                let b = f.boid(i);
+                let b = f.boid_in_slot(s);
                 f.target = Some(b.position + boids_core::math::look_rotation(b.heading) * offset);
             }
             let by_region = match (f.wake_region, observer) {
@@ -586,58 +544,60 @@ impl World {
             f.asleep = by_region || by_distance;
             // Level of detail: every k-th step (flocks spread over the k phases by slot).
             let every = u64::from(f.params.update_every.max(1));
-            f.active = (step + k as u64).is_multiple_of(every);
+            f.active = (step + u64::from(k)).is_multiple_of(every);
         }
         let moving = |f: &Flock| f.active && !f.asleep;
         // Indices: of every flock that moves, and of every flock a moving flock reacts to.
-        let mut needed: Vec<bool> = slots
-            .iter()
-            .map(|s| s.flock.as_ref().is_some_and(moving))
-            .collect();
+        let mut needed = vec![false; flocks.slot_count()];
+        for (id, f) in flocks.iter() {
+            needed[id.index as usize] = moving(f);
+        }
         for r in &relations {
             if needed[r.from.index as usize] {
                 needed[r.to.index as usize] = true;
             }
         }
-        let run = move || {
-            for (k, s) in slots.iter_mut().enumerate() {
-                if let Some(f) = s.flock.as_mut()
-                    && needed[k]
-                {
-                    f.build_index();
+        let mut run = move || {
+            for (id, f) in flocks.iter_mut() {
+                if needed[id.index as usize] {
+                    f.prepare();
                 }
             }
-            // Steering from other flocks, read from their snapshots and indices only.
-            let external: Vec<Option<Vec<Vec3>>> = slots
+            // Steering from other flocks, read from their indices only (the state before this
+            // step).
+            let external: Vec<(FlockId, Vec<Vec3>)> = flocks
                 .iter()
-                .enumerate()
-                .map(|(k, s)| {
-                    let f = s.flock.as_ref()?;
-                    let mine: Vec<&Relation> = relations
+                .filter(|(_, f)| moving(f))
+                .filter_map(|(id, f)| {
+                    let others: Vec<(&Relation, &Flock)> = relations
                         .iter()
-                        .filter(|r| r.from.index as usize == k)
+                        .filter(|r| r.from == id)
+                        .filter_map(|r| flocks.get(r.to).map(|o| (r, o)))
                         .collect();
-                    if mine.is_empty() || !moving(f) {
-                        return None;
-                    }
-                    let others: Vec<(&Relation, &Flock)> = mine
-                        .into_iter()
-                        .filter_map(|r| slots[r.to.index as usize].flock.as_ref().map(|o| (r, o)))
-                        .collect();
-                    Some(crate::flock::external_steering(f, &others))
+                    (!others.is_empty()).then(|| (id, crate::flock::external_steering(f, &others)))
                 })
                 .collect();
-            for (s, ext) in slots.iter_mut().zip(external) {
-                if let Some(f) = s.flock.as_mut()
-                    && moving(f)
-                {
-                    f.external = ext.unwrap_or_default();
+            for (id, f) in flocks.iter_mut() {
+                if moving(f) {
+                    let ext = external.iter().find(|(k, _)| *k == id);
                     let every = f.params.update_every.max(1) as f32;
-                    f.step(dt * every, seed, step, &obstacles);
+                    f.step(&StepInput {
+                        dt: dt * every,
+                        seed,
+                        step,
+                        obstacles,
+                        external: ext.map_or(&[][..], |(_, v)| v),
+                        level,
+                    });
                 }
             }
         };
-        install(&self.pool, run);
+        // Small worlds step on the calling thread: handing work to a pool costs more.
+        if total < PARALLEL_MIN {
+            run();
+        } else {
+            install(&self.pool, run);
+        }
         self.steps += 1;
         Ok(())
     }

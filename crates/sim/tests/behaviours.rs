@@ -31,7 +31,12 @@ fn arena() -> Bounds {
 
 /// Mean over steps 60..300 of the distance from the predator to its nearest prey.
 fn predator_distance(flee: bool, seed: u64) -> f32 {
-    let mut w = World::new(WorldConfig { seed, threads: 2 }).unwrap();
+    let mut w = World::new(WorldConfig {
+        seed,
+        threads: 2,
+        ..WorldConfig::default()
+    })
+    .unwrap();
     let prey = w
         .create_flock(
             "prey",
@@ -111,6 +116,7 @@ fn a_chaser_closes_in_on_a_single_target() {
     let mut w = World::new(WorldConfig {
         seed: 1,
         threads: 1,
+        ..WorldConfig::default()
     })
     .unwrap();
     let target = w
@@ -161,7 +167,12 @@ fn a_chaser_closes_in_on_a_single_target() {
 #[test]
 fn wander_turns_the_flock_but_stays_deterministic() {
     let run = |seed| {
-        let mut w = World::new(WorldConfig { seed, threads: 2 }).unwrap();
+        let mut w = World::new(WorldConfig {
+            seed,
+            threads: 2,
+            ..WorldConfig::default()
+        })
+        .unwrap();
         let p = FlockParams {
             weights: Weights {
                 wander: 3.0,
@@ -200,6 +211,7 @@ fn path_followers_stay_near_the_path() {
     let mut w = World::new(WorldConfig {
         seed: 3,
         threads: 2,
+        ..WorldConfig::default()
     })
     .unwrap();
     let p = FlockParams {
@@ -267,6 +279,7 @@ fn arrival_slows_down_at_the_target_and_leaders_are_followed() {
     let mut w = World::new(WorldConfig {
         seed: 3,
         threads: 1,
+        ..WorldConfig::default()
     })
     .unwrap();
     let p = FlockParams {
@@ -311,6 +324,7 @@ fn arrival_slows_down_at_the_target_and_leaders_are_followed() {
     let mut w = World::new(WorldConfig {
         seed: 3,
         threads: 1,
+        ..WorldConfig::default()
     })
     .unwrap();
     let p = FlockParams {
@@ -378,6 +392,7 @@ fn a_sleeping_flock_costs_nothing_and_does_not_move() {
     let mut w = World::new(WorldConfig {
         seed: 3,
         threads: 2,
+        ..WorldConfig::default()
     })
     .unwrap();
     let f = w
@@ -431,6 +446,7 @@ fn every_second_step_tier_tracks_the_full_rate_flock() {
         let mut w = World::new(WorldConfig {
             seed: 9,
             threads: 2,
+            ..WorldConfig::default()
         })
         .unwrap();
         let p = FlockParams {
@@ -463,7 +479,12 @@ fn every_second_step_tier_tracks_the_full_rate_flock() {
 #[test]
 fn interacting_flocks_are_deterministic_for_any_thread_count() {
     let run = |threads| {
-        let mut w = World::new(WorldConfig { seed: 21, threads }).unwrap();
+        let mut w = World::new(WorldConfig {
+            seed: 21,
+            threads,
+            ..WorldConfig::default()
+        })
+        .unwrap();
         let fish = presets::create(&mut w, "shark", "fish").unwrap();
         let extra = w
             .create_flock(

@@ -15,6 +15,7 @@ fn fixture() -> Fx {
     let mut w = World::new(WorldConfig {
         seed: 5,
         threads: 1,
+        ..WorldConfig::default()
     })
     .unwrap();
     let f = w.create_flock("f", FlockParams::default()).unwrap();
@@ -64,10 +65,30 @@ fn rows() -> Vec<Row> {
             assert!(
                 World::new(WorldConfig {
                     seed: 0,
-                    threads: 5000
+                    threads: 5000,
+                    ..WorldConfig::default()
                 })
                 .is_err()
             );
+            // A kernel this CPU cannot run is refused with the reason, never run (SIGILL).
+            for level in boids_sim::SimdLevel::supported() {
+                assert!(
+                    World::new(WorldConfig {
+                        simd: Some(level),
+                        ..WorldConfig::default()
+                    })
+                    .is_ok()
+                );
+            }
+            if !boids_sim::SimdLevel::Avx512.is_supported() {
+                let e = World::new(WorldConfig {
+                    simd: Some(boids_sim::SimdLevel::Avx512),
+                    ..WorldConfig::default()
+                })
+                .err()
+                .expect("refused");
+                assert!(e.to_string().contains("avx512"), "{e}");
+            }
         }),
         ("create_flock", |fx| {
             let bad = FlockParams {
@@ -351,6 +372,7 @@ const INFALLIBLE: &[&str] = &[
     "seed",
     "steps",
     "threads",
+    "simd",
     "is_valid",
     "flock",
     "find_flock",
@@ -358,6 +380,7 @@ const INFALLIBLE: &[&str] = &[
     "destroy_all",
     "obstacle",
     "obstacles",
+    "obstacle_ids",
     "observer",
     "relations",
     "in_pool",

@@ -419,7 +419,12 @@ fn deviation(engine: &[B], reference: &[B]) -> f32 {
 }
 
 fn preset_world(name: &str, seed: u64) -> (World, FlockId) {
-    let mut w = World::new(WorldConfig { seed, threads: 2 }).unwrap();
+    let mut w = World::new(WorldConfig {
+        seed,
+        threads: 2,
+        ..WorldConfig::default()
+    })
+    .unwrap();
     let id = presets::create(&mut w, name, name).unwrap();
     (w, id)
 }
@@ -609,6 +614,7 @@ fn target_flock_lone_boid_uses_the_nearest_and_a_moving_target() {
     let mut w = World::new(WorldConfig {
         seed: 1,
         threads: 1,
+        ..WorldConfig::default()
     })
     .unwrap();
     let id = presets::create(&mut w, "target-flock", "a").unwrap();

@@ -10,7 +10,12 @@ const DT: f32 = 1.0 / 60.0;
 /// A world with one flock of every kind of rule set, index and bounds that the stepper has paths
 /// for, including randomness (wander).
 fn mixed_world(threads: usize, seed: u64) -> World {
-    let mut w = World::new(WorldConfig { seed, threads }).unwrap();
+    let mut w = World::new(WorldConfig {
+        seed,
+        threads,
+        ..WorldConfig::default()
+    })
+    .unwrap();
     let fish = w
         .create_flock(
             "fish",
@@ -234,6 +239,7 @@ fn every_bounds_kind_keeps_boids_inside_for_10000_steps() {
         let mut w = World::new(WorldConfig {
             seed: 3,
             threads: 2,
+            ..WorldConfig::default()
         })
         .unwrap();
         let id = w
@@ -344,6 +350,7 @@ fn extreme_params_leave_no_nan_over_10000_steps() {
         let mut w = World::new(WorldConfig {
             seed: 1,
             threads: 2,
+            ..WorldConfig::default()
         })
         .unwrap();
         let id = w.create_flock("x", params).unwrap();
@@ -400,6 +407,7 @@ fn boids_keep_their_ids_through_adds_and_removes() {
     let mut w = World::new(WorldConfig {
         seed: 2,
         threads: 1,
+        ..WorldConfig::default()
     })
     .unwrap();
     let f = w.create_flock("f", FlockParams::default()).unwrap();
@@ -429,6 +437,7 @@ fn bad_input_is_refused_and_changes_nothing() {
     let mut w = World::new(WorldConfig {
         seed: 2,
         threads: 1,
+        ..WorldConfig::default()
     })
     .unwrap();
     let f = w.create_flock("f", FlockParams::default()).unwrap();
@@ -478,6 +487,7 @@ fn live_params_and_moving_targets_take_effect() {
     let mut w = World::new(WorldConfig {
         seed: 2,
         threads: 1,
+        ..WorldConfig::default()
     })
     .unwrap();
     let p = FlockParams {
@@ -595,6 +605,7 @@ fn obstacles_are_avoided_and_can_move_and_go() {
         let mut w = World::new(WorldConfig {
             seed: 4,
             threads: 2,
+            ..WorldConfig::default()
         })
         .unwrap();
         let p = FlockParams {
@@ -666,6 +677,7 @@ fn a_flock_sleeps_while_the_observer_is_away() {
     let mut w = World::new(WorldConfig {
         seed: 4,
         threads: 2,
+        ..WorldConfig::default()
     })
     .unwrap();
     let f = w.create_flock("f", FlockParams::default()).unwrap();
@@ -696,6 +708,7 @@ fn a_flock_resizes_to_a_requested_count() {
     let mut w = World::new(WorldConfig {
         seed: 4,
         threads: 1,
+        ..WorldConfig::default()
     })
     .unwrap();
     let f = w.create_flock("f", FlockParams::default()).unwrap();
@@ -721,6 +734,7 @@ fn orientations_and_instance_matrices_follow_headings() {
     let mut w = World::new(WorldConfig {
         seed: 4,
         threads: 2,
+        ..WorldConfig::default()
     })
     .unwrap();
     let f = w.create_flock("f", FlockParams::default()).unwrap();
@@ -761,7 +775,12 @@ fn orientations_and_instance_matrices_follow_headings() {
 }
 
 fn world_for(seed: u64, threads: usize) -> World {
-    let mut w = World::new(WorldConfig { seed, threads }).unwrap();
+    let mut w = World::new(WorldConfig {
+        seed,
+        threads,
+        ..WorldConfig::default()
+    })
+    .unwrap();
     let f = w
         .create_flock(
             "f",

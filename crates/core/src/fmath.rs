@@ -1,0 +1,86 @@
+//! Every transcendental function the model uses, from one pure-Rust implementation (the `libm`
+//! crate), so results do not depend on the platform's C library.
+//!
+//! The model may use IEEE-754 operations with one correctly rounded result (add, subtract,
+//! multiply, divide, square root, compare, conversions) directly; everything else goes through
+//! here. Fused multiply-add is used nowhere (see ARCHITECTURE.md, "Determinism").
+
+/// `sin(x)`.
+#[inline]
+pub fn sin(x: f32) -> f32 {
+    libm::sinf(x)
+}
+
+/// `cos(x)`.
+#[inline]
+pub fn cos(x: f32) -> f32 {
+    libm::cosf(x)
+}
+
+/// `acos(x)`.
+#[inline]
+pub fn acos(x: f32) -> f32 {
+    libm::acosf(x)
+}
+
+/// `atan2(y, x)`.
+#[inline]
+pub fn atan2(y: f32, x: f32) -> f32 {
+    libm::atan2f(y, x)
+}
+
+/// `exp(x)`.
+#[inline]
+pub fn exp(x: f32) -> f32 {
+    libm::expf(x)
+}
+
+/// `x^y`.
+#[inline]
+pub fn powf(x: f32, y: f32) -> f32 {
+    libm::powf(x, y)
+}
+
+/// Cube root.
+#[inline]
+pub fn cbrt(x: f32) -> f32 {
+    libm::cbrtf(x)
+}
+
+/// Cube root, double precision (layout and scenario sizes).
+#[inline]
+pub fn cbrt64(x: f64) -> f64 {
+    libm::cbrt(x)
+}
+
+/// Euclidean remainder: `x mod m` in `[0, m)` for `m > 0` (the remainder itself is exact;
+/// adding `m` to a negative one rounds).
+#[inline]
+pub fn rem_euclid(x: f32, m: f32) -> f32 {
+    let r = libm::fmodf(x, m);
+    if r < 0.0 { r + m.abs() } else { r }
+}
+
+/// Degrees to radians, as `f32::to_radians` (a single correctly rounded multiplication).
+#[inline]
+pub fn to_radians(deg: f32) -> f32 {
+    deg * (std::f32::consts::PI / 180.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_values() {
+        assert_eq!(cos(0.0), 1.0);
+        assert_eq!(sin(0.0), 0.0);
+        assert!((acos(-1.0) - std::f32::consts::PI).abs() < 1e-6);
+        assert_eq!(cbrt(27.0), 3.0);
+        assert_eq!(rem_euclid(-1.0, 4.0), 3.0);
+        assert_eq!(rem_euclid(5.0, 4.0), 1.0);
+        assert_eq!(to_radians(180.0), std::f32::consts::PI);
+        // Unity computes the field-of-view cosine in single precision: cos(90°) is not 0.
+        assert!(cos(to_radians(90.0)) < 0.0);
+    }
+}

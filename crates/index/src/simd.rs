@@ -1,0 +1,127 @@
+//! Which instruction set the neighbour kernel runs on, chosen at run time.
+//!
+//! One build runs on every x86-64 CPU: the kernel is compiled for baseline SSE2, for AVX2 and for
+//! AVX-512, and [`SimdLevel::detect`] picks the best the CPU has. Every path gives the same bits
+//! (see the kernel module), so the choice changes speed only. `BOIDS_SIMD` (or
+//! `WorldConfig::simd`) forces a path, to check exactly that.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// An instruction set for the neighbour kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SimdLevel {
+    /// Plain Rust, one candidate at a time: every CPU and architecture.
+    Scalar,
+    /// 4 lanes, SSE2: every x86-64 CPU.
+    Sse2,
+    /// 8 lanes, AVX2 (x86-64-v3: Intel Haswell, AMD Excavator and later).
+    Avx2,
+    /// 16 lanes in the candidate filter, AVX-512F (x86-64-v4).
+    Avx512,
+}
+
+/// Every level, slowest first.
+pub const ALL_LEVELS: [SimdLevel; 4] = [
+    SimdLevel::Scalar,
+    SimdLevel::Sse2,
+    SimdLevel::Avx2,
+    SimdLevel::Avx512,
+];
+
+impl SimdLevel {
+    /// The name used by `BOIDS_SIMD` and the CLI: `scalar`, `sse2`, `avx2`, `avx512`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SimdLevel::Scalar => "scalar",
+            SimdLevel::Sse2 => "sse2",
+            SimdLevel::Avx2 => "avx2",
+            SimdLevel::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU can run the level.
+    pub fn is_supported(self) -> bool {
+        match self {
+            SimdLevel::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            SimdLevel::Sse2 => true,
+            #[cfg(target_arch = "x86_64")]
+            SimdLevel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            SimdLevel::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx2")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// The fastest level this CPU supports (cached after the first call).
+    pub fn detect() -> SimdLevel {
+        static BEST: std::sync::OnceLock<SimdLevel> = std::sync::OnceLock::new();
+        *BEST.get_or_init(|| {
+            ALL_LEVELS
+                .into_iter()
+                .rev()
+                .find(|l| l.is_supported())
+                .unwrap_or(SimdLevel::Scalar)
+        })
+    }
+
+    /// Every level this CPU supports, slowest first.
+    pub fn supported() -> Vec<SimdLevel> {
+        ALL_LEVELS
+            .into_iter()
+            .filter(|l| l.is_supported())
+            .collect()
+    }
+
+    /// The level `BOIDS_SIMD` asks for: `None` when unset or `auto`; an error names the
+    /// accepted values or the missing CPU feature.
+    pub fn from_env() -> Result<Option<SimdLevel>, String> {
+        match std::env::var("BOIDS_SIMD") {
+            Err(_) => Ok(None),
+            Ok(s) if s.is_empty() || s == "auto" => Ok(None),
+            Ok(s) => {
+                let level: SimdLevel = s.parse().map_err(|e| format!("BOIDS_SIMD: {e}"))?;
+                level.check()?;
+                Ok(Some(level))
+            }
+        }
+    }
+
+    /// `Ok` when this CPU can run the level, else an error that says why.
+    pub fn check(self) -> Result<SimdLevel, String> {
+        if self.is_supported() {
+            Ok(self)
+        } else {
+            Err(format!(
+                "the {} kernel needs a CPU feature this machine lacks (supported here: {})",
+                self.name(),
+                SimdLevel::supported()
+                    .iter()
+                    .map(|l| l.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        }
+    }
+}
+
+impl fmt::Display for SimdLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SimdLevel {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        ALL_LEVELS
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("'{s}' is not one of: auto, scalar, sse2, avx2, avx512"))
+    }
+}

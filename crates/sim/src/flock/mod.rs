@@ -1,0 +1,298 @@
+//! One flock: its parameters and its boids as arrays, kept in the cell order of the last step.
+//!
+//! - `spawn.rs`: where new boids come from, and adding, removing and overwriting boids.
+//! - `view.rs`: reading the boids in id order (the order every public read uses).
+//! - `step.rs`: one step: sort into cell order, neighbours, rules, write.
+//! - `relations.rs`: steering from other flocks (flee, chase, avoid, flock together).
+//!
+//! The storage order is the grid's cell order of the last step, not the id order: the next step
+//! then sorts an almost sorted array, and the neighbour search reads memory in order. Reads in id
+//! order go through a permutation built when first asked for after a change (`view.rs`).
+
+mod relations;
+mod spawn;
+mod step;
+mod view;
+
+pub(crate) use relations::external_steering;
+pub use spawn::{Spawn, SpawnShape};
+pub(crate) use step::StepInput;
+
+use crate::error::{Error, invalid};
+use boids_core::math::look_rotation;
+use boids_core::{Extra, FlockParams, IndexKind, Integrator, Vec3};
+use boids_index::Index;
+use std::sync::OnceLock;
+
+/// A copy of a flock's boids, to restore later (benchmarks step the same state repeatedly).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlockSnapshot {
+    ids: Vec<u32>,
+    rank: Vec<u32>,
+    positions: Vec<Vec3>,
+    velocities: Vec<Vec3>,
+    headings: Vec<Vec3>,
+    extras: Vec<Extra>,
+    next_id: u32,
+}
+
+/// A flock of boids. Read it through [`crate::World::flock`]; change it through the world.
+pub struct Flock {
+    pub(crate) name: String,
+    pub(crate) params: FlockParams,
+    pub(crate) target: Option<Vec3>,
+    /// Per-boid state in storage order (the cell order of the last step).
+    ids: Vec<u32>,
+    /// Position of each boid in ascending id order.
+    rank: Vec<u32>,
+    positions: Vec<Vec3>,
+    velocities: Vec<Vec3>,
+    headings: Vec<Vec3>,
+    /// Extra per-boid state, only for models that need it (else empty).
+    extras: Vec<Extra>,
+    /// The same, permuted into the index's cell order by `prepare`.
+    ids_sorted: Vec<u32>,
+    rank_sorted: Vec<u32>,
+    extras_sorted: Vec<Extra>,
+    next_id: u32,
+    index: Index,
+    /// The index and the `*_sorted` arrays describe the current storage.
+    prepared: bool,
+    last_neighbours: u64,
+    /// Storage slot of each boid in id order, built on first use after a change.
+    id_slots: OnceLock<Vec<u32>>,
+    /// The boids in id order, built on first use after a change.
+    id_view: OnceLock<view::IdView>,
+    pub(crate) wake_region: Option<(Vec3, Vec3)>,
+    pub(crate) asleep: bool,
+    /// Stepped in the current world step (level of detail may skip it).
+    pub(crate) active: bool,
+    pub(crate) path: Vec<Vec3>,
+    pub(crate) path_closed: bool,
+    pub(crate) leader: Option<(u32, Vec3)>,
+}
+
+const SPAWN_STREAM: u32 = 1;
+const RULE_STREAM: u32 = 0;
+
+pub(crate) fn check_vec(what: &str, i: usize, v: Vec3) -> Result<(), Error> {
+    if v.is_finite() && v.abs().max_element() <= boids_core::math::MAX_COORD {
+        Ok(())
+    } else {
+        Err(invalid(format!(
+            "{what}[{i}] must be finite with |component| <= {}, got {v}",
+            boids_core::math::MAX_COORD
+        )))
+    }
+}
+
+/// Extra state of a boid heading along `h`.
+fn extra_for(h: Vec3) -> Extra {
+    Extra {
+        orientation: look_rotation(h),
+        damp: Vec3::ZERO,
+        wander: Vec3::ZERO,
+    }
+}
+
+impl Flock {
+    pub(crate) fn new(name: String, params: FlockParams) -> Self {
+        Flock {
+            name,
+            target: params.target.map(|t| t.point),
+            index: Index::new(params.index),
+            params,
+            ids: Vec::new(),
+            rank: Vec::new(),
+            positions: Vec::new(),
+            velocities: Vec::new(),
+            headings: Vec::new(),
+            extras: Vec::new(),
+            ids_sorted: Vec::new(),
+            rank_sorted: Vec::new(),
+            extras_sorted: Vec::new(),
+            next_id: 0,
+            prepared: false,
+            last_neighbours: 0,
+            id_slots: OnceLock::new(),
+            id_view: OnceLock::new(),
+            wake_region: None,
+            asleep: false,
+            active: true,
+            path: Vec::new(),
+            path_closed: false,
+            leader: None,
+        }
+    }
+
+    /// The boids changed: the index, the sorted copies and the id-order views are stale.
+    fn changed(&mut self) {
+        self.prepared = false;
+        self.id_slots.take();
+        self.id_view.take();
+    }
+
+    /// The flock's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Its parameters.
+    pub fn params(&self) -> &FlockParams {
+        &self.params
+    }
+    /// Number of boids.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+    /// `true` when the flock has no boids.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Whether the params keep per-boid extra state.
+    fn needs_extra(p: &FlockParams) -> bool {
+        p.integrator == Integrator::HeadingSpeed
+            || p.cohesion_smooth_time > 0.0
+            || p.weights.wander != 0.0
+    }
+
+    /// The path the flock follows (empty: none) and whether it is closed.
+    pub fn path(&self) -> (&[Vec3], bool) {
+        (&self.path, self.path_closed)
+    }
+
+    /// The designated leader's id and the offset (in the leader's frame) followers aim for.
+    pub fn leader(&self) -> Option<(u32, Vec3)> {
+        self.leader
+    }
+
+    /// Mean position (zero for an empty flock). Summed in storage order, which is
+    /// deterministic.
+    pub fn centre(&self) -> Vec3 {
+        if self.is_empty() {
+            Vec3::ZERO
+        } else {
+            self.positions.iter().copied().sum::<Vec3>() / self.len() as f32
+        }
+    }
+
+    /// Whether the last world step moved this flock (level of detail can skip steps).
+    pub fn was_stepped(&self) -> bool {
+        self.active && !self.asleep
+    }
+    /// The current target point, if the flock has a target.
+    pub fn target(&self) -> Option<Vec3> {
+        self.target
+    }
+    /// The neighbour index built in the last step, over the state before that step (other
+    /// flocks query it for their relations).
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+    /// `true` when the last step skipped this flock because the observer was outside its wake
+    /// region (its state did not change and it cost nothing).
+    pub fn is_asleep(&self) -> bool {
+        self.asleep
+    }
+    /// The box the observer must be in for the flock to move, if any.
+    pub fn wake_region(&self) -> Option<(Vec3, Vec3)> {
+        self.wake_region
+    }
+    /// Neighbours used by all boids together in the last step.
+    pub fn last_step_neighbours(&self) -> u64 {
+        self.last_neighbours
+    }
+    /// Heap bytes held by the flock's arrays, its index and its id-order views (those exist
+    /// only after a read in id order).
+    pub fn heap_bytes(&self) -> usize {
+        let v = |x: &Vec<Vec3>| x.capacity() * 12;
+        let u = |x: &Vec<u32>| x.capacity() * 4;
+        let e = |x: &Vec<Extra>| x.capacity() * size_of::<Extra>();
+        u(&self.ids)
+            + u(&self.rank)
+            + u(&self.ids_sorted)
+            + u(&self.rank_sorted)
+            + v(&self.positions)
+            + v(&self.velocities)
+            + v(&self.headings)
+            + e(&self.extras)
+            + e(&self.extras_sorted)
+            + self.index.heap_bytes()
+            + self.id_slots.get().map_or(0, u)
+            + self.id_view.get().map_or(0, view::IdView::heap_bytes)
+    }
+
+    /// A copy of the boids.
+    pub fn snapshot(&self) -> FlockSnapshot {
+        FlockSnapshot {
+            ids: self.ids.clone(),
+            rank: self.rank.clone(),
+            positions: self.positions.clone(),
+            velocities: self.velocities.clone(),
+            headings: self.headings.clone(),
+            extras: self.extras.clone(),
+            next_id: self.next_id,
+        }
+    }
+
+    pub(crate) fn restore(&mut self, s: &FlockSnapshot) {
+        self.ids.clone_from(&s.ids);
+        self.rank.clone_from(&s.rank);
+        self.positions.clone_from(&s.positions);
+        self.velocities.clone_from(&s.velocities);
+        self.headings.clone_from(&s.headings);
+        self.extras.clone_from(&s.extras);
+        self.next_id = s.next_id;
+        if Self::needs_extra(&self.params) && self.extras.len() != self.len() {
+            self.extras = self.headings.iter().map(|&h| extra_for(h)).collect();
+        } else if !Self::needs_extra(&self.params) {
+            self.extras.clear();
+        }
+        self.changed();
+    }
+
+    pub(crate) fn set_params(&mut self, params: FlockParams) -> Result<(), Error> {
+        params.validate()?;
+        let kind = match params.index {
+            IndexKind::Auto => IndexKind::Grid,
+            k => k,
+        };
+        if kind != self.index.kind() {
+            self.index = Index::new(kind);
+        }
+        if params.target.is_some() && self.target.is_none() {
+            self.target = params.target.map(|t| t.point);
+        }
+        if params.target.is_none() {
+            self.target = None;
+        }
+        let need = Self::needs_extra(&params);
+        if need && self.extras.len() != self.len() {
+            self.extras = self.headings.iter().map(|&h| extra_for(h)).collect();
+        } else if !need {
+            self.extras = Vec::new();
+            self.extras_sorted = Vec::new();
+        }
+        self.params = params;
+        self.changed();
+        Ok(())
+    }
+
+    pub(crate) fn set_target(&mut self, point: Vec3) -> Result<(), Error> {
+        check_vec("target", 0, point)?;
+        if self.params.target.is_none() {
+            return Err(invalid(format!(
+                "flock '{}' has no target settings (params.target is None)",
+                self.name
+            )));
+        }
+        self.target = Some(point);
+        Ok(())
+    }
+
+    /// Storage slot of the boid with this id.
+    pub(crate) fn slot_of(&self, id: u32) -> Option<usize> {
+        let rank = self.position_of(id)?;
+        Some(self.id_slots()[rank] as usize)
+    }
+}

@@ -1,0 +1,327 @@
+//! Where new boids come from, and adding, removing and overwriting boids.
+
+use super::{Flock, SPAWN_STREAM, check_vec};
+use crate::error::{Error, invalid};
+use boids_core::math::look_rotation;
+use boids_core::{BoidState, PlaneLock, Rng, Vec3, fmath};
+
+/// Where [`crate::World::spawn`] places new boids.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SpawnShape {
+    /// Uniform in an axis-aligned box.
+    Box {
+        /// Minimum corner.
+        min: Vec3,
+        /// Maximum corner.
+        max: Vec3,
+    },
+    /// Uniform in a ball.
+    Sphere {
+        /// Centre.
+        centre: Vec3,
+        /// Radius.
+        radius: f32,
+    },
+    /// A point uniform in the ball, then moved onto the XZ plane through the centre (seed 002:
+    /// `Random.insideUnitSphere * r` with `y = 0`; denser toward the middle than a disc).
+    FlatBall {
+        /// Centre.
+        centre: Vec3,
+        /// Radius.
+        radius: f32,
+    },
+    /// Uniform in a disc in the flock's plane (XZ unless the flock is locked to XY).
+    Disc {
+        /// Centre.
+        centre: Vec3,
+        /// Radius.
+        radius: f32,
+    },
+}
+
+/// How to spawn boids: a shape and a speed range; directions are uniformly random (in the plane
+/// for a plane-locked flock).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spawn {
+    /// Where.
+    pub shape: SpawnShape,
+    /// Speed drawn uniformly from `[min_speed, max_speed]`.
+    pub min_speed: f32,
+    /// See `min_speed`.
+    pub max_speed: f32,
+    /// Every boid starts heading this way (e.g. +Z, Unity's identity rotation) instead of a
+    /// uniformly random direction.
+    pub direction: Option<Vec3>,
+}
+
+impl Default for Spawn {
+    /// The default flock's box (±5) at speeds 2..5.
+    fn default() -> Self {
+        Spawn {
+            shape: SpawnShape::Box {
+                min: Vec3::splat(-5.0),
+                max: Vec3::splat(5.0),
+            },
+            min_speed: 2.0,
+            max_speed: 5.0,
+            direction: None,
+        }
+    }
+}
+
+impl Flock {
+    fn ensure_id_space(&self, n: usize) -> Result<(), Error> {
+        if self.ids.len().saturating_add(n) > crate::world::MAX_BOIDS_PER_FLOCK {
+            return Err(invalid(format!(
+                "cannot add {n} boids to {}: a flock holds at most {}",
+                self.ids.len(),
+                crate::world::MAX_BOIDS_PER_FLOCK
+            )));
+        }
+        if (n as u64).saturating_add(u64::from(self.next_id)) > u64::from(u32::MAX) {
+            return Err(invalid(format!(
+                "cannot add {n} boids: ids would pass u32::MAX (next id {})",
+                self.next_id
+            )));
+        }
+        Ok(())
+    }
+
+    /// Reserves room for `n` more boids in every array, or fails without changing anything.
+    fn reserve(&mut self, n: usize) -> Result<(), Error> {
+        let oom = |_| invalid(format!("cannot allocate memory for {n} more boids"));
+        self.ids.try_reserve(n).map_err(oom)?;
+        self.rank.try_reserve(n).map_err(oom)?;
+        for v in [
+            &mut self.positions,
+            &mut self.velocities,
+            &mut self.headings,
+        ] {
+            v.try_reserve(n).map_err(oom)?;
+        }
+        Ok(())
+    }
+
+    /// Appends a boid (the newest id: the last in id order).
+    fn push(&mut self, p: Vec3, v: Vec3) -> u32 {
+        let plane = self.params.plane;
+        let b = BoidState::new(plane.apply(p), plane.apply(v));
+        let id = self.next_id;
+        self.next_id += 1;
+        self.rank.push(self.ids.len() as u32);
+        self.ids.push(id);
+        self.positions.push(b.position);
+        self.velocities.push(b.velocity);
+        self.headings.push(b.heading);
+        if Self::needs_extra(&self.params) {
+            self.extras.push(b.extra);
+        }
+        id
+    }
+
+    pub(crate) fn spawn(&mut self, n: usize, spawn: &Spawn, seed: u64) -> Result<u32, Error> {
+        self.ensure_id_space(n)?;
+        let ok_speed = |s: f32| s.is_finite() && (0.0..=1e9).contains(&s);
+        if !ok_speed(spawn.min_speed)
+            || !ok_speed(spawn.max_speed)
+            || spawn.min_speed > spawn.max_speed
+        {
+            return Err(invalid(format!(
+                "spawn speeds must be finite, >= 0 and min <= max, got {}..{}",
+                spawn.min_speed, spawn.max_speed
+            )));
+        }
+        match spawn.shape {
+            SpawnShape::Box { min, max } => {
+                check_vec("spawn.min", 0, min)?;
+                check_vec("spawn.max", 0, max)?;
+                if !min.cmple(max).all() {
+                    return Err(invalid(format!(
+                        "spawn box min {min} must not exceed max {max}"
+                    )));
+                }
+            }
+            SpawnShape::Sphere { centre, radius }
+            | SpawnShape::Disc { centre, radius }
+            | SpawnShape::FlatBall { centre, radius } => {
+                check_vec("spawn.centre", 0, centre)?;
+                if !(radius.is_finite() && (0.0..=1e9).contains(&radius)) {
+                    return Err(invalid(format!(
+                        "spawn radius must be finite and >= 0, got {radius}"
+                    )));
+                }
+            }
+        }
+        self.reserve(n)?;
+        let first = self.next_id;
+        let plane = self.params.plane;
+        let in_plane = |v: Vec3| match plane {
+            PlaneLock::XY => Vec3::new(v.x, v.y, 0.0),
+            _ => Vec3::new(v.x, 0.0, v.z),
+        };
+        for k in 0..n {
+            let id = first + k as u32;
+            let mut rng = Rng::keyed(seed, id, 0, SPAWN_STREAM);
+            let p = match spawn.shape {
+                SpawnShape::Box { min, max } => Vec3::new(
+                    rng.range(min.x, max.x),
+                    rng.range(min.y, max.y),
+                    rng.range(min.z, max.z),
+                ),
+                SpawnShape::Sphere { centre, radius } => centre + rng.in_unit_ball() * radius,
+                SpawnShape::FlatBall { centre, radius } => {
+                    let b = rng.in_unit_ball() * radius;
+                    centre + Vec3::new(b.x, 0.0, b.z)
+                }
+                SpawnShape::Disc { centre, radius } => {
+                    let a = rng.range(0.0, std::f32::consts::TAU);
+                    let r = radius * rng.next_f32().sqrt();
+                    let (s, c) = (fmath::sin(a), fmath::cos(a));
+                    centre + in_plane(Vec3::new(c * r, s * r, s * r))
+                }
+            };
+            let random = plane.apply(rng.unit_vector()).normalize_or_zero();
+            let mut dir = match spawn.direction {
+                Some(d) => plane.apply(d).normalize_or_zero(),
+                None => random,
+            };
+            if dir == Vec3::ZERO {
+                dir = match plane {
+                    PlaneLock::XY => Vec3::Y,
+                    _ => Vec3::X,
+                };
+            }
+            let v = dir * rng.range(spawn.min_speed, spawn.max_speed);
+            self.push(p, v);
+        }
+        self.changed();
+        Ok(first)
+    }
+
+    pub(crate) fn add(&mut self, positions: &[Vec3], velocities: &[Vec3]) -> Result<u32, Error> {
+        if positions.len() != velocities.len() {
+            return Err(invalid(format!(
+                "add boids: {} positions but {} velocities",
+                positions.len(),
+                velocities.len()
+            )));
+        }
+        self.ensure_id_space(positions.len())?;
+        for (i, (&p, &v)) in positions.iter().zip(velocities).enumerate() {
+            check_vec("positions", i, p)?;
+            check_vec("velocities", i, v)?;
+        }
+        self.reserve(positions.len())?;
+        let first = self.next_id;
+        for (&p, &v) in positions.iter().zip(velocities) {
+            self.push(p, v);
+        }
+        self.changed();
+        Ok(first)
+    }
+
+    /// Grows (spawning) or shrinks (removing the newest boids) to `n` boids.
+    pub(crate) fn resize(&mut self, n: usize, spawn: &Spawn, seed: u64) -> Result<(), Error> {
+        let len = self.len();
+        if n > len {
+            self.spawn(n - len, spawn, seed)?;
+        } else if n < len {
+            let newest: Vec<u32> = self.ids()[n..].to_vec();
+            self.remove(&newest)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn write(
+        &mut self,
+        positions: Option<&[Vec3]>,
+        velocities: Option<&[Vec3]>,
+    ) -> Result<(), Error> {
+        for (what, data) in [("positions", positions), ("velocities", velocities)] {
+            if let Some(d) = data {
+                if d.len() != self.len() {
+                    return Err(invalid(format!(
+                        "write {what}: got {} values for {} boids",
+                        d.len(),
+                        self.len()
+                    )));
+                }
+                for (i, &v) in d.iter().enumerate() {
+                    check_vec(what, i, v)?;
+                }
+            }
+        }
+        let plane = self.params.plane;
+        let slots = self.id_slots().to_vec();
+        if let Some(p) = positions {
+            for (&s, &src) in slots.iter().zip(p) {
+                self.positions[s as usize] = plane.apply(src);
+            }
+        }
+        if let Some(v) = velocities {
+            for (&s, &src) in slots.iter().zip(v) {
+                let s = s as usize;
+                self.velocities[s] = plane.apply(src);
+                let n = self.velocities[s].normalize_or_zero();
+                if n != Vec3::ZERO {
+                    self.headings[s] = n;
+                }
+                if let Some(e) = self.extras.get_mut(s) {
+                    e.orientation = look_rotation(self.headings[s]);
+                }
+            }
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// Removes boids by id (all or nothing: an unknown id removes none). Returns how many went.
+    pub(crate) fn remove(&mut self, ids: &[u32]) -> Result<usize, Error> {
+        let mut doomed_ranks = Vec::with_capacity(ids.len());
+        for &id in ids {
+            match self.position_of(id) {
+                Some(r) => doomed_ranks.push(r),
+                None => {
+                    return Err(invalid(format!(
+                        "remove boids: flock '{}' has no boid with id {id}",
+                        self.name
+                    )));
+                }
+            }
+        }
+        let n = self.len();
+        // Ranks that go, and how many ranks below each one go (the shift of the survivors).
+        let mut gone = vec![false; n];
+        for &r in &doomed_ranks {
+            gone[r] = true;
+        }
+        let mut shift = vec![0u32; n];
+        let mut below = 0u32;
+        for r in 0..n {
+            shift[r] = below;
+            below += u32::from(gone[r]);
+        }
+        let keep: Vec<bool> = self.rank.iter().map(|&r| !gone[r as usize]).collect();
+        let mut k = keep.iter();
+        self.ids.retain(|_| *k.next().expect("same length"));
+        let mut k = keep.iter();
+        self.rank.retain(|_| *k.next().expect("same length"));
+        for r in &mut self.rank {
+            *r -= shift[*r as usize];
+        }
+        for v in [
+            &mut self.positions,
+            &mut self.velocities,
+            &mut self.headings,
+        ] {
+            let mut k = keep.iter();
+            v.retain(|_| *k.next().expect("same length"));
+        }
+        if !self.extras.is_empty() {
+            let mut k = keep.iter();
+            self.extras.retain(|_| *k.next().expect("same length"));
+        }
+        self.changed();
+        Ok(below as usize)
+    }
+}

@@ -1,0 +1,239 @@
+//! One step of one flock.
+//!
+//! 1. `prepare`: the index sorts the boids by grid cell (a stable counting sort of an array
+//!    that is already almost in that order) and copies them, in that order, into its arrays;
+//!    the flock's ids, ranks and extra state are permuted alongside.
+//! 2. `step`: for every slot, in parallel, the kernel sums the neighbours, `step_boid` applies
+//!    the rules, and the next state is written into the flock's arrays *in the index's order*,
+//!    which becomes the new storage order. The previous state was copied into the index, so
+//!    nothing reads what this step writes.
+
+use super::{Flock, RULE_STREAM};
+use boids_core::{
+    AlignmentMode, BoidState, Bounds, Env, Extra, Neighbourhood, Obstacle, Rng, Vec3, fmath,
+    step_boid,
+};
+use boids_index::{Hit, NeighbourIndex, PARALLEL_MIN, Period, Points, Scratch, SimdLevel, Spec};
+use rayon::prelude::*;
+
+/// What a flock's step needs from the world.
+pub(crate) struct StepInput<'a> {
+    pub(crate) dt: f32,
+    pub(crate) seed: u64,
+    pub(crate) step: u64,
+    pub(crate) obstacles: &'a [Obstacle],
+    /// Steering from other flocks, by slot of the prepared index (empty when none).
+    pub(crate) external: &'a [Vec3],
+    pub(crate) level: SimdLevel,
+}
+
+/// The periodic box of wrap-around bounds.
+pub(crate) fn period_of(b: &Bounds) -> Option<Period> {
+    match *b {
+        Bounds::Wrap { min, max } => Some(Period::new(min, max)),
+        _ => None,
+    }
+}
+
+/// Where a step writes: positions, velocities, headings and (possibly empty) extras.
+struct Out<'a> {
+    p: &'a mut [Vec3],
+    v: &'a mut [Vec3],
+    h: &'a mut [Vec3],
+    e: &'a mut [Extra],
+}
+
+impl<'a> Out<'a> {
+    /// Splits off the first `len` entries.
+    fn split(self, len: usize) -> (Out<'a>, Out<'a>) {
+        let (p, p2) = self.p.split_at_mut(len);
+        let (v, v2) = self.v.split_at_mut(len);
+        let (h, h2) = self.h.split_at_mut(len);
+        let (e, e2) = if self.e.is_empty() {
+            (self.e, &mut [][..])
+        } else {
+            self.e.split_at_mut(len)
+        };
+        (
+            Out { p, v, h, e },
+            Out {
+                p: p2,
+                v: v2,
+                h: h2,
+                e: e2,
+            },
+        )
+    }
+
+    #[inline]
+    fn set(&mut self, k: usize, b: &BoidState) {
+        self.p[k] = b.position;
+        self.v[k] = b.velocity;
+        self.h[k] = b.heading;
+        if let Some(e) = self.e.get_mut(k) {
+            *e = b.extra;
+        }
+    }
+}
+
+impl Flock {
+    /// The kernel's settings for this flock's params.
+    pub(crate) fn spec(&self, level: SimdLevel) -> Spec {
+        let p = &self.params;
+        Spec {
+            r2: p.perception_radius * p.perception_radius,
+            s2: p.separation_radius * p.separation_radius,
+            cos: if p.field_of_view_deg < 180.0 {
+                fmath::cos(fmath::to_radians(p.field_of_view_deg))
+            } else {
+                f32::NEG_INFINITY
+            },
+            sep: p.separation,
+            heads: p.alignment == AlignmentMode::MeanHeading,
+            speed: p.alignment == AlignmentMode::GroupSpeed,
+            period: period_of(&p.bounds).map(|per| per.size),
+            level,
+        }
+    }
+
+    /// Sorts the boids into cell order in the index (if the storage changed since) and permutes
+    /// the per-boid arrays that travel with them.
+    pub(crate) fn prepare(&mut self) {
+        if self.prepared {
+            return;
+        }
+        let p = &self.params;
+        self.index.build(
+            Points {
+                positions: &self.positions,
+                velocities: &self.velocities,
+                headings: &self.headings,
+            },
+            p.perception_radius,
+            period_of(&p.bounds),
+        );
+        let order = self.index.order();
+        boids_index::permute(order, &self.ids, &mut self.ids_sorted, |x| x);
+        boids_index::permute(order, &self.rank, &mut self.rank_sorted, |x| x);
+        if self.extras.is_empty() {
+            self.extras_sorted.clear();
+        } else {
+            boids_index::permute(order, &self.extras, &mut self.extras_sorted, |x| x);
+        }
+        self.prepared = true;
+    }
+
+    /// Computes the next state from the prepared index and writes it, in the index's cell
+    /// order, as the new storage. Runs in the calling Rayon pool when the flock is large.
+    pub(crate) fn step(&mut self, input: &StepInput<'_>) {
+        self.prepare();
+        let n = self.len();
+        let spec = self.spec(input.level);
+        let k = self.params.max_neighbours as usize;
+        let leader = self.leader.map(|(id, _)| id);
+        let index = &self.index;
+        let ids = &self.ids_sorted;
+        let extras = &self.extras_sorted;
+        let params = &self.params;
+        let env = Env {
+            target: self.target,
+            obstacles: input.obstacles,
+            path: &self.path,
+            path_closed: self.path_closed,
+        };
+        let no_target = Env {
+            target: None,
+            ..env
+        };
+        let advance = |s: usize,
+                       mut hood: Neighbourhood,
+                       scratch: &mut Scratch,
+                       hits: &mut Vec<Hit>|
+         -> BoidState {
+            let r = index.rec(s);
+            let own = BoidState {
+                position: r.position(),
+                velocity: r.velocity(),
+                heading: index.heading(s as u32),
+                extra: extras.get(s).copied().unwrap_or_default(),
+            };
+            if hood.count == 0 && params.fallback_to_nearest {
+                hood = fallback_nearest(index, s, &own, &spec, scratch, hits);
+            }
+            hood.external = input.external.get(s).copied().unwrap_or_default();
+            let id = ids[s];
+            let mut rng = Rng::keyed(input.seed, id, input.step, RULE_STREAM);
+            let env = if leader == Some(id) { &no_target } else { &env };
+            step_boid(&own, &hood, params, env, &mut rng, input.dt)
+        };
+        let out = Out {
+            p: &mut self.positions[..],
+            v: &mut self.velocities[..],
+            h: &mut self.headings[..],
+            e: &mut self.extras[..],
+        };
+        // Cells in groups of about `target` boids; each group writes its own slots.
+        let starts = index.cell_starts();
+        let run = |cells: std::ops::Range<usize>,
+                   mut out: Out<'_>,
+                   scratch: &mut Scratch,
+                   hits: &mut Vec<Hit>| {
+            let first = starts[cells.start] as usize;
+            let mut used = 0u64;
+            let mut fallback = Scratch::default();
+            index.for_each_neighbourhood(cells, &spec, k, scratch, |s, hood| {
+                used += u64::from(hood.count);
+                let next = advance(s, hood, &mut fallback, hits);
+                out.set(s - first, &next);
+            });
+            used
+        };
+        let cells = starts.len() - 1;
+        self.last_neighbours = if n < PARALLEL_MIN {
+            run(0..cells, out, &mut Scratch::default(), &mut Vec::new())
+        } else {
+            let target = (n / (rayon::current_num_threads() * 16)).clamp(256, 4096);
+            let mut groups = Vec::with_capacity(n / target + 1);
+            let mut rest = out;
+            let mut c = 0;
+            while c < cells {
+                let (c0, s0) = (c, starts[c] as usize);
+                c += 1;
+                while c < cells && (starts[c] as usize - s0) < target {
+                    c += 1;
+                }
+                let (head, tail) = rest.split(starts[c] as usize - s0);
+                groups.push((c0..c, head));
+                rest = tail;
+            }
+            groups
+                .into_par_iter()
+                .map_init(
+                    || (Scratch::default(), Vec::new()),
+                    |(scratch, hits), (cells, out)| run(cells, out, scratch, hits),
+                )
+                .sum()
+        };
+        // The storage now follows the index's order.
+        std::mem::swap(&mut self.ids, &mut self.ids_sorted);
+        std::mem::swap(&mut self.rank, &mut self.rank_sorted);
+        self.changed();
+    }
+}
+
+/// The target-flock tutorial's stand-in: a boid that found no neighbour in range uses the
+/// nearest boid at any distance.
+fn fallback_nearest(
+    index: &boids_index::Index,
+    s: usize,
+    own: &BoidState,
+    spec: &Spec,
+    scratch: &mut Scratch,
+    hits: &mut Vec<Hit>,
+) -> Neighbourhood {
+    index.k_nearest(own.position, f32::INFINITY, 1, index.order()[s], hits);
+    match hits.first() {
+        Some(h) => index.neighbourhood_of(s, &[h.slot], spec, scratch),
+        None => Neighbourhood::default(),
+    }
+}

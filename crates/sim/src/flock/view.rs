@@ -1,0 +1,182 @@
+//! Reading a flock in id order: every public read sees the boids sorted by id, whatever the
+//! storage order. The permutation (and, for the borrowing reads, a copy in id order) is built on
+//! the first read after a change and kept until the next change.
+
+use super::Flock;
+use boids_core::math::{look_basis, look_rotation};
+use boids_core::{BoidState, Extra, Vec3};
+use boids_index::PARALLEL_MIN;
+use rayon::prelude::*;
+
+/// The boids in id order.
+pub(crate) struct IdView {
+    ids: Vec<u32>,
+    positions: Vec<Vec3>,
+    velocities: Vec<Vec3>,
+    headings: Vec<Vec3>,
+}
+
+impl IdView {
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.ids.capacity() * 4
+            + (self.positions.capacity() + self.velocities.capacity() + self.headings.capacity())
+                * 12
+    }
+}
+
+const CHUNK: usize = 4096;
+
+/// `out[k] = f(slots[k])` for every k, in parallel for large flocks.
+fn gather<T: Send>(slots: &[u32], out: &mut [T], f: impl Fn(usize) -> T + Sync) {
+    let out = &mut out[..slots.len()];
+    if slots.len() < PARALLEL_MIN {
+        for (o, &s) in out.iter_mut().zip(slots) {
+            *o = f(s as usize);
+        }
+    } else {
+        out.par_chunks_mut(CHUNK)
+            .zip(slots.par_chunks(CHUNK))
+            .for_each(|(o, s)| {
+                for (o, &s) in o.iter_mut().zip(s) {
+                    *o = f(s as usize);
+                }
+            });
+    }
+}
+
+impl Flock {
+    /// Storage slot of each boid in id order.
+    pub(crate) fn id_slots(&self) -> &[u32] {
+        self.id_slots.get_or_init(|| {
+            let n = self.rank.len();
+            let mut slots = vec![0u32; n];
+            let parts = if n < PARALLEL_MIN {
+                1
+            } else {
+                rayon::current_num_threads().clamp(1, 16)
+            };
+            if parts == 1 {
+                for (s, &r) in self.rank.iter().enumerate() {
+                    slots[r as usize] = s as u32;
+                }
+                return slots;
+            }
+            // Each part owns a range of ranks and scans every slot (a scatter without races).
+            let per = n.div_ceil(parts);
+            slots.par_chunks_mut(per).enumerate().for_each(|(p, out)| {
+                let lo = (p * per) as u32;
+                let hi = lo + out.len() as u32;
+                for (s, &r) in self.rank.iter().enumerate() {
+                    if r >= lo && r < hi {
+                        out[(r - lo) as usize] = s as u32;
+                    }
+                }
+            });
+            slots
+        })
+    }
+
+    fn view(&self) -> &IdView {
+        self.id_view.get_or_init(|| {
+            let slots = self.id_slots();
+            let n = slots.len();
+            let mut v = IdView {
+                ids: vec![0; n],
+                positions: vec![Vec3::ZERO; n],
+                velocities: vec![Vec3::ZERO; n],
+                headings: vec![Vec3::ZERO; n],
+            };
+            gather(slots, &mut v.ids, |s| self.ids[s]);
+            gather(slots, &mut v.positions, |s| self.positions[s]);
+            gather(slots, &mut v.velocities, |s| self.velocities[s]);
+            gather(slots, &mut v.headings, |s| self.headings[s]);
+            v
+        })
+    }
+
+    /// Stable ids, ascending (the order of every other read).
+    pub fn ids(&self) -> &[u32] {
+        &self.view().ids
+    }
+    /// Positions, in id order.
+    pub fn positions(&self) -> &[Vec3] {
+        &self.view().positions
+    }
+    /// Velocities, in id order.
+    pub fn velocities(&self) -> &[Vec3] {
+        &self.view().velocities
+    }
+    /// Unit headings, in id order.
+    pub fn headings(&self) -> &[Vec3] {
+        &self.view().headings
+    }
+
+    /// Copies the positions, in id order, into `out[..len]` (converted to `T`), without
+    /// keeping a copy. `out` must hold at least [`Flock::len`] entries.
+    pub fn read_positions<T: From<Vec3> + Send>(&self, out: &mut [T]) {
+        gather(self.id_slots(), out, |s| self.positions[s].into());
+    }
+    /// Copies the velocities, in id order, into `out[..len]`; as [`Flock::read_positions`].
+    pub fn read_velocities<T: From<Vec3> + Send>(&self, out: &mut [T]) {
+        gather(self.id_slots(), out, |s| self.velocities[s].into());
+    }
+    /// Copies the headings, in id order, into `out[..len]`; as [`Flock::read_positions`].
+    pub fn read_headings<T: From<Vec3> + Send>(&self, out: &mut [T]) {
+        gather(self.id_slots(), out, |s| self.headings[s].into());
+    }
+    /// Copies the ids, ascending, into `out[..len]`; as [`Flock::read_positions`].
+    pub fn read_ids(&self, out: &mut [u32]) {
+        gather(self.id_slots(), out, |s| self.ids[s]);
+    }
+
+    /// Position of the boid with this id in id order (the index into every read).
+    pub fn position_of(&self, id: u32) -> Option<usize> {
+        self.ids().binary_search(&id).ok()
+    }
+
+    /// One boid's state, by its position in id order.
+    pub fn boid(&self, i: usize) -> BoidState {
+        self.boid_in_slot(self.id_slots()[i] as usize)
+    }
+
+    pub(crate) fn boid_in_slot(&self, s: usize) -> BoidState {
+        BoidState {
+            position: self.positions[s],
+            velocity: self.velocities[s],
+            heading: self.headings[s],
+            extra: self.extras.get(s).copied().unwrap_or_else(Extra::default),
+        }
+    }
+
+    /// Every boid's full state (extra state included), in id order.
+    pub fn states(&self) -> Vec<BoidState> {
+        self.id_slots()
+            .iter()
+            .map(|&s| self.boid_in_slot(s as usize))
+            .collect()
+    }
+
+    /// Writes each boid's orientation (Unity's `LookRotation(heading)`: +Z forward, +Y up as
+    /// near world up as possible) as `[x, y, z, w]` into `out[..len]`, in id order, in parallel
+    /// in the current Rayon pool. Plain `f32` arrays (alignment 4) so callers can pass any float
+    /// buffer. `out` must hold at least [`Flock::len`] entries.
+    pub fn write_orientations(&self, out: &mut [[f32; 4]]) {
+        gather(self.id_slots(), out, |s| {
+            look_rotation(self.headings[s]).to_array()
+        });
+    }
+
+    /// Writes each boid's 4×4 instance matrix, column-major (Unity's `Matrix4x4` memory layout):
+    /// rotation `LookRotation(heading)`, uniform `scale`, translation = position; in id order.
+    /// `out` must hold at least [`Flock::len`] entries.
+    pub fn write_matrices(&self, scale: f32, out: &mut [[f32; 16]]) {
+        gather(self.id_slots(), out, |s| {
+            let (r, u, f) = look_basis(self.headings[s]);
+            let (r, u, f) = (r * scale, u * scale, f * scale);
+            let p = self.positions[s];
+            [
+                r.x, r.y, r.z, 0.0, u.x, u.y, u.z, 0.0, f.x, f.y, f.z, 0.0, p.x, p.y, p.z, 1.0,
+            ]
+        });
+    }
+}
