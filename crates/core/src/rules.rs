@@ -273,6 +273,76 @@ fn steer(x: Vec3, v: Vec3, p: &FlockParams) -> Vec3 {
     clamp_length(normalize_or_zero(x) * p.max_speed - v, p.max_force)
 }
 
+/// One rule's output before combining: its weight, its unweighted vector, and whether it
+/// applies under [`Combine::Steer`].
+#[derive(Clone, Copy, Debug, Default)]
+struct Part {
+    w: f32,
+    m: Vec3,
+    steer: bool,
+}
+
+impl Part {
+    fn new(w: f32, m: Vec3, steer: bool) -> Part {
+        Part { w, m, steer }
+    }
+}
+
+/// Every rule's output for one boid, in the fixed order they are combined.
+#[derive(Clone, Copy, Debug, Default)]
+struct Rules {
+    separation: Part,
+    alignment: Part,
+    cohesion: Part,
+    target: Part,
+    bounds: Part,
+    wander: Part,
+    obstacles: Part,
+    path: Part,
+    /// Steering from other flocks, already weighted: weight `|e|`, vector `ê`.
+    external: Part,
+}
+
+impl Rules {
+    /// The parts in combining order.
+    fn in_order(&self) -> [Part; 9] {
+        [
+            self.separation,
+            self.alignment,
+            self.cohesion,
+            self.target,
+            self.bounds,
+            self.wander,
+            self.obstacles,
+            self.path,
+            self.external,
+        ]
+    }
+
+    /// The neighbour and target rules switched off (the rule-probability draw failed, or an
+    /// override took over).
+    fn without_flock_rules(mut self) -> Rules {
+        self.separation = Part::default();
+        self.alignment = Part::default();
+        self.cohesion = Part::default();
+        self.target = Part::default();
+        self
+    }
+}
+
+/// `v / |v|` and `|v|` together (one square root): the unit vector is exactly
+/// `normalize_or_zero(v)`, or `None` where that would be zero.
+#[inline]
+fn unit_and_length(v: Vec3) -> (Option<Vec3>, f32) {
+    let len = v.length();
+    let rcp = 1.0 / len;
+    if rcp.is_finite() && rcp > 0.0 {
+        (Some(v * rcp), len)
+    } else {
+        (None, len)
+    }
+}
+
 /// The next state of one boid. Pure: the same inputs give the same bits.
 ///
 /// Never returns a non-finite state: if arithmetic overflows (absurd but accepted weights), the
@@ -291,12 +361,10 @@ pub fn step_boid(
     let alone = n.count == 0;
     let mut extra = own.extra;
     // Random draws, in a fixed order: a new speed, then whether the rules apply.
-    let mut speed_now = v.length();
     let new_speed = (p.speed_change_probability > 0.0 && rng.chance(p.speed_change_probability))
         .then(|| rng.range(p.min_speed, p.max_speed));
     let rules_apply = p.rule_probability >= 1.0 || rng.chance(p.rule_probability);
 
-    // Rule outputs as (weight, unweighted vector, applies-under-Steer).
     let separation = match p.separation {
         SeparationMode::UnitMean | SeparationMode::MeanOffset => {
             mean(n.separation, n.separation_count)
@@ -312,6 +380,7 @@ pub fn step_boid(
     };
     let mut cohesion = mean(n.sum_offset, n.count);
     if p.cohesion_smooth_time > 0.0 && !alone {
+        // Runs even at weight 0: the damping state advances regardless.
         cohesion = smooth_damp(
             own.heading,
             cohesion,
@@ -320,43 +389,36 @@ pub fn step_boid(
             dt,
         );
     }
-
-    // (weight, vector, applies under Steer); the arrival target is a steering force already.
-    let mut parts: [(f32, Vec3, bool); 9] = [
-        (w.separation, separation, !alone),
-        (w.alignment, alignment, !alone),
-        (w.cohesion, cohesion, !alone),
-        (0.0, Vec3::ZERO, false),
-        (w.bounds, Vec3::ZERO, false),
-        (w.wander, Vec3::ZERO, false),
-        (w.obstacles, Vec3::ZERO, false),
-        (w.path, Vec3::ZERO, false),
-        (
-            n.external.length(),
-            normalize_or_zero(n.external),
-            n.external != Vec3::ZERO,
-        ),
-    ];
+    let mut rules = Rules {
+        separation: Part::new(w.separation, separation, !alone),
+        alignment: Part::new(w.alignment, alignment, !alone),
+        cohesion: Part::new(w.cohesion, cohesion, !alone),
+        ..Rules::default()
+    };
+    if n.external != Vec3::ZERO {
+        rules.external = Part::new(n.external.length(), normalize_or_zero(n.external), true);
+    }
+    // The arrival force, when arriving: a steering force already.
     let mut arrival = None;
     if let (Some(t), Some(tp), true) = (p.target, target, !(p.target_needs_neighbours && alone)) {
         let d = tp - own.position;
         let dist = d.length();
-        parts[3] = if dist > t.avoid_distance {
+        rules.target = if dist > t.avoid_distance {
             if p.arrival_radius > 0.0 {
                 // Reynolds arrival: the desired speed falls linearly inside the radius.
                 let desired =
                     normalize_or_zero(d) * p.max_speed * (dist / p.arrival_radius).min(1.0);
                 arrival = Some(desired - v);
-                (w.target, desired - v, true)
+                Part::new(w.target, desired - v, true)
             } else {
-                (w.target, d, true)
+                Part::new(w.target, d, true)
             }
         } else {
-            (w.target_avoid, -normalize_or_zero(d), true)
+            Part::new(w.target_avoid, -normalize_or_zero(d), true)
         };
     }
     let push = bounds_push(&p.bounds, own.position);
-    parts[4] = (w.bounds, push, push != Vec3::ZERO);
+    rules.bounds = Part::new(w.bounds, push, push != Vec3::ZERO);
     if w.wander != 0.0 {
         // Reynolds wander: a target on a circle ahead, jittered a little every step.
         let jitter = rng.unit_vector() * (p.wander_jitter * dt);
@@ -368,70 +430,71 @@ pub fn step_boid(
         let m = p
             .plane
             .apply(own.heading * p.wander_distance + extra.wander);
-        parts[5] = (w.wander, m, true);
+        rules.wander = Part::new(w.wander, m, true);
     }
     if w.path != 0.0
         && let Some(t) = path_target(env.path, env.path_closed, own.position, p.path_lookahead)
     {
-        parts[7] = (w.path, p.plane.apply(t - own.position), true);
+        rules.path = Part::new(w.path, p.plane.apply(t - own.position), true);
     }
-
     if !rules_apply {
-        for part in parts[..4].iter_mut() {
-            *part = (0.0, Vec3::ZERO, false);
-        }
+        rules = rules.without_flock_rules();
         arrival = None;
     }
-    // Overrides (seed 001): outside a turn-back box, head for its centre; else an obstacle ahead
-    // with overriding avoidance. Either skips every other rule and any speed change.
+    // Overrides (the goal-swarm tutorial): outside a turn-back box, head for its centre; else
+    // an obstacle ahead with overriding avoidance. Either skips every other rule and any speed
+    // change.
     let mut overridden = false;
     if let Bounds::TurnBack { min, max } = p.bounds
         && !(own.position.cmpge(min).all() && own.position.cmple(max).all())
     {
-        parts = [(0.0, Vec3::ZERO, false); 9];
-        parts[4] = (1.0, (min + max) * 0.5 - own.position, true);
+        rules = Rules {
+            bounds: Part::new(1.0, (min + max) * 0.5 - own.position, true),
+            ..Rules::default()
+        };
         arrival = None;
         overridden = true;
     } else if let Some(dir) = avoid_obstacles(own, p, env.obstacles) {
         if p.obstacle_overrides {
-            parts = [(0.0, Vec3::ZERO, false); 9];
+            rules = Rules::default();
             arrival = None;
             overridden = true;
         }
-        parts[6] = (w.obstacles, dir, true);
+        rules.obstacles = Part::new(w.obstacles, dir, true);
     }
-    if !overridden {
-        if let Some(s) = new_speed {
-            speed_now = s;
-        }
-        if rules_apply && p.alignment == AlignmentMode::GroupSpeed && !alone {
-            speed_now = (0.01 + n.sum_speed) / n.count as f32;
-        }
-    }
+    let group_speed = (!overridden
+        && rules_apply
+        && p.alignment == AlignmentMode::GroupSpeed
+        && !alone)
+        .then(|| (0.01 + n.sum_speed) / n.count as f32);
 
+    // Combine. A sum starts at +0 and never becomes -0, so adding a part that is exactly zero
+    // changes no bit: zero parts are skipped.
     let mut a = Vec3::ZERO;
     match p.combine {
         Combine::WeightedSum => {
-            for (wk, m, _) in parts {
-                a += wk * m;
+            for part in rules.in_order() {
+                if part.w != 0.0 && part.m != Vec3::ZERO {
+                    a += part.w * part.m;
+                }
             }
         }
         Combine::Steer => {
-            for (k, (wk, m, applies)) in parts.into_iter().enumerate() {
+            for (k, part) in rules.in_order().into_iter().enumerate() {
                 if k == 3
                     && let Some(force) = arrival
                 {
-                    a += wk * clamp_length(force, p.max_force);
-                } else if applies {
-                    a += wk * steer(m, v, p);
+                    a += part.w * clamp_length(force, p.max_force);
+                } else if part.steer {
+                    a += part.w * steer(part.m, v, p);
                 }
             }
         }
         Combine::WeightedClamped => {
-            for (wk, m, _) in parts {
-                let part = wk * m;
-                if part.length_squared() >= 1e-10 {
-                    a += clamp_length(part, wk.abs());
+            for part in rules.in_order() {
+                let weighted = part.w * part.m;
+                if weighted.length_squared() >= 1e-10 {
+                    a += clamp_length(weighted, part.w.abs());
                 }
             }
             a *= p.drive_factor;
@@ -439,16 +502,12 @@ pub fn step_boid(
     }
     a = p.plane.apply(a);
 
-    let heading_or = |v: Vec3| {
-        let h = normalize_or_zero(v);
-        if h == Vec3::ZERO { own.heading } else { h }
-    };
     let (velocity, heading) = match p.integrator {
         Integrator::Acceleration => {
             let nv = v + a * dt;
-            let h = heading_or(nv);
-            let speed = nv.length().clamp(p.min_speed, p.max_speed);
-            (h * speed, h)
+            let (unit, len) = unit_and_length(nv);
+            let h = unit.unwrap_or(own.heading);
+            (h * len.clamp(p.min_speed, p.max_speed), h)
         }
         Integrator::VelocityBlend => {
             let mut nv = v + p.velocity_smoothing * a;
@@ -460,7 +519,7 @@ pub fn step_boid(
             if speed > 0.0 && speed < p.min_speed {
                 nv = normalize_or_zero(nv) * p.min_speed;
             }
-            (nv, heading_or(nv))
+            (nv, unit_and_length(nv).0.unwrap_or(own.heading))
         }
         Integrator::HeadingSpeed => {
             let want = normalize_or_zero(a);
@@ -468,12 +527,19 @@ pub fn step_boid(
                 let t = (p.max_turn_rate * dt).clamp(0.0, 1.0);
                 extra.orientation = extra.orientation.slerp(look_rotation(want), t).normalize();
             }
-            let h = heading_or(p.plane.apply(extra.orientation * Vec3::Z));
-            (h * speed_now, h)
+            let h = unit_and_length(p.plane.apply(extra.orientation * Vec3::Z))
+                .0
+                .unwrap_or(own.heading);
+            let speed = match (overridden, group_speed, new_speed) {
+                (false, Some(g), _) => g,
+                (false, None, Some(s)) => s,
+                _ => v.length(),
+            };
+            (h * speed, h)
         }
         Integrator::Kinematic => {
             let nv = clamp_length(a, p.max_speed);
-            (nv, heading_or(nv))
+            (nv, unit_and_length(nv).0.unwrap_or(own.heading))
         }
     };
     let velocity = p.plane.apply(velocity);
@@ -497,13 +563,9 @@ pub fn step_boid(
     let next = BoidState {
         position,
         velocity,
-        heading: {
-            let h = normalize_or_zero(velocity);
-            if h == Vec3::ZERO || p.integrator == Integrator::HeadingSpeed {
-                heading
-            } else {
-                h
-            }
+        heading: match unit_and_length(velocity).0 {
+            Some(h) if p.integrator != Integrator::HeadingSpeed => h,
+            _ => heading,
         },
         extra,
     };
