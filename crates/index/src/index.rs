@@ -14,6 +14,7 @@ pub const PARALLEL_MIN: usize = 8192;
 #[derive(Default, Clone, Debug)]
 pub struct Scratch {
     runs: Vec<Run>,
+    list2: Vec<u32>,
     list: Vec<u32>,
     near: Vec<(u64, u32)>,
 }
@@ -163,62 +164,98 @@ impl Index {
         let radius = spec.r2.sqrt();
         let cols = self.cols();
         let size = kernel::filter_size(&cols, spec.period);
-        let filter = kernel::filter_fn(spec.level, cols.d3, spec.period.is_some());
+        let periodic = spec.period.is_some();
+        let filter = kernel::filter_fn(spec.level, cols.d3, periodic);
+        let filter2 = kernel::filter2_fn(spec.level, cols.d3, periodic);
         let accumulate = kernel::accumulate_fn(spec);
         // Room for any candidate list (every boid) and its padding, once.
-        if scratch.list.len() < n + 2 * PAD + 2 * GROUP {
-            scratch.list.resize(n + 2 * PAD + 2 * GROUP, 0);
+        let room = n + 2 * PAD + 2 * GROUP;
+        for l in [&mut scratch.list, &mut scratch.list2] {
+            if l.len() < room {
+                l.resize(room, 0);
+            }
         }
-        let grid = self.kind == IndexKind::Grid;
+        let q_of = |slot: usize| {
+            let q = self.rec[slot].position().to_array();
+            [q[self.axes[0]], q[self.axes[1]], q[self.axes[2]]]
+        };
+        // The sums of the boid in `slot` from the `len` candidates in `list`, then the callback.
+        let mut finish = |slot: usize, list: &mut Vec<u32>, len: usize, near: &mut Vec<_>| {
+            let len = if k > 0 {
+                self.keep_nearest_in(slot, k, list, len, near)
+            } else {
+                len
+            };
+            let padded = len.div_ceil(GROUP).max(1) * GROUP;
+            if list.len() < padded {
+                list.resize(padded, 0);
+            }
+            list[len..padded].fill(slot as u32);
+            let hood = kernel::accumulate_with(
+                accumulate,
+                spec,
+                slot as u32,
+                self.rec[slot].position(),
+                self.head[slot].get(),
+                &list[..padded],
+                &self.rec,
+                &self.head,
+            );
+            f(slot, hood);
+        };
         let nx = self.layout.dims[0] as usize;
         let ny = self.layout.dims[1] as usize;
-        let (mut row_end, mut rows) = (0usize, None);
-        for c in cells {
-            let (s0, s1) = (self.cell_start[c] as usize, self.cell_start[c + 1] as usize);
-            if s0 == s1 {
-                continue;
-            }
-            if grid && c >= row_end {
-                // A new (y, z) row of cells: its neighbouring rows, once.
-                let row = c / nx;
-                row_end = (row + 1) * nx;
-                rows = self.layout.rows(row % ny, row / ny, radius);
-            }
-            for slot in s0..s1 {
-                let q = self.rec[slot].position();
-                let len = match &rows {
-                    Some(rows) if grid => {
-                        let mut runs = [(0u32, 0u32); 18];
-                        let nr =
-                            self.layout
-                                .row_runs(rows, &self.cell_start, q.x, radius, &mut runs);
-                        let qa = q.to_array();
-                        let qp = [qa[self.axes[0]], qa[self.axes[1]], qa[self.axes[2]]];
-                        filter(&cols, qp, spec.r2, size, &runs[..nr], &mut scratch.list)
-                    }
-                    _ => self.candidates(q, spec, scratch),
-                };
-                let len = if k > 0 {
-                    self.keep_nearest(slot, q, k, len, scratch)
-                } else {
-                    len
-                };
-                let padded = len.div_ceil(GROUP).max(1) * GROUP;
-                if scratch.list.len() < padded {
-                    scratch.list.resize(padded, 0);
+        let mut c = cells.start;
+        while c < cells.end {
+            // One (y, z) row of cells at a time (or the whole range, for other kinds).
+            let row = c / nx;
+            let (c1, rows) = if self.kind == IndexKind::Grid {
+                let c1 = ((row + 1) * nx).min(cells.end);
+                (c1, self.layout.rows(row % ny, row / ny, radius))
+            } else {
+                (cells.end, None)
+            };
+            let (s0, s1) = (self.cell_start[c] as usize, self.cell_start[c1] as usize);
+            c = c1;
+            let Some(rows) = rows else {
+                for slot in s0..s1 {
+                    let len = self.candidates(self.rec[slot].position(), spec, scratch);
+                    let mut list = std::mem::take(&mut scratch.list);
+                    finish(slot, &mut list, len, &mut scratch.near);
+                    scratch.list = list;
                 }
-                scratch.list[len..padded].fill(slot as u32);
-                let hood = kernel::accumulate_with(
-                    accumulate,
-                    spec,
-                    slot as u32,
-                    q,
-                    self.head[slot].get(),
-                    &scratch.list[..padded],
-                    &self.rec,
-                    &self.head,
+                continue;
+            };
+            let mut runs = [(0u32, 0u32); 18];
+            let mut slot = s0;
+            // Two boids of the row at a time: one union window, one pass over the candidates.
+            while slot + 1 < s1 {
+                let (qa, qb) = (q_of(slot), q_of(slot + 1));
+                let (xa, xb) = (self.rec[slot].0[0], self.rec[slot + 1].0[0]);
+                let mid = 0.5 * (xa + xb);
+                let reach = radius + 0.5 * (xa - xb).abs();
+                let nr = self
+                    .layout
+                    .row_runs(&rows, &self.cell_start, mid, reach, &mut runs);
+                let [la, lb] = filter2(
+                    &cols,
+                    [qa, qb],
+                    spec.r2,
+                    size,
+                    &runs[..nr],
+                    [&mut scratch.list, &mut scratch.list2],
                 );
-                f(slot, hood);
+                finish(slot, &mut scratch.list, la, &mut scratch.near);
+                finish(slot + 1, &mut scratch.list2, lb, &mut scratch.near);
+                slot += 2;
+            }
+            if slot < s1 {
+                let x = self.rec[slot].0[0];
+                let nr = self
+                    .layout
+                    .row_runs(&rows, &self.cell_start, x, radius, &mut runs);
+                let len = filter(&cols, q_of(slot), spec.r2, size, &runs[..nr], &mut scratch.list);
+                finish(slot, &mut scratch.list, len, &mut scratch.near);
             }
         }
     }
@@ -236,7 +273,7 @@ impl Index {
         let q = self.rec[slot].position();
         let h = self.head[slot].get();
         if k > 0 {
-            len = self.keep_nearest(slot, q, k, len, scratch);
+            len = self.keep_nearest(slot, k, len, scratch);
         }
         let padded = len.div_ceil(GROUP).max(1) * GROUP;
         let list = &mut scratch.list;
@@ -336,29 +373,41 @@ impl Index {
         len
     }
 
-    /// Keeps the `k` nearest of the `len` candidates (the boid in `slot` excluded), ties by
-    /// slot, in ascending slot order; returns how many.
-    fn keep_nearest(&self, slot: usize, q: Vec3, k: usize, len: usize, s: &mut Scratch) -> usize {
+    /// [`Index::keep_nearest`] on any list.
+    fn keep_nearest_in(
+        &self,
+        slot: usize,
+        k: usize,
+        list: &mut [u32],
+        len: usize,
+        near: &mut Vec<(u64, u32)>,
+    ) -> usize {
+        let q = self.rec[slot].position();
         let period = self.layout.period;
-        s.near.clear();
-        for &j in &s.list[..len] {
+        near.clear();
+        for &j in &list[..len] {
             if j as usize == slot {
                 continue;
             }
             let d2 = dist2(offset(self.rec[j as usize].position(), q, period.as_ref()));
             // d2 >= 0, so its bits order like the number.
-            s.near
-                .push(((u64::from(d2.to_bits()) << 32) | u64::from(j), j));
+            near.push(((u64::from(d2.to_bits()) << 32) | u64::from(j), j));
         }
-        if s.near.len() > k {
-            s.near.select_nth_unstable(k - 1);
-            s.near.truncate(k);
+        if near.len() > k {
+            near.select_nth_unstable(k - 1);
+            near.truncate(k);
         }
-        s.near.sort_unstable_by_key(|&(_, j)| j);
-        for (i, &(_, j)) in s.near.iter().enumerate() {
-            s.list[i] = j;
+        near.sort_unstable_by_key(|&(_, j)| j);
+        for (i, &(_, j)) in near.iter().enumerate() {
+            list[i] = j;
         }
-        s.near.len()
+        near.len()
+    }
+
+    /// Keeps the `k` nearest of the `len` candidates in `scratch.list` (the boid in `slot`
+    /// excluded), ties by slot, in ascending slot order; returns how many.
+    fn keep_nearest(&self, slot: usize, k: usize, len: usize, s: &mut Scratch) -> usize {
+        self.keep_nearest_in(slot, k, &mut s.list, len, &mut s.near)
     }
 }
 

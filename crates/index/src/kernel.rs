@@ -17,7 +17,7 @@
 
 #[cfg(target_arch = "x86_64")]
 use crate::kernel_x86::{
-    accumulate_avx2, accumulate_sse2, filter_avx2, filter_avx512, filter_sse2,
+    accumulate_avx2, accumulate_sse2, filter_avx2, filter_avx512, filter_sse2, filter2_avx2,
 };
 use crate::layout::Run;
 use crate::simd::SimdLevel;
@@ -138,6 +138,56 @@ pub fn filter_fn(level: SimdLevel, d3: bool, periodic: bool) -> FilterFn {
         _ => pick!(filter_scalar),
     }
 }
+
+/// A filter instance for two boids over the same runs: `(cols, [qa, qb], r2, box size, runs,
+/// [out_a, out_b]) -> [passed_a, passed_b]`. Each list is exactly what [`FilterFn`] gives.
+pub type Filter2Fn =
+    fn(&Cols<'_>, [[f32; 3]; 2], f32, [f32; 3], &[Run], [&mut [u32]; 2]) -> [usize; 2];
+
+/// The two-boid filter instance: a shared pass on AVX2 (and AVX-512, whose CPUs have it), two
+/// single passes elsewhere.
+pub fn filter2_fn(level: SimdLevel, d3: bool, periodic: bool) -> Filter2Fn {
+    macro_rules! pick {
+        ($f:ident) => {
+            match (d3, periodic) {
+                (true, false) => $f::<true, false>,
+                (false, false) => $f::<false, false>,
+                (true, true) => $f::<true, true>,
+                (false, true) => $f::<false, true>,
+            }
+        };
+    }
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::Avx2 | SimdLevel::Avx512 => pick!(filter2_avx2),
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::Sse2 => pick!(filter2_sse2),
+        _ => pick!(filter2_scalar),
+    }
+}
+
+macro_rules! twice {
+    ($name:ident, $single:ident) => {
+        #[allow(clippy::too_many_arguments)]
+        fn $name<const D3: bool, const PER: bool>(
+            c: &Cols<'_>,
+            q: [[f32; 3]; 2],
+            r2: f32,
+            size: [f32; 3],
+            runs: &[Run],
+            out: [&mut [u32]; 2],
+        ) -> [usize; 2] {
+            let [a, b] = out;
+            [
+                $single::<D3, PER>(c, q[0], r2, size, runs, a),
+                $single::<D3, PER>(c, q[1], r2, size, runs, b),
+            ]
+        }
+    };
+}
+twice!(filter2_scalar, filter_scalar);
+#[cfg(target_arch = "x86_64")]
+twice!(filter2_sse2, filter_sse2);
 
 /// Panics unless the three coordinate arrays have one length and every run ends [`PAD`] or more
 /// before it: the bound every filter instance checks before its unchecked loads.

@@ -249,6 +249,132 @@ fn filter_avx2_impl<const D3: bool, const PER: bool>(
     n
 }
 
+/// AVX2 filter for two boids at once (`q[0]`, `q[1]`) over the same runs: each candidate
+/// chunk is loaded once and tested against both; each boid gets its own exact list.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(crate) fn filter2_avx2<const D3: bool, const PER: bool>(
+    c: &Cols<'_>,
+    q: [[f32; 3]; 2],
+    r2: f32,
+    size: [f32; 3],
+    runs: &[Run],
+    out: [&mut [u32]; 2],
+) -> [usize; 2] {
+    // SAFETY: `SimdLevel::Avx2` is only chosen after `is_x86_feature_detected!("avx2")`.
+    unsafe { filter2_avx2_impl::<D3, PER>(c, q, r2, size, runs, out) }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "avx2,popcnt")]
+fn filter2_avx2_impl<const D3: bool, const PER: bool>(
+    c: &Cols<'_>,
+    q: [[f32; 3]; 2],
+    r2: f32,
+    size: [f32; 3],
+    runs: &[Run],
+    out: [&mut [u32]; 2],
+) -> [usize; 2] {
+    let [out_a, out_b] = out;
+    let (mut na, mut nb) = (0usize, 0usize);
+    check_cols(c);
+    let [ax, ay, az] = c.a;
+    let qa = [
+        _mm256_set1_ps(q[0][0]),
+        _mm256_set1_ps(q[0][1]),
+        _mm256_set1_ps(q[0][2]),
+    ];
+    let qb = [
+        _mm256_set1_ps(q[1][0]),
+        _mm256_set1_ps(q[1][1]),
+        _mm256_set1_ps(q[1][2]),
+    ];
+    let vr2 = _mm256_set1_ps(r2);
+    let sz = [
+        _mm256_set1_ps(size[0]),
+        _mm256_set1_ps(size[1]),
+        _mm256_set1_ps(size[2]),
+    ];
+    let half = [
+        _mm256_set1_ps(0.5 * size[0]),
+        _mm256_set1_ps(0.5 * size[1]),
+        _mm256_set1_ps(0.5 * size[2]),
+    ];
+    let iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    macro_rules! d2 {
+        ($x:expr, $y:expr, $z:expr, $q:expr) => {{
+            let mut dx = _mm256_sub_ps($x, $q[0]);
+            let mut dy = _mm256_sub_ps($y, $q[1]);
+            if PER {
+                dx = wrap8(dx, half[0], sz[0]);
+                dy = wrap8(dy, half[1], sz[1]);
+            }
+            let mut d2 = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
+            if D3 {
+                let mut dz = _mm256_sub_ps($z, $q[2]);
+                if PER {
+                    dz = wrap8(dz, half[2], sz[2]);
+                }
+                d2 = _mm256_add_ps(d2, _mm256_mul_ps(dz, dz));
+            }
+            d2
+        }};
+    }
+    macro_rules! pack {
+        ($out:expr, $n:expr, $m:expr, $idx:expr) => {{
+            let o = &mut $out[$n..$n + 8];
+            // SAFETY: the table row is 8 u32 and `o` has room for 8; both unaligned-safe.
+            unsafe {
+                let p = _mm256_loadu_si256(COMPRESS8[$m as usize].as_ptr().cast());
+                _mm256_storeu_si256(o.as_mut_ptr().cast(), _mm256_permutevar8x32_epi32($idx, p));
+            }
+            $n += $m.count_ones() as usize;
+        }};
+    }
+    macro_rules! chunk {
+        ($k:expr, $len:expr) => {{
+            let k: usize = $k;
+            let len: u32 = $len;
+            // SAFETY: `check_run` asserted the run ends PAD (16) before each array's end
+            // (`check_cols`: one length), and a chunk starts at most 8 past the run's start, so
+            // the 8 floats read are inside.
+            let (x, y, z) = unsafe {
+                (
+                    _mm256_loadu_ps(ax.as_ptr().add(k)),
+                    _mm256_loadu_ps(ay.as_ptr().add(k)),
+                    if D3 {
+                        _mm256_loadu_ps(az.as_ptr().add(k))
+                    } else {
+                        _mm256_setzero_ps()
+                    },
+                )
+            };
+            let tail = (1u32 << len) - 1;
+            let ma = (_mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2!(x, y, z, qa), vr2))
+                as u32)
+                & tail;
+            let mb = (_mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LT_OQ>(d2!(x, y, z, qb), vr2))
+                as u32)
+                & tail;
+            let idx = _mm256_add_epi32(_mm256_set1_epi32(k as i32), iota);
+            pack!(out_a, na, ma, idx);
+            pack!(out_b, nb, mb, idx);
+        }};
+    }
+    for &(s0, s1) in runs {
+        check_run(c, (s0, s1));
+        let len = s1.saturating_sub(s0);
+        chunk!(s0 as usize, len.min(8));
+        chunk!(s0 as usize + 8, len.saturating_sub(8).min(8));
+        let mut k = s0 + 16;
+        while k < s1 {
+            chunk!(k as usize, (s1 - k).min(8));
+            k += 8;
+        }
+    }
+    [na, nb]
+}
+
 #[target_feature(enable = "avx2")]
 #[inline]
 fn wrap8(o: __m256, half: __m256, size: __m256) -> __m256 {
