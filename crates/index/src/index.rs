@@ -15,8 +15,17 @@ pub const PARALLEL_MIN: usize = 8192;
 pub struct Scratch {
     runs: Vec<Run>,
     list2: Vec<u32>,
+    block: Block,
     list: Vec<u32>,
     near: Vec<(u64, u32)>,
+}
+
+/// Candidates gathered from the k-d tree for a group of boids: their slots (ascending) and
+/// coordinates in the filter's layout.
+#[derive(Default, Clone, Debug)]
+struct Block {
+    slots: Vec<u32>,
+    cols: [Vec<f32>; 3],
 }
 
 /// A flock's boids in cell order (structure of arrays for the filter, one record a boid for
@@ -218,6 +227,12 @@ impl Index {
             let (s0, s1) = (self.cell_start[c] as usize, self.cell_start[c1] as usize);
             c = c1;
             let Some(rows) = rows else {
+                if self.kind == IndexKind::KdTree
+                    && let Some(tree) = &self.tree
+                {
+                    self.walk_tree(tree, s0..s1, spec, radius, filter, scratch, &mut finish);
+                    continue;
+                }
                 for slot in s0..s1 {
                     let len = self.candidates(self.rec[slot].position(), spec, scratch);
                     let mut list = std::mem::take(&mut scratch.list);
@@ -257,6 +272,73 @@ impl Index {
                 let len = filter(&cols, q_of(slot), spec.r2, size, &runs[..nr], &mut scratch.list);
                 finish(slot, &mut scratch.list, len, &mut scratch.near);
             }
+        }
+    }
+
+    /// The k-d tree's walk: boids in small groups of neighbours (consecutive slots, so nearby
+    /// in the cell order, within a box about the radius wide); one tree query per group, with
+    /// the radius grown to cover the group's box, gathers the candidates, ascending, into a
+    /// block; then each boid of the group runs the filter over the block.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_tree(
+        &self,
+        tree: &Tree,
+        slots: std::ops::Range<usize>,
+        spec: &Spec,
+        radius: f32,
+        filter: kernel::FilterFn,
+        scratch: &mut Scratch,
+        finish: &mut impl FnMut(usize, &mut Vec<u32>, usize, &mut Vec<(u64, u32)>),
+    ) {
+        let period = self.layout.period;
+        let size = kernel::filter_size(&self.cols(), spec.period);
+        let mut slot = slots.start;
+        while slot < slots.end {
+            // The group: boids while their bounding box stays within a cube of edge `radius`.
+            let first = self.rec[slot].position();
+            let (mut lo, mut hi) = (first, first);
+            let mut end = slot + 1;
+            while end < slots.end && end - slot < 32 {
+                let p = self.rec[end].position();
+                let (l, h) = (lo.min(p), hi.max(p));
+                if (h - l).max_element() > radius {
+                    break;
+                }
+                (lo, hi) = (l, h);
+                end += 1;
+            }
+            let centre = (lo + hi) * 0.5;
+            let reach = radius + (hi - lo).length() * 0.5;
+            let block = &mut scratch.block;
+            block.slots.clear();
+            tree.within(centre, reach, period.as_ref(), |j| block.slots.push(j));
+            block.slots.sort_unstable();
+            block.slots.dedup();
+            let b = block.slots.len();
+            for (a, col) in block.cols.iter_mut().enumerate() {
+                col.clear();
+                col.extend(block.slots.iter().map(|&j| self.rec[j as usize].0[self.axes[a]]));
+                col.resize(b + PAD, f32::INFINITY);
+            }
+            let cols = Cols {
+                a: [&block.cols[0], &block.cols[1], &block.cols[2]],
+                d3: self.d3,
+                axes: self.axes,
+            };
+            if scratch.list.len() < b + 2 * PAD + 2 * GROUP {
+                scratch.list.resize(b + 2 * PAD + 2 * GROUP, 0);
+            }
+            for s in slot..end {
+                let q = self.rec[s].position().to_array();
+                let qp = [q[self.axes[0]], q[self.axes[1]], q[self.axes[2]]];
+                let len = filter(&cols, qp, spec.r2, size, &[(0, b as u32)], &mut scratch.list);
+                // Block positions back to slots (ascending, as the block is).
+                for e in &mut scratch.list[..len] {
+                    *e = block.slots[*e as usize];
+                }
+                finish(s, &mut scratch.list, len, &mut scratch.near);
+            }
+            slot = end;
         }
     }
 
