@@ -9,7 +9,7 @@
 
 use boids_ffi::*;
 use boids_sim::IndexKind;
-use boids_sim::scenario::{bench_cube_side, bench_params, bench_world};
+use boids_sim::builtin::{bench_cube_side, bench_params, bench_world};
 use std::time::Instant;
 
 fn env(name: &str, default: usize) -> usize {
@@ -31,7 +31,7 @@ fn main() {
     let n = env("BOIDS_FFI_N", 100_000);
     let steps = env("BOIDS_FFI_STEPS", 40);
     let dt = 1.0 / 60.0;
-    let (mut rust, _) = bench_world(n, 2, IndexKind::Grid, 1).expect("bench world");
+    let (mut rust, _) = bench_world(n, cfg(1, 2), IndexKind::Grid).expect("bench world");
 
     // The same world through the C ABI: same seed, params, spawn.
     let mut wdef = boids_default_world_def();
@@ -128,5 +128,14 @@ fn params_min(p: &boids_sim::FlockParams) -> BoidsVec3 {
     match p.bounds {
         boids_sim::Bounds::SoftBox { min, .. } => min.into(),
         _ => BoidsVec3::default(),
+    }
+}
+
+/// A world config with this seed and thread count.
+fn cfg(seed: u64, threads: usize) -> boids_sim::WorldConfig {
+    boids_sim::WorldConfig {
+        seed,
+        threads,
+        ..boids_sim::WorldConfig::default()
     }
 }

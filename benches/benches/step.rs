@@ -5,7 +5,7 @@
 use boids_core::BoidState;
 use boids_index::{Index, NeighbourIndex, Points};
 use boids_sim::IndexKind;
-use boids_sim::scenario::{bench_world, naive_step};
+use boids_sim::builtin::{bench_world, naive_step};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -26,7 +26,7 @@ fn step(c: &mut Criterion) {
         g.throughput(Throughput::Elements(n as u64));
         for (kind, name) in [(IndexKind::Grid, "grid"), (IndexKind::KdTree, "kdtree")] {
             for threads in [1, 2] {
-                let (mut world, id) = bench_world(n, threads, kind, 1).unwrap();
+                let (mut world, id) = bench_world(n, cfg(1, threads), kind).unwrap();
                 let snap = world.flock(id).unwrap().snapshot();
                 g.bench_function(BenchmarkId::new(format!("{name}/{threads}t"), n), |b| {
                     b.iter(|| {
@@ -37,7 +37,7 @@ fn step(c: &mut Criterion) {
             }
         }
         if n <= 100_000 {
-            let (mut world, id) = bench_world(n, 2, IndexKind::KdTree, 1).unwrap();
+            let (mut world, id) = bench_world(n, cfg(1, 2), IndexKind::KdTree).unwrap();
             let mut p = *world.flock(id).unwrap().params();
             p.max_neighbours = 7;
             world.set_params(id, p).unwrap();
@@ -50,7 +50,7 @@ fn step(c: &mut Criterion) {
             });
         }
         if n <= 10_000 {
-            let (world, id) = bench_world(n, 1, IndexKind::Grid, 1).unwrap();
+            let (world, id) = bench_world(n, cfg(1, 1), IndexKind::Grid).unwrap();
             let f = world.flock(id).unwrap();
             let start: Vec<BoidState> = (0..f.len()).map(|i| f.boid(i)).collect();
             let params = *f.params();
@@ -66,7 +66,7 @@ fn index_build(c: &mut Criterion) {
     let mut g = c.benchmark_group("index-build");
     g.sample_size(10);
     for n in sizes() {
-        let (world, id) = bench_world(n, 2, IndexKind::Grid, 1).unwrap();
+        let (world, id) = bench_world(n, cfg(1, 2), IndexKind::Grid).unwrap();
         let f = world.flock(id).unwrap();
         let pts = Points {
             positions: f.positions(),
@@ -91,3 +91,12 @@ fn index_build(c: &mut Criterion) {
 
 criterion_group!(benches, step, index_build);
 criterion_main!(benches);
+
+/// A world config with this seed and thread count.
+fn cfg(seed: u64, threads: usize) -> boids_sim::WorldConfig {
+    boids_sim::WorldConfig {
+        seed,
+        threads,
+        ..boids_sim::WorldConfig::default()
+    }
+}

@@ -2,7 +2,11 @@
 
 use boids_sim::BoidState;
 use boids_sim::IndexKind;
-use boids_sim::scenario::{bench_cube_side, bench_world, naive_step};
+use boids_sim::builtin::{
+    CLUSTER_RADIUS, CLUSTERS, TORUS2D_DT, bench_cube_side, bench_world, clustered_world,
+    naive_step, torus2d_side, torus2d_world,
+};
+use boids_sim::{SimdLevel, WorldConfig};
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -31,6 +35,30 @@ pub struct BenchArgs {
     /// Seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Which scenario (shared/design/bench-scenario.md): `bench`, the 3-D fish cube;
+    /// `torus2d`, krABMaga's Flockers load (2-D torus, radius 10, ~31 neighbours, wander);
+    /// `clustered`, 32 dense balls far apart in a large cube.
+    #[arg(long, value_enum, default_value_t = ScenarioArg::Bench)]
+    scenario: ScenarioArg,
+    /// Force the kernel's instruction set (default: the fastest this CPU has; BOIDS_SIMD
+    /// also works). Every choice gives the same bits.
+    #[arg(long, value_enum)]
+    simd: Option<SimdArg>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ScenarioArg {
+    Bench,
+    Torus2d,
+    Clustered,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SimdArg {
+    Scalar,
+    Sse2,
+    Avx2,
+    Avx512,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -66,9 +94,27 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         IndexArg::Naive => (IndexKind::BruteForce, "naive"),
     };
     let naive = matches!(a.index, IndexArg::Naive);
+    if naive && a.scenario != ScenarioArg::Bench {
+        return Err("--index naive runs on --scenario bench only".into());
+    }
+    let simd = a.simd.map(|s| match s {
+        SimdArg::Scalar => SimdLevel::Scalar,
+        SimdArg::Sse2 => SimdLevel::Sse2,
+        SimdArg::Avx2 => SimdLevel::Avx2,
+        SimdArg::Avx512 => SimdLevel::Avx512,
+    });
+    let config = WorldConfig {
+        seed: a.seed,
+        threads: a.threads,
+        simd,
+    };
     let rss0 = peak_rss();
-    let (mut world, id) =
-        bench_world(a.boids, a.threads, kind, a.seed).map_err(|e| e.to_string())?;
+    let make = match a.scenario {
+        ScenarioArg::Bench => bench_world,
+        ScenarioArg::Torus2d => torus2d_world,
+        ScenarioArg::Clustered => clustered_world,
+    };
+    let (mut world, id) = make(a.boids, config, kind).map_err(|e| e.to_string())?;
     if a.k > 0 {
         let mut p = *world.flock(id).expect("bench flock").params();
         p.max_neighbours = a.k;
@@ -77,11 +123,15 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
     // The saved state is the one after a first step: the engine keeps its boids in the grid's
     // cell order from step to step, so this is the state a running world steps from. Every timed
     // step restores it and pays the whole step (sort, neighbours, rules) again.
+    let dt = if a.scenario == ScenarioArg::Torus2d {
+        TORUS2D_DT
+    } else {
+        1.0 / 60.0
+    };
     if !naive {
-        world.step(1.0 / 60.0).map_err(|e| e.to_string())?;
+        world.step(dt).map_err(|e| e.to_string())?;
     }
     let snapshot = world.flock(id).expect("bench flock").snapshot();
-    let dt = 1.0 / 60.0;
     let mut step_ms = Vec::with_capacity(a.steps);
     let mut build_ms = Vec::with_capacity(a.steps);
     let mut neighbours = 0u64;
@@ -133,12 +183,22 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         _ => "n/a".into(),
     };
     let threads = if naive { 1 } else { world.threads() };
-    out!(
-        "benchmark scenario: seed 000 rules, radius 1, fov 90 deg, cube side {:.2}, dt 1/60",
-        bench_cube_side(a.boids)
-    );
+    match a.scenario {
+        ScenarioArg::Bench => out!(
+            "scenario bench: fish-tank rules, radius 1, fov 90 deg, cube side {:.2}, dt 1/60",
+            bench_cube_side(a.boids)
+        ),
+        ScenarioArg::Torus2d => out!(
+            "scenario torus2d: 2-D torus of side {}, radius 10, fov 360 deg, speed 0.7, wander, dt 1",
+            torus2d_side(a.boids)
+        ),
+        ScenarioArg::Clustered => out!(
+            "scenario clustered: fish-tank rules, {CLUSTERS} balls of radius {CLUSTER_RADIUS} in a 1000-unit cube, dt 1/60"
+        ),
+    }
     out!("  boids                {}", a.boids);
     out!("  threads              {threads}");
+    out!("  kernel               {}", world.simd());
     out!(
         "  index                {name}{}",
         if a.k > 0 {
@@ -167,8 +227,14 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
     out!("  engine bytes/boid    {bytes:.1}");
     out!("  peak RSS growth/boid {rss}");
     out!(
-        "bench n={} threads={threads} index={name} ms_per_step={ms:.4} build_ms={build:.4} neighbours_per_boid={per_boid:.3} bytes_per_boid={bytes:.1} k={}",
+        "bench scenario={} n={} threads={threads} index={name} simd={} ms_per_step={ms:.4} build_ms={build:.4} neighbours_per_boid={per_boid:.3} bytes_per_boid={bytes:.1} k={}",
+        match a.scenario {
+            ScenarioArg::Bench => "bench",
+            ScenarioArg::Torus2d => "torus2d",
+            ScenarioArg::Clustered => "clustered",
+        },
         a.boids,
+        world.simd(),
         a.k
     );
     Ok(())

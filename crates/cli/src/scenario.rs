@@ -2,7 +2,7 @@
 //!
 //! The schema, with every field, is in `docs/scenario.md`.
 
-use boids_sim::scenario::default_school;
+use boids_sim::builtin::default_school;
 use boids_sim::{
     AlignmentMode, Bounds, Combine, FlockParams, IndexKind, Integrator, Obstacle,
     ObstacleAvoidance, PlaneLock, RelationKind, SeparationMode, Spawn, SpawnShape, Target, Vec3,

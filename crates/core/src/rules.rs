@@ -462,11 +462,9 @@ pub fn step_boid(
         }
         rules.obstacles = Part::new(w.obstacles, dir, true);
     }
-    let group_speed = (!overridden
-        && rules_apply
-        && p.alignment == AlignmentMode::GroupSpeed
-        && !alone)
-        .then(|| (0.01 + n.sum_speed) / n.count as f32);
+    let group_speed =
+        (!overridden && rules_apply && p.alignment == AlignmentMode::GroupSpeed && !alone)
+            .then(|| (0.01 + n.sum_speed) / n.count as f32);
 
     // Combine. A sum starts at +0 and never becomes -0, so adding a part that is exactly zero
     // changes no bit: zero parts are skipped.

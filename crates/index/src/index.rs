@@ -269,7 +269,14 @@ impl Index {
                 let nr = self
                     .layout
                     .row_runs(&rows, &self.cell_start, x, radius, &mut runs);
-                let len = filter(&cols, q_of(slot), spec.r2, size, &runs[..nr], &mut scratch.list);
+                let len = filter(
+                    &cols,
+                    q_of(slot),
+                    spec.r2,
+                    size,
+                    &runs[..nr],
+                    &mut scratch.list,
+                );
                 finish(slot, &mut scratch.list, len, &mut scratch.near);
             }
         }
@@ -317,7 +324,12 @@ impl Index {
             let b = block.slots.len();
             for (a, col) in block.cols.iter_mut().enumerate() {
                 col.clear();
-                col.extend(block.slots.iter().map(|&j| self.rec[j as usize].0[self.axes[a]]));
+                col.extend(
+                    block
+                        .slots
+                        .iter()
+                        .map(|&j| self.rec[j as usize].0[self.axes[a]]),
+                );
                 col.resize(b + PAD, f32::INFINITY);
             }
             let cols = Cols {
@@ -331,7 +343,14 @@ impl Index {
             for s in slot..end {
                 let q = self.rec[s].position().to_array();
                 let qp = [q[self.axes[0]], q[self.axes[1]], q[self.axes[2]]];
-                let len = filter(&cols, qp, spec.r2, size, &[(0, b as u32)], &mut scratch.list);
+                let len = filter(
+                    &cols,
+                    qp,
+                    spec.r2,
+                    size,
+                    &[(0, b as u32)],
+                    &mut scratch.list,
+                );
                 // Block positions back to slots (ascending, as the block is).
                 for e in &mut scratch.list[..len] {
                     *e = block.slots[*e as usize];

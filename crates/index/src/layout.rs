@@ -184,7 +184,10 @@ impl Layout {
         if periodic && (nx < 3 || (ny > 1 && ny < 3) || (nz > 1 && nz < 3)) {
             return None;
         }
-        if !(reach <= 1.0 / self.inv.y && reach <= 1.0 / self.inv.z) {
+        // A radius within one cell across y and z (an axis of one cell, like the flat one of a
+        // plane-locked flock, needs no neighbouring rows at all).
+        let fits = |n: usize, inv: f32| n == 1 || reach <= 1.0 / inv;
+        if !(fits(ny, self.inv.y) && fits(nz, self.inv.z)) {
             return None;
         }
         // Neighbouring rows that exist (wrapped when periodic).
@@ -391,12 +394,15 @@ pub fn counting_sort(keys: &[u32], cells: usize, cell_start: &mut Vec<u32>, orde
         for c in 0..cells {
             cell_start[c + 1] += cell_start[c];
         }
-        let mut cursor = cell_start[..cells].to_vec();
+        // `cell_start[c]` is the cursor of cell c; after the scatter it holds the end of c,
+        // which is the start of c + 1: shift back by one.
         for (i, &k) in keys.iter().enumerate() {
-            let s = &mut cursor[k as usize];
+            let s = &mut cell_start[k as usize];
             order[*s as usize] = i as u32;
             *s += 1;
         }
+        cell_start.copy_within(0..cells, 1);
+        cell_start[0] = 0;
         return;
     }
     // Cell boundaries of the parts, then each part's counts.
@@ -447,16 +453,16 @@ pub fn counting_sort(keys: &[u32], cells: usize, cell_start: &mut Vec<u32>, orde
         .enumerate()
         .for_each(|(p, (ends, out))| {
             let (lo, hi) = (bounds[p] as u32, bounds[p + 1] as u32);
-            // `ends[c]` holds the end of cell c within the part; start cursors from the ends.
-            let mut cursor: Vec<u32> = Vec::with_capacity(ends.len());
-            let mut prev = 0u32;
-            for &e in ends.iter() {
-                cursor.push(prev);
-                prev = e;
+            // `ends[c]` holds the end of cell c within the part. Turn it into the start (the
+            // previous end) to use as the cursor; after the scatter it is the end again.
+            let m = ends.len();
+            if m > 0 {
+                ends.copy_within(0..m - 1, 1);
+                ends[0] = 0;
             }
             for (i, &k) in keys.iter().enumerate() {
                 if k >= lo && k < hi {
-                    let s = &mut cursor[(k - lo) as usize];
+                    let s = &mut ends[(k - lo) as usize];
                     out[*s as usize] = i as u32;
                     *s += 1;
                 }

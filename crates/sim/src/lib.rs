@@ -16,12 +16,18 @@
 //! assert_eq!(world.flock(fish).unwrap().len(), 200);
 //! ```
 
+pub mod builtin;
 mod error;
 mod flock;
 pub mod metrics;
 pub mod presets;
-pub mod scenario;
 pub mod slotmap;
+
+/// The built-in worlds under their old name.
+#[deprecated(since = "0.2.0", note = "renamed to `boids_sim::builtin`")]
+pub mod scenario {
+    pub use crate::builtin::*;
+}
 mod world;
 
 pub use boids_core::{

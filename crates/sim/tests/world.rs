@@ -1,8 +1,8 @@
 //! The World: API contract, determinism, bounds, robustness.
 #![allow(clippy::field_reassign_with_default)] // tests build params step by step
 
+use boids_sim::builtin::{bench_world, default_school};
 use boids_sim::metrics::measure;
-use boids_sim::scenario::{bench_world, default_school};
 use boids_sim::*;
 
 const DT: f32 = 1.0 / 60.0;
@@ -129,8 +129,8 @@ fn same_seed_same_state_other_seed_other_state() {
 #[test]
 fn grid_fast_path_agrees_with_brute_force() {
     for kind in [IndexKind::Grid, IndexKind::KdTree] {
-        let (mut a, fa) = bench_world(3000, 2, kind, 4).unwrap();
-        let (mut b, fb) = bench_world(3000, 2, IndexKind::BruteForce, 4).unwrap();
+        let (mut a, fa) = bench_world(3000, cfg(4, 2), kind).unwrap();
+        let (mut b, fb) = bench_world(3000, cfg(4, 2), IndexKind::BruteForce).unwrap();
         for _ in 0..3 {
             a.step(DT).unwrap();
             b.step(DT).unwrap();
@@ -155,11 +155,11 @@ fn the_naive_tutorial_loop_agrees_with_the_engine() {
     // An independent, straightforward implementation of seed 000 (the benchmark baseline) and
     // the engine give the same step from the same state.
     for kind in [IndexKind::Grid, IndexKind::BruteForce] {
-        let (mut w, f) = bench_world(2000, 2, kind, 12).unwrap();
+        let (mut w, f) = bench_world(2000, cfg(12, 2), kind).unwrap();
         for _ in 0..3 {
             let fl = w.flock(f).unwrap();
             let state: Vec<BoidState> = (0..fl.len()).map(|i| fl.boid(i)).collect();
-            let (expect, used) = boids_sim::scenario::naive_step(&state, fl.params(), DT);
+            let (expect, used) = boids_sim::builtin::naive_step(&state, fl.params(), DT);
             w.step(DT).unwrap();
             let fl = w.flock(f).unwrap();
             assert_eq!(fl.last_step_neighbours(), used, "{kind:?}");
@@ -191,7 +191,7 @@ fn k_nearest_is_bit_identical_on_every_index() {
         let hashes: Vec<(u64, u64)> = [IndexKind::Grid, IndexKind::KdTree, IndexKind::BruteForce]
             .into_iter()
             .map(|kind| {
-                let (mut w, f) = bench_world(2500, 2, kind, 8).unwrap();
+                let (mut w, f) = bench_world(2500, cfg(8, 2), kind).unwrap();
                 let mut p = *w.flock(f).unwrap().params();
                 p.max_neighbours = 7;
                 if let Some(b) = bounds {
@@ -826,4 +826,13 @@ fn many_worlds_on_many_threads_match_one_by_one() {
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     assert_eq!(together, alone);
+}
+
+/// A world config with this seed and thread count.
+fn cfg(seed: u64, threads: usize) -> boids_sim::WorldConfig {
+    boids_sim::WorldConfig {
+        seed,
+        threads,
+        ..boids_sim::WorldConfig::default()
+    }
 }

@@ -1,8 +1,13 @@
-//! Built-in scenarios: the benchmark everyone compares on, and the default school.
+//! Built-in worlds: the benchmark scenarios everyone compares on (`bench`, `torus2d`,
+//! `clustered`; see `shared/design/bench-scenario.md` and the README) and the default school of
+//! `boids run`.
 
 use crate::flock::{Spawn, SpawnShape};
 use crate::world::{FlockId, World, WorldConfig};
-use crate::{Bounds, Error, FlockParams, IndexKind};
+use crate::{
+    AlignmentMode, Bounds, Error, FlockParams, IndexKind, ObstacleAvoidance, PlaneLock,
+    SeparationMode, Weights,
+};
 use boids_core::{BoidState, Vec3, fmath};
 
 /// Mean number of others within radius 1 the benchmark's density gives (far from walls).
@@ -32,16 +37,11 @@ pub fn bench_params(side: f32, index: IndexKind) -> FlockParams {
 /// of view, dt 1/60.
 pub fn bench_world(
     n: usize,
-    threads: usize,
+    config: WorldConfig,
     index: IndexKind,
-    seed: u64,
 ) -> Result<(World, FlockId), Error> {
     let side = bench_cube_side(n);
-    let mut world = World::new(WorldConfig {
-        seed,
-        threads,
-        ..WorldConfig::default()
-    })?;
+    let mut world = World::new(config)?;
     let id = world.create_flock("bench", bench_params(side, index))?;
     world.spawn(
         id,
@@ -56,6 +56,121 @@ pub fn bench_world(
             direction: None,
         },
     )?;
+    Ok((world, id))
+}
+
+/// Side of the `torus2d` field for `n` agents: `floor(sqrt(10 n))` (0.1 agents per unit²).
+pub fn torus2d_side(n: usize) -> f32 {
+    (10.0 * n as f64).sqrt().floor().max(1.0) as f32
+}
+
+/// The time step of `torus2d`: one unit of time a step (agents move 0.7 units a step).
+pub const TORUS2D_DT: f32 = 1.0;
+
+/// The rules of `torus2d`, krABMaga's "Flockers" load: a 2-D torus of side `side`, radius 10,
+/// no field-of-view limit, cohesion 0.08, mean-velocity alignment 0.02, inverse-square
+/// separation over the whole radius 3.0, a near-fresh random wander direction each step 0.055,
+/// every agent at exactly 0.7 units a step.
+pub fn torus2d_params(side: f32, index: IndexKind) -> FlockParams {
+    FlockParams {
+        perception_radius: 10.0,
+        field_of_view_deg: 360.0,
+        separation_radius: 10.0,
+        separation: SeparationMode::InverseSquare,
+        alignment: AlignmentMode::MeanVelocity,
+        weights: Weights {
+            separation: 3.0,
+            alignment: 0.02,
+            cohesion: 0.08,
+            wander: 0.055,
+            bounds: 0.0,
+            obstacles: 0.0,
+            target: 0.0,
+            target_avoid: 0.0,
+            path: 0.0,
+        },
+        min_speed: 0.7,
+        max_speed: 0.7,
+        bounds: Bounds::Wrap {
+            min: Vec3::new(0.0, 0.0, -1.0),
+            max: Vec3::new(side, side, 1.0),
+        },
+        plane: PlaneLock::XY,
+        obstacle_avoidance: ObstacleAvoidance::None,
+        wander_radius: 1.0,
+        wander_distance: 0.0,
+        wander_jitter: 1000.0,
+        index,
+        ..FlockParams::default()
+    }
+}
+
+/// The `torus2d` scenario: `n` agents uniform on the torus, random directions in the plane.
+pub fn torus2d_world(
+    n: usize,
+    config: WorldConfig,
+    index: IndexKind,
+) -> Result<(World, FlockId), Error> {
+    let side = torus2d_side(n);
+    let mut world = World::new(config)?;
+    let id = world.create_flock("torus2d", torus2d_params(side, index))?;
+    world.spawn(
+        id,
+        n,
+        &Spawn {
+            shape: SpawnShape::Box {
+                min: Vec3::ZERO,
+                max: Vec3::new(side, side, 0.0),
+            },
+            min_speed: 0.7,
+            max_speed: 0.7,
+            direction: None,
+        },
+    )?;
+    Ok((world, id))
+}
+
+/// Clusters of the `clustered` scenario.
+pub const CLUSTERS: usize = 32;
+/// Radius of each cluster (the perception radius is 1; a boid has about 25 others within it
+/// at 100,000 boids).
+pub const CLUSTER_RADIUS: f32 = 5.0;
+/// Edge of the cube the clusters' centres are drawn from.
+pub const CLUSTER_SPREAD: f32 = 1000.0;
+
+/// The `clustered` scenario: the benchmark's rules, but `n` boids in [`CLUSTERS`] balls of
+/// radius [`CLUSTER_RADIUS`] scattered over a cube of edge [`CLUSTER_SPREAD`]. Nearly every cell
+/// of a uniform grid over that cube is empty and a few hold thousands: the k-d tree's job.
+pub fn clustered_world(
+    n: usize,
+    config: WorldConfig,
+    index: IndexKind,
+) -> Result<(World, FlockId), Error> {
+    let mut world = World::new(config)?;
+    let id = world.create_flock("clustered", bench_params(CLUSTER_SPREAD, index))?;
+    let mut rng = boids_core::Rng::keyed(config.seed, u32::MAX, 0, 7);
+    let margin = CLUSTER_RADIUS + 5.0;
+    for k in 0..CLUSTERS {
+        let centre = Vec3::new(
+            rng.range(margin, CLUSTER_SPREAD - margin),
+            rng.range(margin, CLUSTER_SPREAD - margin),
+            rng.range(margin, CLUSTER_SPREAD - margin),
+        );
+        let count = n / CLUSTERS + usize::from(k < n % CLUSTERS);
+        world.spawn(
+            id,
+            count,
+            &Spawn {
+                shape: SpawnShape::Sphere {
+                    centre,
+                    radius: CLUSTER_RADIUS,
+                },
+                min_speed: 2.0,
+                max_speed: 5.0,
+                direction: None,
+            },
+        )?;
+    }
     Ok((world, id))
 }
 
