@@ -353,3 +353,41 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
     assert_eq!(boids(&["fly"], d).status.code(), Some(2));
     assert_eq!(files(d), before, "nothing written, no temporary files left");
 }
+
+#[test]
+fn boids_simd_forces_the_kernel_and_every_choice_gives_the_same_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |simd: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_boids"))
+            .args(["run", "--preset", "fish-tank", "--steps", "60", "--threads", "1"])
+            .env("BOIDS_SIMD", simd)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        ok(&out)
+            .lines()
+            .find(|l| l.contains("state hash"))
+            .expect("a state hash line")
+            .to_owned()
+    };
+    let scalar = run("scalar");
+    for level in boids_sim::SimdLevel::supported() {
+        assert_eq!(run(level.name()), scalar, "{level}");
+    }
+    // The bench line names the kernel it ran.
+    let out = Command::new(env!("CARGO_BIN_EXE_boids"))
+        .args(["bench", "--boids", "500", "--steps", "2", "--warmup", "0"])
+        .env("BOIDS_SIMD", "sse2")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(ok(&out).contains("simd=sse2"));
+    // An unknown name, or a level this CPU lacks, is one error line.
+    let out = Command::new(env!("CARGO_BIN_EXE_boids"))
+        .args(["run", "--boids", "50", "--steps", "2"])
+        .env("BOIDS_SIMD", "avx3")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    refused(&out, "BOIDS_SIMD");
+}
