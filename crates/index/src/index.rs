@@ -169,7 +169,6 @@ impl Index {
         if cells.is_empty() {
             return;
         }
-        let n = self.rec.len();
         let radius = spec.r2.sqrt();
         let cols = self.cols();
         let size = kernel::filter_size(&cols, spec.period);
@@ -177,13 +176,15 @@ impl Index {
         let filter = kernel::filter_fn(spec.level, cols.d3, periodic);
         let filter2 = kernel::filter2_fn(spec.level, cols.d3, periodic);
         let accumulate = kernel::accumulate_fn(spec);
-        // Room for any candidate list (every boid) and its padding, once.
-        let room = n + 2 * PAD + 2 * GROUP;
-        for l in [&mut scratch.list, &mut scratch.list2] {
-            if l.len() < room {
-                l.resize(room, 0);
+        // Lists grow to the largest candidate set met (kept across calls by the caller's
+        // scratch), never to the flock's size: a worker's scratch stays small.
+        let room = |l: &mut Vec<u32>, runs: &[Run]| {
+            let total: usize = runs.iter().map(|r| r.1.saturating_sub(r.0) as usize).sum();
+            let need = total + 2 * PAD + 2 * GROUP;
+            if l.len() < need {
+                l.resize(need.next_power_of_two(), 0);
             }
-        }
+        };
         let q_of = |slot: usize| {
             let q = self.rec[slot].position().to_array();
             [q[self.axes[0]], q[self.axes[1]], q[self.axes[2]]]
@@ -252,6 +253,8 @@ impl Index {
                 let nr = self
                     .layout
                     .row_runs(&rows, &self.cell_start, mid, reach, &mut runs);
+                room(&mut scratch.list, &runs[..nr]);
+                room(&mut scratch.list2, &runs[..nr]);
                 let [la, lb] = filter2(
                     &cols,
                     [qa, qb],
@@ -269,6 +272,7 @@ impl Index {
                 let nr = self
                     .layout
                     .row_runs(&rows, &self.cell_start, x, radius, &mut runs);
+                room(&mut scratch.list, &runs[..nr]);
                 let len = filter(
                     &cols,
                     q_of(slot),

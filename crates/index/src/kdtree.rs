@@ -27,6 +27,11 @@ impl Tree {
     /// A tree over the records' positions (`None` if kiddo refuses the point set).
     pub fn build(rec: &[Rec]) -> Option<Tree> {
         let pts: Vec<[f32; 3]> = rec.iter().map(|r| [r.0[0], r.0[1], r.0[2]]).collect();
+        if pts.len() >= crate::PARALLEL_MIN {
+            return Kd::new_from_slice_parallel(&pts)
+                .ok()
+                .map(|kd| Tree { kd, len: pts.len() });
+        }
         Kd::new_from_slice(&pts)
             .ok()
             .map(|kd| Tree { kd, len: pts.len() })
