@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 /// Below this many boids a build runs on the calling thread: waking workers costs more than
 /// the work.
-pub const PARALLEL_MIN: usize = 8192;
+pub const PARALLEL_MIN: usize = 2048;
 
 /// Scratch a thread reuses across queries (no allocation per query once warm).
 #[derive(Default, Clone, Debug)]
