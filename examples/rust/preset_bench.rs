@@ -85,12 +85,10 @@ fn main() {
         w.set_params(id, params).unwrap();
         w.set_wake_region(id, None).unwrap();
         let f = w.flock(id).unwrap();
-        let (lo, hi) = f
-            .positions()
-            .iter()
-            .fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(a, b), &q| {
-                (a.min(q), b.max(q))
-            });
+        let (lo, hi) = f.positions().iter().fold(
+            (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+            |(a, b), &q| (a.min(q), b.max(q)),
+        );
         let c = (lo + hi) * 0.5;
         let spawn = Spawn {
             shape: SpawnShape::Box {
@@ -103,9 +101,6 @@ fn main() {
         };
         w.resize_flock(id, big, &spawn).unwrap();
         let large = time(&mut w, 5);
-        println!(
-            "| {} | {n0} | {small:.3} | {big} | {large:.1} |",
-            p.name
-        );
+        println!("| {} | {n0} | {small:.3} | {big} | {large:.1} |", p.name);
     }
 }

@@ -359,7 +359,15 @@ fn boids_simd_forces_the_kernel_and_every_choice_gives_the_same_hash() {
     let dir = tempfile::tempdir().unwrap();
     let run = |simd: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_boids"))
-            .args(["run", "--preset", "fish-tank", "--steps", "60", "--threads", "1"])
+            .args([
+                "run",
+                "--preset",
+                "fish-tank",
+                "--steps",
+                "60",
+                "--threads",
+                "1",
+            ])
             .env("BOIDS_SIMD", simd)
             .current_dir(dir.path())
             .output()

@@ -21,7 +21,11 @@ fn hashes(name: &str, steps: usize, dt: f32, make: impl Fn(SimdLevel) -> World) 
         .into_iter()
         .map(|level| {
             let mut w = make(level);
-            assert_eq!(w.simd(), level, "{name}: the world must run the level asked for");
+            assert_eq!(
+                w.simd(),
+                level,
+                "{name}: the world must run the level asked for"
+            );
             for _ in 0..steps {
                 w.step(dt).unwrap();
             }
