@@ -436,7 +436,7 @@ typedef struct BoidsFlockParams {
   /**
    * Half-angle of the field of view, degrees (0..360; >= 180 sees all around).
    */
-  float field_of_view_deg;
+  float fov_half_angle_deg;
   /**
    * Only neighbours closer than this count for separation (>= 0).
    */

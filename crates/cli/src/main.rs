@@ -11,7 +11,6 @@ macro_rules! out {
 mod bench;
 mod output;
 mod render;
-mod scenario;
 
 use boids_sim::metrics::measure;
 use clap::{Parser, Subcommand};
@@ -47,13 +46,22 @@ Outputs by extension: .gif (animation), .png (last frame with trails), .csv and 
 (trajectories every --every steps); --metrics takes .csv or .png. Files are written to a
 temporary name and renamed when complete. Bad input: one error line, exit code 2.")]
     Run(RunArgs),
-    /// List the presets, one a line: name, then what it is.
-    Presets,
-    /// Time the benchmark scenario (seed 000's rules, ~25 neighbours per boid, dt 1/60).
+    /// List the presets, one a line: name, then what it is; or print one as a scenario file.
+    #[command(after_help = "Examples:\n  boids presets\n  boids presets --show shark > shark.toml")]
+    Presets(PresetsArgs),
+    /// Time a benchmark scenario (fish-tank rules, ~25 neighbours per boid, dt 1/60; or
+    /// torus2d, clustered).
     #[command(
-        after_help = "Examples:\n  boids bench --boids 100000\n  boids bench --boids 10000 --threads 1 --index kdtree --steps 50\n  boids bench --boids 1000 --index naive"
+        after_help = "Examples:\n  boids bench --boids 100000\n  boids bench --boids 10000 --threads 1 --index kdtree --steps 50\n  boids bench --scenario torus2d --boids 128000\n  boids bench --boids 1000 --index naive"
     )]
     Bench(bench::BenchArgs),
+}
+
+#[derive(clap::Args)]
+struct PresetsArgs {
+    /// Print this preset as a complete scenario file (every field written out).
+    #[arg(long)]
+    show: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -61,21 +69,22 @@ struct RunArgs {
     /// Run a preset (see `boids presets`).
     #[arg(long, conflicts_with = "scenario")]
     preset: Option<String>,
-    /// Run a scenario file (TOML; schema in the README).
+    /// Run a scenario file (TOML; the schema, with every field, is in docs/scenario.md).
     #[arg(long)]
     scenario: Option<PathBuf>,
-    /// Boids of the built-in school (without --preset or --scenario).
-    #[arg(long, default_value_t = 2000)]
-    boids: usize,
+    /// Boids: of the built-in school (default 2000), or of the preset's or scenario's flock
+    /// (refused when the scenario spawns several flocks).
+    #[arg(long, value_parser = positive::<usize>)]
+    boids: Option<usize>,
     /// Steps to run (default: 600, or the scenario's).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = positive::<u64>)]
     steps: Option<u64>,
-    /// Seed of every random draw.
+    /// Seed of every random draw (default: 1, or the scenario's).
     #[arg(long)]
     seed: Option<u64>,
-    /// Worker threads (0 = one per core).
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
+    /// Worker threads, 0 = one per core (default: 0, or the scenario's).
+    #[arg(long)]
+    threads: Option<usize>,
     /// Output file, by extension: .gif, .png, .csv, .json (repeat for several).
     #[arg(long = "out")]
     out: Vec<PathBuf>,
@@ -94,6 +103,21 @@ struct RunArgs {
     /// Picture height in pixels.
     #[arg(long, default_value_t = 360)]
     height: u32,
+}
+
+/// What a run steps: a world, how many steps, how long each.
+struct Setup {
+    world: boids_sim::World,
+    steps: u64,
+    dt: f32,
+}
+
+/// A whole number of at least 1, with our own message (`--steps -5` included).
+fn positive<T: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Result<T, String> {
+    match s.parse::<T>() {
+        Ok(v) if v >= T::from(1) => Ok(v),
+        _ => Err(format!("must be a whole number of at least 1, got '{s}'")),
+    }
 }
 
 fn ext(p: &Path) -> String {
@@ -129,25 +153,61 @@ fn run(a: &RunArgs) -> Result<(), String> {
             ));
         }
     }
+    // Two outputs to one path would overwrite each other.
+    let all: Vec<&PathBuf> = outs.iter().chain(&a.metrics).collect();
+    for (i, p) in all.iter().enumerate() {
+        if all[..i].iter().any(|q| q == p) {
+            return Err(format!(
+                "{} is given as two outputs; each output needs its own path",
+                p.display()
+            ));
+        }
+    }
     // Refuse unwritable targets before simulating anything.
     for p in outs.iter().chain(&a.metrics) {
         drop(Pending::create(p)?);
     }
 
-    let seed = a.seed.unwrap_or(1);
-    let mut setup = match (&a.preset, &a.scenario) {
-        (Some(p), _) => scenario::preset_setup(p, seed, a.threads)?,
+    // Everything runs as a scene; the flags override it, field by field.
+    let mut scene = match (&a.preset, &a.scenario) {
+        (Some(p), _) => boids_sim::presets::get(p)
+            .map_err(|e| e.to_string())?
+            .scene(p),
         (None, Some(path)) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let file = scenario::parse(&text, &path.display().to_string())?;
-            scenario::build(&file, a.seed, a.threads)?
+            boids_sim::Scene::from_toml(&text, &path.display().to_string())?
         }
-        (None, None) => scenario::default_setup(a.boids, seed, a.threads)?,
+        (None, None) => boids_sim::builtin::default_school_scene(a.boids.unwrap_or(2000)),
     };
-    if let Some(s) = a.steps {
-        setup.steps = s;
+    if let Some(n) = a.boids {
+        let spawned: Vec<usize> = (0..scene.flock.len())
+            .filter(|&i| scene.flock[i].count > 0)
+            .collect();
+        match spawned.as_slice() {
+            [i] => scene.flock[*i].count = n,
+            _ => {
+                return Err(format!(
+                    "--boids sets one flock's count, but this scenario spawns {} flocks: set `count` in the file",
+                    spawned.len()
+                ));
+            }
+        }
     }
+    if let Some(seed) = a.seed {
+        scene.seed = seed;
+    }
+    if let Some(t) = a.threads {
+        scene.threads = t;
+    }
+    if let Some(s) = a.steps {
+        scene.steps = s;
+    }
+    let mut setup = Setup {
+        world: scene.build().map_err(|e| e.to_string())?,
+        steps: scene.steps,
+        dt: scene.dt,
+    };
     let world = &mut setup.world;
     let cam = Camera::fit(world, a.projection, a.width, a.height);
     let wants = |k: &str| outs.iter().any(|p| ext(p) == k);
@@ -270,7 +330,14 @@ fn run(a: &RunArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn presets() -> Result<(), String> {
+fn presets(a: &PresetsArgs) -> Result<(), String> {
+    if let Some(name) = &a.show {
+        let p = boids_sim::presets::get(name).map_err(|e| e.to_string())?;
+        out!("# The {name} preset as a scenario file: boids run --scenario FILE builds the very");
+        out!("# same world as boids run --preset {name}. Schema: docs/scenario.md.");
+        out!("{}", p.scene(name).to_toml()?);
+        return Ok(());
+    }
     for p in boids_sim::presets::all() {
         out!("{:<18} {}", p.name, p.description);
     }
@@ -278,10 +345,20 @@ fn presets() -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and --version print as clap writes them; a usage error is one line, exit 2,
+        // like every other refusal.
+        Err(e) if e.use_stderr() => {
+            let text = e.to_string();
+            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            return ExitCode::from(2);
+        }
+        Err(e) => e.exit(),
+    };
     let result = match &cli.command {
         Command::Run(a) => run(a),
-        Command::Presets => presets(),
+        Command::Presets(a) => presets(a),
         Command::Bench(a) => bench::bench(a),
     };
     match result {

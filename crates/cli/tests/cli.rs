@@ -177,7 +177,7 @@ fn presets_and_scenarios() {
     let list = ok(&boids(&["presets"], dir.path()));
     assert!(
         list.lines()
-            .any(|l| l.starts_with("fish-tank ") && l.contains("seed 000")),
+            .any(|l| l.starts_with("fish-tank ") && l.contains("BoidFish")),
         "{list}"
     );
     let out = ok(&boids(
@@ -297,6 +297,10 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
     write("zero.toml", "[[flock]]\nname = \"a\"\ncount = 0\n");
     write("empty.toml", "seed = 4\n");
     write(
+        "two.toml",
+        "[[flock]]\nname = \"a\"\n[[flock]]\nname = \"b\"\npreset = \"flock-2d\"\n",
+    );
+    write(
         "relation.toml",
         "[[flock]]\nname = \"a\"\n[[relation]]\nfrom = \"a\"\nto = \"b\"\nkind = \"flee\"\nradius = 1.0\nweight = 1.0\n",
     );
@@ -318,7 +322,7 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
         ),
         (
             vec!["run", "--scenario", "zero.toml"],
-            "count must be at least 1",
+            "flock 'a' has no boids",
         ),
         (vec!["run", "--scenario", "empty.toml"], "no [[flock]]"),
         (
@@ -329,7 +333,10 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
             vec!["run", "--scenario", "missing.toml"],
             "cannot read missing.toml",
         ),
-        (vec!["run", "--boids", "0"], "--boids must be at least 1"),
+        (
+            vec!["run", "--boids", "0"],
+            "--boids <BOIDS>': must be a whole number of at least 1",
+        ),
         (
             vec!["run", "--steps", "5", "--out", "no/such/dir/x.gif"],
             "does not exist",
@@ -344,6 +351,23 @@ fn bad_input_is_one_line_exit_2_and_nothing_written() {
         ),
         (vec!["run", "--steps", "5", "--every", "0"], "--every"),
         (vec!["bench", "--boids", "0"], "at least 1"),
+        (vec!["run", "--steps", "-5"], "at least 1, got '-5'"),
+        (
+            vec![
+                "run",
+                "--steps",
+                "5",
+                "--out",
+                "x.csv",
+                "--metrics",
+                "x.csv",
+            ],
+            "x.csv is given as two outputs",
+        ),
+        (
+            vec!["run", "--scenario", "two.toml", "--boids", "10"],
+            "this scenario spawns 2 flocks",
+        ),
     ];
     for (args, needle) in cases {
         refused(&boids(&args, d), needle);

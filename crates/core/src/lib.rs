@@ -11,12 +11,14 @@ pub mod obstacle;
 mod params;
 mod rng;
 mod rules;
+pub mod table;
 
 pub use glam::{Quat, Vec3};
-pub use obstacle::Obstacle;
+pub use obstacle::{Obstacle, ObstacleKind};
 pub use params::{
-    AlignmentMode, Bounds, Combine, FlockParams, IndexKind, Integrator, ObstacleAvoidance,
-    ParamError, PlaneLock, SeparationMode, Target, TargetRelocation, Weights,
+    AlignmentMode, Bounds, BoundsKind, Combine, FlockParams, IndexKind, Integrator,
+    ObstacleAvoidance, ParamError, PlaneLock, SeparationMode, Target, TargetRelocation, Weights,
 };
 pub use rng::Rng;
 pub use rules::{BoidState, Derived, Env, Extra, Neighbourhood, step_boid};
+pub use table::CEnum;

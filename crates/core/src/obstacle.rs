@@ -5,8 +5,25 @@ use crate::math::normalize_or_zero;
 use glam::Vec3;
 use std::sync::OnceLock;
 
+crate::c_enum! {
+    /// The shape of an [`Obstacle`].
+    pub enum ObstacleKind: "obstacle shape", "BOIDS_OBSTACLE_", "ObstacleKind" {
+        /// A ball (`a` = centre, `radius`).
+        Sphere = 0, "sphere", "SPHERE",
+        /// An axis-aligned box (`a` = min, `b` = max).
+        Box = 1, "box", "BOX",
+        /// The half-space behind a plane (`a` = a point, `b` = unit normal).
+        Plane = 2, "plane", "PLANE",
+    }
+}
+
 /// A solid obstacle.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)
+)]
 pub enum Obstacle {
     /// A ball.
     Sphere {
@@ -41,6 +58,15 @@ pub struct CastHit {
 }
 
 impl Obstacle {
+    /// Which shape.
+    pub fn kind(&self) -> ObstacleKind {
+        match self {
+            Obstacle::Sphere { .. } => ObstacleKind::Sphere,
+            Obstacle::Box { .. } => ObstacleKind::Box,
+            Obstacle::Plane { .. } => ObstacleKind::Plane,
+        }
+    }
+
     /// The obstacle grown by `r` in every direction (a box grows as a box: a slightly
     /// conservative stand-in for its rounded Minkowski sum).
     fn inflated(&self, r: f32) -> Obstacle {

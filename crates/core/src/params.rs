@@ -3,63 +3,95 @@
 use glam::Vec3;
 use std::fmt;
 
-/// How separation is measured from the neighbours within the separation radius.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SeparationMode {
-    /// Mean of the unit vectors pointing away from each neighbour (seed 000).
-    UnitMean,
-    /// Sum of `-o / |o|²` over the offsets `o` to each neighbour (seed 003); exactly
-    /// coincident pairs are skipped.
-    InverseSquare,
-    /// Mean of `-o` (seeds 002 and 004).
-    MeanOffset,
-    /// Sum of `-o` (seed 001).
-    SumOffset,
+crate::c_enum! {
+    /// How separation is measured from the neighbours within the separation radius.
+    pub enum SeparationMode: "separation mode", "BOIDS_SEPARATION_", "SeparationMode" {
+        /// Mean of the unit vectors pointing away from each neighbour (fish-tank).
+        UnitMean = 0, "unit-mean", "UNIT_MEAN",
+        /// Sum of `-o / |o|²` over the offsets `o` to each neighbour (steering-obstacles); exactly coincident pairs are skipped.
+        InverseSquare = 1, "inverse-square", "INVERSE_SQUARE",
+        /// Mean of `-o` (target-flock, flock-2d).
+        MeanOffset = 2, "mean-offset", "MEAN_OFFSET",
+        /// Sum of `-o` (goal-swarm).
+        SumOffset = 3, "sum-offset", "SUM_OFFSET",
+    }
 }
 
-/// How alignment is measured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AlignmentMode {
-    /// `mean v_j - v_i` (seed 000).
-    VelocityDifference,
-    /// Mean of the neighbours' headings; a boid alone uses its own heading (seeds 003, 004).
-    MeanHeading,
-    /// `mean v_j` (seed 002).
-    MeanVelocity,
-    /// No turning: the scalar speed becomes `(0.01 + Σ |v_j|) / n` (seed 001's group speed;
-    /// [`Integrator::HeadingSpeed`] only).
-    GroupSpeed,
+crate::c_enum! {
+    /// How alignment is measured.
+    pub enum AlignmentMode: "alignment mode", "BOIDS_ALIGNMENT_", "AlignmentMode" {
+        /// `mean v_j - v_i` (fish-tank).
+        VelocityDifference = 0, "velocity-difference", "VELOCITY_DIFFERENCE",
+        /// Mean of the neighbours' headings; a boid alone uses its own heading (steering-obstacles, flock-2d).
+        MeanHeading = 1, "mean-heading", "MEAN_HEADING",
+        /// `mean v_j` (target-flock).
+        MeanVelocity = 2, "mean-velocity", "MEAN_VELOCITY",
+        /// No turning: the scalar speed becomes `(0.01 + Σ |v_j|) / n` (goal-swarm's group speed; heading-speed integrator only).
+        GroupSpeed = 3, "group-speed", "GROUP_SPEED",
+    }
 }
 
-/// How the rule outputs combine into one steering vector.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Combine {
-    /// `Σ w_k m_k`.
-    WeightedSum,
-    /// Reynolds steering: `Σ w_k clampLength(m̂_k · max_speed - v, max_force)` (seed 003).
-    /// The neighbour rules apply only when the boid has neighbours.
-    Steer,
-    /// `Σ clampLength(w_k m_k, w_k)`, parts shorter than 1e-5 dropped, then times
-    /// `drive_factor` (seed 004).
-    WeightedClamped,
+crate::c_enum! {
+    /// How the rule outputs combine into one steering vector.
+    pub enum Combine: "combine mode", "BOIDS_COMBINE_", "Combine" {
+        /// `Σ w_k m_k`.
+        WeightedSum = 0, "weighted-sum", "WEIGHTED_SUM",
+        /// Reynolds steering: `Σ w_k clampLength(m̂_k · max_speed - v, max_force)` (steering-obstacles); the neighbour rules apply only when the boid has neighbours.
+        Steer = 1, "steer", "STEER",
+        /// `Σ clampLength(w_k m_k, w_k)`, parts shorter than 1e-5 dropped, then times `drive_factor` (flock-2d).
+        WeightedClamped = 2, "weighted-clamped", "WEIGHTED_CLAMPED",
+    }
 }
 
-/// How the combined steering vector changes the state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Integrator {
-    /// `v += a dt`, speed clamped to `[min_speed, max_speed]`, `p += v dt` (seeds 000, 003).
-    Acceleration,
-    /// `v += velocity_smoothing · a`, then `|v| > max → max`, then `0 < |v| < min → min`,
-    /// `p += v dt` (seed 002).
-    VelocityBlend,
-    /// The heading turns toward `a` by at most `max_turn_rate · dt` of a slerp, the scalar speed is
-    /// kept (clamped to `[min_speed, max_speed]`), `p += heading · speed · dt` (seed 001).
-    HeadingSpeed,
-    /// The steering output is the velocity, clamped to `max_speed`; `p += v dt` (seed 004).
-    Kinematic,
+crate::c_enum! {
+    /// How the combined steering vector changes the state.
+    pub enum Integrator: "integrator", "BOIDS_INTEGRATOR_", "Integrator" {
+        /// `v += a dt`, speed clamped to `[min_speed, max_speed]`, `p += v dt` (fish-tank, steering-obstacles).
+        Acceleration = 0, "acceleration", "ACCELERATION",
+        /// `v += velocity_smoothing · a`, then `|v| > max → max`, then `0 < |v| < min → min`, `p += v dt` (target-flock).
+        VelocityBlend = 1, "velocity-blend", "VELOCITY_BLEND",
+        /// The heading turns toward `a` by at most `max_turn_rate · dt` of a slerp, the scalar speed is kept, `p += heading · speed · dt` (goal-swarm).
+        HeadingSpeed = 2, "heading-speed", "HEADING_SPEED",
+        /// The steering output is the velocity, clamped to `max_speed`; `p += v dt` (flock-2d).
+        Kinematic = 3, "kinematic", "KINEMATIC",
+    }
+}
+
+crate::c_enum! {
+    /// The kind of a flock's [`Bounds`].
+    pub enum BoundsKind: "bounds kind", "BOIDS_BOUNDS_", "BoundsKind" {
+        /// No bounds.
+        None = 0, "none", "NONE",
+        /// Soft box walls (`min`, `max`, `distance`).
+        SoftBox = 1, "soft-box", "SOFT_BOX",
+        /// Soft sphere or circle (`centre`, `radius`, `inner`).
+        SoftSphere = 2, "soft-sphere", "SOFT_SPHERE",
+        /// Periodic box (`min`, `max`).
+        Wrap = 3, "wrap", "WRAP",
+        /// Hard box, positions clamped (`min`, `max`).
+        Clamp = 4, "clamp", "CLAMP",
+        /// Outside the box (`min`, `max`) turn toward its centre, ignoring every other rule.
+        TurnBack = 5, "turn-back", "TURN_BACK",
+    }
+}
+
+/// Values a scene file may leave out.
+#[cfg(feature = "serde")]
+mod serde_defaults {
+    pub fn wall_distance() -> f32 {
+        3.0
+    }
+    pub fn inner() -> f32 {
+        0.9
+    }
 }
 
 /// The space a flock lives in, and how it is kept there.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)
+)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Bounds {
     /// No bounds.
@@ -72,17 +104,21 @@ pub enum Bounds {
         min: Vec3,
         /// Maximum corner.
         max: Vec3,
-        /// Distance from a wall at which the push starts.
+        /// Distance from a wall at which the push starts (3 when a scene file leaves it out).
+        #[cfg_attr(feature = "serde", serde(default = "serde_defaults::wall_distance"))]
         distance: f32,
     },
     /// A sphere (a circle under a plane lock): with `t = |c - p| / radius`, no push while
     /// `t < inner`, else `(c - p) t²` (seed 004's stay-in-radius, `inner` = 0.9).
     SoftSphere {
-        /// Centre.
+        /// Centre (the origin when a scene file leaves it out).
+        #[cfg_attr(feature = "serde", serde(default))]
         centre: Vec3,
         /// Radius.
         radius: f32,
-        /// Fraction of the radius at which the push starts.
+        /// Fraction of the radius at which the push starts (0.9 when a scene file leaves it
+        /// out).
+        #[cfg_attr(feature = "serde", serde(default = "serde_defaults::inner"))]
         inner: f32,
     },
     /// Periodic box: leaving one face re-enters at the opposite one; neighbours are found across
@@ -109,27 +145,42 @@ pub enum Bounds {
     },
 }
 
-/// Locks motion to a plane through the origin, giving the 2-D models.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlaneLock {
-    /// Full 3-D motion.
-    None,
-    /// Motion in the XY plane (z = 0), as Unity 2-D.
-    XY,
-    /// Motion in the XZ plane (y = 0), a ground plane.
-    XZ,
+crate::c_enum! {
+    /// Locks motion to a plane through the origin, giving the 2-D models.
+    pub enum PlaneLock: "plane lock", "BOIDS_PLANE_", "PlaneLock" {
+        /// Full 3-D motion.
+        None = 0, "none", "NONE",
+        /// Motion in the XY plane (z = 0), as Unity 2-D.
+        XY = 1, "xy", "XY",
+        /// Motion in the XZ plane (y = 0), a ground plane.
+        XZ = 2, "xz", "XZ",
+    }
 }
 
-/// How a boid avoids obstacles it sees ahead (a look-ahead ray or swept sphere along its heading).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ObstacleAvoidance {
-    /// Obstacles are ignored.
-    None,
-    /// Steer toward the heading reflected about the hit surface (seed 001).
-    Reflect,
-    /// Try 300 directions on a golden spiral around the heading, nearest first, and steer toward
-    /// the first one whose look-ahead is clear (seed 003).
-    FreeDirection,
+crate::c_enum! {
+    /// How a boid avoids obstacles it sees ahead (a look-ahead ray or swept sphere along its heading).
+    pub enum ObstacleAvoidance: "obstacle avoidance", "BOIDS_OBSTACLES_", "ObstacleAvoidance" {
+        /// Obstacles are ignored.
+        None = 0, "none", "IGNORE",
+        /// Steer toward the heading reflected about the hit surface (goal-swarm).
+        Reflect = 1, "reflect", "REFLECT",
+        /// Try 300 directions on a golden spiral around the heading, nearest first, and steer toward the first one whose look-ahead is clear (steering-obstacles).
+        FreeDirection = 2, "free-direction", "FREE_DIRECTION",
+    }
+}
+
+impl Bounds {
+    /// Which kind of bounds.
+    pub fn kind(&self) -> BoundsKind {
+        match self {
+            Bounds::None => BoundsKind::None,
+            Bounds::SoftBox { .. } => BoundsKind::SoftBox,
+            Bounds::SoftSphere { .. } => BoundsKind::SoftSphere,
+            Bounds::Wrap { .. } => BoundsKind::Wrap,
+            Bounds::Clamp { .. } => BoundsKind::Clamp,
+            Bounds::TurnBack { .. } => BoundsKind::TurnBack,
+        }
+    }
 }
 
 impl PlaneLock {
@@ -144,30 +195,36 @@ impl PlaneLock {
     }
 }
 
-/// Which neighbour index a flock uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IndexKind {
-    /// Grid for radius queries, k-d tree when `max_neighbours` is set.
-    Auto,
-    /// A uniform grid with cell size tied to the perception radius.
-    Grid,
-    /// A k-d tree (kiddo).
-    KdTree,
-    /// Every boid against every boid: the test oracle.
-    BruteForce,
+crate::c_enum! {
+    /// Which neighbour index a flock uses.
+    pub enum IndexKind: "index", "BOIDS_INDEX_", "IndexKind" {
+        /// The grid (for radius and k-nearest queries alike).
+        Auto = 0, "auto", "AUTO",
+        /// A uniform grid with cell size tied to the perception radius.
+        Grid = 1, "grid", "GRID",
+        /// A k-d tree (kiddo).
+        KdTree = 2, "kd-tree", "KD_TREE",
+        /// Every boid against every boid: the test oracle.
+        BruteForce = 3, "brute-force", "BRUTE_FORCE",
+    }
 }
 
 /// A target point: attract from beyond `avoid_distance`, push away inside it.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Target {
     /// The point (the host may move it every step).
     pub point: Vec3,
     /// Inside this distance the boid is pushed away (unit vector times `Weights::target_avoid`);
     /// beyond it, attracted (offset times `Weights::target`). 0 = always attract.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub avoid_distance: f32,
 }
 
 /// The target jumps to a random point of a box now and then (seed 001's goal).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TargetRelocation {
     /// Chance per step (0..=1).
@@ -179,6 +236,8 @@ pub struct TargetRelocation {
 }
 
 /// Rule weights.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weights {
     /// Separation.
@@ -202,13 +261,16 @@ pub struct Weights {
 }
 
 /// Every setting of a flock. [`FlockParams::default`] is seed 000's fish school.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FlockParams {
     /// Neighbours are the others strictly closer than this.
     pub perception_radius: f32,
     /// Half-angle of the field of view, degrees: a neighbour counts when the angle between the
     /// boid's heading and the direction to it is below this. 180 or more = all around.
-    pub field_of_view_deg: f32,
+    #[cfg_attr(feature = "serde", serde(alias = "field_of_view_deg"))]
+    pub fov_half_angle_deg: f32,
     /// Only neighbours strictly closer than this count for separation.
     pub separation_radius: f32,
     /// Keep only the k nearest within the radius (ties by index); 0 = all.
@@ -240,6 +302,10 @@ pub struct FlockParams {
     /// Plane lock for 2-D models.
     pub plane: PlaneLock,
     /// Target, if any.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub target: Option<Target>,
     /// Obstacle avoidance.
     pub obstacle_avoidance: ObstacleAvoidance,
@@ -259,6 +325,10 @@ pub struct FlockParams {
     /// The target rule applies only when the boid has neighbours (seed 001).
     pub target_needs_neighbours: bool,
     /// The target relocates at random (seed 001's goal), if set.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub target_relocation: Option<TargetRelocation>,
     /// Cohesion is smoothed with Unity's `SmoothDamp` from the heading toward the centre, with
     /// this smooth time in seconds and a damping state per boid (seed 004's steered cohesion);
@@ -307,7 +377,7 @@ impl Default for FlockParams {
     fn default() -> Self {
         FlockParams {
             perception_radius: 1.0,
-            field_of_view_deg: 90.0,
+            fov_half_angle_deg: 90.0,
             separation_radius: 1.0,
             max_neighbours: 0,
             weights: Weights::default(),
@@ -406,7 +476,7 @@ impl FlockParams {
     pub fn validate(&self) -> Result<(), ParamError> {
         let m = MAX_MAGNITUDE;
         check("perception_radius", self.perception_radius, 0.0, m)?;
-        check("field_of_view_deg", self.field_of_view_deg, 0.0, 360.0)?;
+        check("fov_half_angle_deg", self.fov_half_angle_deg, 0.0, 360.0)?;
         check("separation_radius", self.separation_radius, 0.0, m)?;
         let w = &self.weights;
         for (name, x) in [

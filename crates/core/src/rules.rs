@@ -80,8 +80,8 @@ impl Derived {
         Derived {
             radius2: p.perception_radius * p.perception_radius,
             separation_radius2: p.separation_radius * p.separation_radius,
-            cos_fov: fmath::cos(fmath::to_radians(p.field_of_view_deg)),
-            fov_active: p.field_of_view_deg < 180.0,
+            cos_fov: fmath::cos(fmath::to_radians(p.fov_half_angle_deg)),
+            fov_active: p.fov_half_angle_deg < 180.0,
             separation: p.separation,
         }
     }

@@ -9,7 +9,7 @@ const DT: f32 = 0.1;
 fn bare() -> FlockParams {
     FlockParams {
         perception_radius: 1.0,
-        field_of_view_deg: 360.0,
+        fov_half_angle_deg: 360.0,
         separation_radius: 1.0,
         weights: Weights {
             separation: 0.0,
@@ -180,7 +180,7 @@ fn cohesion_pulls_toward_the_centre() {
 #[test]
 fn field_of_view_and_radius_select_neighbours() {
     let mut p = bare();
-    p.field_of_view_deg = 90.0;
+    p.fov_half_angle_deg = 90.0;
     let own = at_origin(Vec3::X);
     let behind = (Vec3::new(-0.5, 0.0, 0.0), Vec3::X);
     let ahead = (Vec3::new(0.5, 0.4, 0.0), Vec3::X);
@@ -190,14 +190,14 @@ fn field_of_view_and_radius_select_neighbours() {
     assert_eq!(n.count, 1);
     // At exactly 90 degrees the f32 cosine is -4.4e-8, so a boid straight to the side counts.
     assert_eq!(hood(&p, &own, &[side]).count, 1);
-    p.field_of_view_deg = 45.0;
+    p.fov_half_angle_deg = 45.0;
     assert_eq!(hood(&p, &own, &[ahead, side]).count, 1);
 }
 
 #[test]
 fn coincident_neighbour_counts_but_adds_no_separation() {
     let mut p = bare();
-    p.field_of_view_deg = 90.0;
+    p.fov_half_angle_deg = 90.0;
     p.weights.separation = 5.0;
     let n = hood(&p, &at_origin(Vec3::X), &[(Vec3::ZERO, Vec3::Y)]);
     assert_eq!(n.count, 1);

@@ -185,7 +185,7 @@ pub(crate) fn params_from_c(c: &BoidsFlockParams) -> Result<FlockParams, Fail> {
     };
     let p = FlockParams {
         perception_radius: c.perception_radius,
-        field_of_view_deg: c.field_of_view_deg,
+        fov_half_angle_deg: c.fov_half_angle_deg,
         separation_radius: c.separation_radius,
         max_neighbours: c.max_neighbours,
         weights: Weights {
@@ -347,7 +347,7 @@ pub(crate) fn params_to_c(p: &FlockParams, target_now: Option<Vec3>) -> BoidsFlo
     let w = &p.weights;
     BoidsFlockParams {
         perception_radius: p.perception_radius,
-        field_of_view_deg: p.field_of_view_deg,
+        fov_half_angle_deg: p.fov_half_angle_deg,
         separation_radius: p.separation_radius,
         max_neighbours: p.max_neighbours,
         weight_separation: w.separation,

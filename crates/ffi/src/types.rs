@@ -204,7 +204,7 @@ pub struct BoidsFlockParams {
     /// Neighbours are the others strictly closer than this (>= 0).
     pub perception_radius: f32,
     /// Half-angle of the field of view, degrees (0..360; >= 180 sees all around).
-    pub field_of_view_deg: f32,
+    pub fov_half_angle_deg: f32,
     /// Only neighbours closer than this count for separation (>= 0).
     pub separation_radius: f32,
     /// Use only the k nearest neighbours; 0 = all within the radius.

@@ -303,7 +303,7 @@ fn bad_numbers_are_refused_with_the_field_named() {
         ("perception_radius", |p| p.perception_radius = f32::NAN),
         ("perception_radius", |p| p.perception_radius = -1.0),
         ("perception_radius", |p| p.perception_radius = f32::INFINITY),
-        ("field_of_view_deg", |p| p.field_of_view_deg = 400.0),
+        ("fov_half_angle_deg", |p| p.fov_half_angle_deg = 400.0),
         ("separation_radius", |p| p.separation_radius = -0.5),
         ("weights.cohesion", |p| p.weight_cohesion = f32::NAN),
         ("weights.separation", |p| p.weight_separation = 1e30),

@@ -956,7 +956,7 @@ fn bad_params() -> Vec<ParamEdit> {
         ("radius NaN", |p| p.perception_radius = f32::NAN),
         ("radius negative", |p| p.perception_radius = -1.0),
         ("radius absurd", |p| p.perception_radius = 1e20),
-        ("fov 361", |p| p.field_of_view_deg = 361.0),
+        ("fov 361", |p| p.fov_half_angle_deg = 361.0),
         ("weight Inf", |p| p.weight_alignment = f32::INFINITY),
         ("weight absurd", |p| p.weight_wander = -1e12),
         ("min over max", |p| p.min_speed = 99.0),

@@ -248,7 +248,7 @@ fn kernel_matches_the_models_one_neighbour_definition() {
         for fov in [90.0, 180.0, 30.0] {
             let p = FlockParams {
                 separation: mode,
-                field_of_view_deg: fov,
+                fov_half_angle_deg: fov,
                 separation_radius: 0.6,
                 ..FlockParams::default()
             };

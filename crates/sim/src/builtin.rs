@@ -3,6 +3,7 @@
 //! `boids run`.
 
 use crate::flock::{Spawn, SpawnShape};
+use crate::scene::{FlockSpec, Scene};
 use crate::world::{FlockId, World, WorldConfig};
 use crate::{
     AlignmentMode, Bounds, Error, FlockParams, IndexKind, ObstacleAvoidance, PlaneLock,
@@ -74,7 +75,7 @@ pub const TORUS2D_DT: f32 = 1.0;
 pub fn torus2d_params(side: f32, index: IndexKind) -> FlockParams {
     FlockParams {
         perception_radius: 10.0,
-        field_of_view_deg: 360.0,
+        fov_half_angle_deg: 360.0,
         separation_radius: 10.0,
         separation: SeparationMode::InverseSquare,
         alignment: AlignmentMode::MeanVelocity,
@@ -174,23 +175,18 @@ pub fn clustered_world(
     Ok((world, id))
 }
 
-/// The default 3-D school of `boids run`: seed 000's rules with a wider view (radius 2.5,
-/// 135° half-angle), stronger alignment and weaker cohesion (separation 6, alignment 4,
-/// cohesion 1.5) and gentler walls (distance 4, weight 2), in a box sized so a boid has about
-/// four others within its radius, so the picture shows a school rather than a ball.
-pub fn default_school(n: usize, seed: u64, threads: usize) -> Result<(World, FlockId), Error> {
+/// The default 3-D school of `boids run` as a scene: the fish-tank rules with a wider view
+/// (radius 2.5, 135° half-angle), stronger alignment and weaker cohesion (separation 6,
+/// alignment 4, cohesion 1.5) and gentler walls (distance 4, weight 2), in a box sized so a boid
+/// has about four others within its radius, so the picture shows a school rather than a ball.
+pub fn default_school_scene(n: usize) -> Scene {
     let radius = 2.5f64;
     let rho = 4.0 / (4.0 / 3.0 * std::f64::consts::PI * radius.powi(3));
     let half = (fmath::cbrt64(n as f64 / rho) as f32 / 2.0).max(6.0);
-    let mut world = World::new(WorldConfig {
-        seed,
-        threads,
-        ..WorldConfig::default()
-    })?;
     let params = FlockParams {
         perception_radius: radius as f32,
         separation_radius: 1.0,
-        field_of_view_deg: 135.0,
+        fov_half_angle_deg: 135.0,
         weights: crate::Weights {
             separation: 6.0,
             alignment: 4.0,
@@ -205,20 +201,37 @@ pub fn default_school(n: usize, seed: u64, threads: usize) -> Result<(World, Flo
         },
         ..FlockParams::default()
     };
-    let id = world.create_flock("school", params)?;
-    world.spawn(
-        id,
-        n,
-        &Spawn {
-            shape: SpawnShape::Box {
-                min: Vec3::splat(-half * 0.6),
-                max: Vec3::splat(half * 0.6),
+    Scene {
+        flock: vec![FlockSpec {
+            params,
+            spawn: Spawn {
+                shape: SpawnShape::Box {
+                    min: Vec3::splat(-half * 0.6),
+                    max: Vec3::splat(half * 0.6),
+                },
+                min_speed: 2.0,
+                max_speed: 5.0,
+                direction: None,
             },
-            min_speed: 2.0,
-            max_speed: 5.0,
-            direction: None,
-        },
-    )?;
+            ..FlockSpec::new("school", n)
+        }],
+        ..Scene::default()
+    }
+}
+
+/// [`default_school_scene`] built: a world and its flock.
+pub fn default_school(n: usize, seed: u64, threads: usize) -> Result<(World, FlockId), Error> {
+    let scene = Scene {
+        seed,
+        threads,
+        ..default_school_scene(n)
+    };
+    let mut world = World::new(WorldConfig {
+        seed,
+        threads,
+        ..WorldConfig::default()
+    })?;
+    let id = scene.add_to(&mut world)?[0];
     Ok((world, id))
 }
 
@@ -227,7 +240,7 @@ pub fn default_school(n: usize, seed: u64, threads: usize) -> Result<(World, Flo
 /// Returns the next states and the number of neighbours used.
 pub fn naive_step(boids: &[BoidState], p: &FlockParams, dt: f32) -> (Vec<BoidState>, u64) {
     let r2 = p.perception_radius * p.perception_radius;
-    let cos = fmath::cos(fmath::to_radians(p.field_of_view_deg));
+    let cos = fmath::cos(fmath::to_radians(p.fov_half_angle_deg));
     let (lo, hi, dist) = match p.bounds {
         Bounds::SoftBox { min, max, distance } => (min, max, distance),
         _ => unreachable!("the benchmark uses a box"),

@@ -21,6 +21,7 @@ mod error;
 mod flock;
 pub mod metrics;
 pub mod presets;
+pub mod scene;
 pub mod slotmap;
 
 /// The built-in worlds under their old name.
@@ -37,7 +38,8 @@ pub use boids_core::{
 };
 pub use boids_index::{Index, NeighbourIndex, SimdLevel};
 pub use error::Error;
-pub use flock::{Flock, FlockSnapshot, Spawn, SpawnShape};
+pub use flock::{Flock, FlockSnapshot, Spawn, SpawnKind, SpawnShape};
+pub use scene::{BoidSpec, FlockSpec, PathSpec, RegionSpec, RelationSpec, Scene};
 pub use world::{
     FlockId, MAX_BOIDS_PER_FLOCK, MAX_DT, ObstacleId, Relation, RelationKind, World, WorldConfig,
 };

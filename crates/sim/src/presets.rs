@@ -1,6 +1,8 @@
-//! Presets: each seed tutorial as a ready-made flock (see docs/migrating-from-unity-tutorials.md).
+//! Presets: each tutorial the engine grew from as a ready-made [`Scene`] (see
+//! docs/migrating-from-unity-tutorials.md for the tutorials and what each preset changes).
 
 use crate::flock::{Spawn, SpawnShape};
+use crate::scene::{BoidSpec, FlockSpec, RegionSpec, RelationSpec, Scene};
 use crate::world::{FlockId, RelationKind, World};
 use crate::{
     AlignmentMode, Bounds, Combine, Error, FlockParams, Integrator, Obstacle, ObstacleAvoidance,
@@ -8,19 +10,26 @@ use crate::{
 };
 use boids_core::Vec3;
 
-/// A named, ready-made flock set-up.
+/// A named, ready-made set-up: a scene whose first flock is the preset's.
 pub struct Preset {
     /// Name, as given to `boids run --preset` and `boids_flock_create_preset`.
     pub name: &'static str,
     /// One line: what it is and which tutorial it reproduces.
     pub description: &'static str,
-    build: fn(&mut World, &str) -> Result<FlockId, Error>,
+    scene: fn(&str) -> Scene,
 }
 
 impl Preset {
-    /// Creates the preset's flock (and anything it needs) in `world`, named `flock_name`.
+    /// The preset as a scene, its first flock named `flock_name` (other flocks are named after
+    /// it: the shark's predator is `<flock_name>-predator`).
+    pub fn scene(&self, flock_name: &str) -> Scene {
+        (self.scene)(flock_name)
+    }
+
+    /// Creates the preset's flocks (and obstacles and relations) in `world`, the first named
+    /// `flock_name`; returns the first flock.
     pub fn create(&self, world: &mut World, flock_name: &str) -> Result<FlockId, Error> {
-        (self.build)(world, flock_name)
+        Ok(self.scene(flock_name).add_to(world)?[0])
     }
 }
 
@@ -34,56 +43,76 @@ pub fn find(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
 
+/// The preset with this name, or an error that lists the names.
+pub fn get(name: &str) -> Result<&'static Preset, Error> {
+    find(name).ok_or_else(|| {
+        let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+        Error::InvalidArgument(format!(
+            "unknown preset '{name}' (known: {})",
+            names.join(", ")
+        ))
+    })
+}
+
 /// Creates preset `preset` in `world` as a flock named `flock_name`.
 pub fn create(world: &mut World, preset: &str, flock_name: &str) -> Result<FlockId, Error> {
-    let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
-    find(preset)
-        .ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "unknown preset '{preset}' (known: {})",
-                names.join(", ")
-            ))
-        })?
-        .create(world, flock_name)
+    get(preset)?.create(world, flock_name)
 }
 
 static PRESETS: [Preset; 6] = [
     Preset {
         name: "fish-tank",
-        description: "fish in a box with a 90-degree field of view and inverse-distance walls; sleeps while the player is away (seed 000, BoidFish)",
-        build: fish_tank,
+        description: "fish in a box with a 90-degree field of view and inverse-distance walls; sleeps while the player is away (the Unity fish-school script, BoidFish)",
+        scene: fish_tank,
     },
     Preset {
         name: "goal-swarm",
-        description: "heading-and-speed fish turning at a limited rate toward a wandering goal, turning back at the box, reflecting off obstacles (seed 001, Unity Learn Flocking)",
-        build: goal_swarm,
+        description: "heading-and-speed fish turning at a limited rate toward a wandering goal, turning back at the box, reflecting off obstacles (Unity Learn Flocking, FlockManager)",
+        scene: goal_swarm,
     },
     Preset {
         name: "target-flock",
-        description: "velocity-blend flock drawn to a target it keeps a distance from, nearest boid standing in when alone (seed 002, BoidSpawner from Introduction to Game Design)",
-        build: target_flock,
+        description: "velocity-blend flock drawn to a target it keeps a distance from, nearest boid standing in when alone (the boids of Introduction to Game Design, Prototyping and Development)",
+        scene: target_flock,
     },
     Preset {
         name: "steering-obstacles",
-        description: "Reynolds steering with a max force and a swept-sphere look-ahead searching 300 spiral directions around obstacles (seed 003, Boid/BoidManager)",
-        build: steering_obstacles,
+        description: "Reynolds steering with a max force and a swept-sphere look-ahead searching 300 spiral directions around obstacles (the Unity 3D AI bird and fish flocking, BoidManager)",
+        scene: steering_obstacles,
     },
     Preset {
         name: "flock-2d",
-        description: "2-D composite behaviours, each clamped to its weight: avoidance, alignment, steered cohesion, stay in radius (seed 004, FlockMgr/BoidBehaviorController)",
-        build: flock_2d,
+        description: "2-D composite behaviours, each clamped to its weight: avoidance, alignment, steered cohesion, stay in radius (the flock simulation of the Advanced Game Programming course, FlockMgr)",
+        scene: flock_2d,
     },
     Preset {
         name: "shark",
         description: "a school of 400 fish that flees a chasing shark (a second flock, '<name>-predator') around two rocks, with wander",
-        build: shark,
+        scene: shark,
     },
 ];
 
-/// Seed 000: 100 fish in a 10-unit box, spawned in its inner half at speed 2, radius 1, 90°
+/// One flock, the whole scene.
+fn single(spec: FlockSpec) -> Scene {
+    Scene {
+        flock: vec![spec],
+        ..Scene::default()
+    }
+}
+
+/// A flock spec.
+fn flock(name: &str, params: FlockParams, count: usize, spawn: Spawn) -> FlockSpec {
+    FlockSpec {
+        params,
+        spawn,
+        ..FlockSpec::new(name, count)
+    }
+}
+
+/// The Unity fish-school script (BoidFish): 100 fish in a 10-unit box, spawned in its inner half at speed 2, radius 1, 90°
 /// field of view, weights 5/2/3, walls at distance 3; the flock sleeps while the observer is
 /// outside the box.
-fn fish_tank(world: &mut World, name: &str) -> Result<FlockId, Error> {
+fn fish_tank(name: &str) -> Scene {
     let half = Vec3::splat(5.0);
     let params = FlockParams {
         bounds: Bounds::SoftBox {
@@ -93,25 +122,25 @@ fn fish_tank(world: &mut World, name: &str) -> Result<FlockId, Error> {
         },
         ..FlockParams::default()
     };
-    let id = world.create_flock(name, params)?;
-    world.spawn(
-        id,
-        100,
-        &Spawn {
-            shape: SpawnShape::Box {
-                min: -half * 0.5,
-                max: half * 0.5,
-            },
-            min_speed: 2.0,
-            max_speed: 2.0,
-            direction: None,
+    let spawn = Spawn {
+        shape: SpawnShape::Box {
+            min: -half * 0.5,
+            max: half * 0.5,
         },
-    )?;
-    world.set_wake_region(id, Some((-half, half)))?;
-    Ok(id)
+        min_speed: 2.0,
+        max_speed: 2.0,
+        direction: None,
+    };
+    single(FlockSpec {
+        wake_region: Some(RegionSpec {
+            min: -half,
+            max: half,
+        }),
+        ..flock(name, params, 100, spawn)
+    })
 }
 
-/// Seed 001 (Unity Learn "Flocking"): 20 fish in a box of half-size 5 around the origin, spawned
+/// Unity Learn "Flocking" (FlockManager / Flock): 20 fish in a box of half-size 5 around the origin, spawned
 /// with Unity's identity rotation (+Z) at speeds drawn from 0.5..2; radius 3, turn rate 2
 /// (the tutorial leaves these to sliders: minSpeed [0, 5], maxSpeed [0, 5], neighbourDistance
 /// [1, 10], rotationSpeed [0, 5]; these are our documented choices). Each step: outside the box
@@ -119,11 +148,11 @@ fn fish_tank(world: &mut World, name: &str) -> Result<FlockId, Error> {
 /// toward the reflected heading; else with 10 % a new random speed and with 20 % the rules:
 /// speed = (0.01 + Σ speed_j) / n, turn toward (mean p_j - p) + (goal - p) + Σ_{d<1} (p - p_j).
 /// The goal jumps to a random point of the box with 10 % per step.
-fn goal_swarm(world: &mut World, name: &str) -> Result<FlockId, Error> {
+fn goal_swarm(name: &str) -> Scene {
     let half = Vec3::splat(5.0);
     let params = FlockParams {
         perception_radius: 3.0,
-        field_of_view_deg: 360.0,
+        fov_half_angle_deg: 360.0,
         separation_radius: 1.0,
         separation: SeparationMode::SumOffset,
         alignment: AlignmentMode::GroupSpeed,
@@ -165,33 +194,28 @@ fn goal_swarm(world: &mut World, name: &str) -> Result<FlockId, Error> {
         speed_change_probability: 0.1,
         ..FlockParams::default()
     };
-    let id = world.create_flock(name, params)?;
-    world.spawn(
-        id,
-        20,
-        &Spawn {
-            shape: SpawnShape::Box {
-                min: -half,
-                max: half,
-            },
-            min_speed: 0.5,
-            max_speed: 2.0,
-            direction: Some(Vec3::Z),
+    let spawn = Spawn {
+        shape: SpawnShape::Box {
+            min: -half,
+            max: half,
         },
-    )?;
-    Ok(id)
+        min_speed: 0.5,
+        max_speed: 2.0,
+        direction: Some(Vec3::Z),
+    };
+    single(flock(name, params, 20, spawn))
 }
 
-/// Seed 002 (BoidSpawner): 100 boids spawned in a ball of radius 100 flattened onto y = 0,
+/// The boids of *Introduction to Game Design, Prototyping and Development* (BoidSpawner): 100 boids spawned in a ball of radius 100 flattened onto y = 0,
 /// random directions at speed 10; neighbours within 30, collision risks within 5;
 /// `v' = v + 0.01 mean v_j + 0.15 (mean p_j - p) - 0.5 (mean_risk p_k - p)`, plus the target
 /// (0.01 d beyond 15, else -0.75 d/|d|); `v = 0.75 v + 0.25 v'`, speed clamped to 0..30. A boid
 /// with no neighbour uses the nearest boid. The target is at the origin; move it with
 /// `World::set_target` for the tutorial's mouse-following flock.
-fn target_flock(world: &mut World, name: &str) -> Result<FlockId, Error> {
+fn target_flock(name: &str) -> Scene {
     let params = FlockParams {
         perception_radius: 30.0,
-        field_of_view_deg: 360.0,
+        fov_half_angle_deg: 360.0,
         separation_radius: 5.0,
         separation: SeparationMode::MeanOffset,
         alignment: AlignmentMode::MeanVelocity,
@@ -220,31 +244,26 @@ fn target_flock(world: &mut World, name: &str) -> Result<FlockId, Error> {
         fallback_to_nearest: true,
         ..FlockParams::default()
     };
-    let id = world.create_flock(name, params)?;
-    world.spawn(
-        id,
-        100,
-        &Spawn {
-            shape: SpawnShape::FlatBall {
-                centre: Vec3::ZERO,
-                radius: 100.0,
-            },
-            min_speed: 10.0,
-            max_speed: 10.0,
-            direction: None,
+    let spawn = Spawn {
+        shape: SpawnShape::FlatBall {
+            centre: Vec3::ZERO,
+            radius: 100.0,
         },
-    )?;
-    Ok(id)
+        min_speed: 10.0,
+        max_speed: 10.0,
+        direction: None,
+    };
+    single(flock(name, params, 100, spawn))
 }
 
-/// Seed 003 (Boid/BoidManager): the author's settings — speeds 2..5, perception 2.5, avoidance
+/// The Unity 3D AI bird and fish flocking (Boid / BoidManager): the author's settings — speeds 2..5, perception 2.5, avoidance
 /// radius 1, max steer force 3, weights 1/1/1, target off, swept-sphere radius 0.27, look-ahead
 /// 5, avoidance weight 10. 300 boids in a ball of radius 8 at speed 3.5 (the tutorial's start
 /// speed (min + max) / 2) in a room of six walls (planes at ±12) with three pillars (spheres).
-fn steering_obstacles(world: &mut World, name: &str) -> Result<FlockId, Error> {
+fn steering_obstacles(name: &str) -> Scene {
     let params = FlockParams {
         perception_radius: 2.5,
-        field_of_view_deg: 360.0,
+        fov_half_angle_deg: 360.0,
         separation_radius: 1.0,
         separation: SeparationMode::InverseSquare,
         alignment: AlignmentMode::MeanHeading,
@@ -270,7 +289,7 @@ fn steering_obstacles(world: &mut World, name: &str) -> Result<FlockId, Error> {
         boid_radius: 0.27,
         ..FlockParams::default()
     };
-    let id = world.create_flock(name, params)?;
+    let mut obstacle = Vec::new();
     for (axis, sign) in [
         (0, 1.0f32),
         (0, -1.0),
@@ -281,48 +300,48 @@ fn steering_obstacles(world: &mut World, name: &str) -> Result<FlockId, Error> {
     ] {
         let mut n = Vec3::ZERO;
         n[axis] = -sign;
-        world.add_obstacle(Obstacle::Plane {
+        obstacle.push(Obstacle::Plane {
             point: -n * 12.0,
             normal: n,
-        })?;
+        });
     }
     for c in [
         Vec3::new(6.0, 0.0, 0.0),
         Vec3::new(-4.0, 3.0, 5.0),
         Vec3::new(-3.0, -4.0, -6.0),
     ] {
-        world.add_obstacle(Obstacle::Sphere {
+        obstacle.push(Obstacle::Sphere {
             centre: c,
             radius: 2.0,
-        })?;
+        });
     }
-    world.spawn(
-        id,
-        300,
-        &Spawn {
-            shape: SpawnShape::Sphere {
-                centre: Vec3::ZERO,
-                radius: 8.0,
-            },
-            min_speed: 3.5,
-            max_speed: 3.5,
-            direction: None,
+    let spawn = Spawn {
+        shape: SpawnShape::Sphere {
+            centre: Vec3::ZERO,
+            radius: 8.0,
         },
-    )?;
-    Ok(id)
+        min_speed: 3.5,
+        max_speed: 3.5,
+        direction: None,
+    };
+    Scene {
+        obstacle,
+        ..single(flock(name, params, 300, spawn))
+    }
 }
 
-/// Seed 004 (FlockMgr with a BoidBehaviorController): 250 agents in the XY plane, spawned in a
+/// The flock simulation of the Advanced Game Programming course (FlockMgr with a
+/// BoidBehaviorController): 250 agents in the XY plane, spawned in a
 /// disc of radius 250 * 0.08 = 20 with random headings; neighbour radius 1.5, avoidance radius
 /// 0.75; behaviours avoidance (mean of p - p_j), alignment (mean heading, own when alone),
 /// steered cohesion (SmoothDamp, smooth time 0.5, a state per agent) and stay-in-radius (15
 /// around the origin), each multiplied by its weight and clamped to it, summed, times the drive
 /// factor 10, clamped to speed 5. The tutorial leaves the weights to the scene; ours: avoidance
 /// 2, alignment 1, steered cohesion 4, stay in radius 0.1.
-fn flock_2d(world: &mut World, name: &str) -> Result<FlockId, Error> {
+fn flock_2d(name: &str) -> Scene {
     let params = FlockParams {
         perception_radius: 1.5,
-        field_of_view_deg: 360.0,
+        fov_half_angle_deg: 360.0,
         separation_radius: 0.75,
         separation: SeparationMode::MeanOffset,
         alignment: AlignmentMode::MeanHeading,
@@ -352,32 +371,27 @@ fn flock_2d(world: &mut World, name: &str) -> Result<FlockId, Error> {
         cohesion_smooth_time: 0.5,
         ..FlockParams::default()
     };
-    let id = world.create_flock(name, params)?;
-    world.spawn(
-        id,
-        250,
-        &Spawn {
-            shape: SpawnShape::Disc {
-                centre: Vec3::ZERO,
-                radius: 20.0,
-            },
-            min_speed: 1.0,
-            max_speed: 1.0,
-            direction: None,
+    let spawn = Spawn {
+        shape: SpawnShape::Disc {
+            centre: Vec3::ZERO,
+            radius: 20.0,
         },
-    )?;
-    Ok(id)
+        min_speed: 1.0,
+        max_speed: 1.0,
+        direction: None,
+    };
+    single(flock(name, params, 250, spawn))
 }
 
-/// A school of fish and a shark: 400 fish (seed 000's rules with a wider view and some wander)
+/// A school of fish and a shark: 400 fish (the fish-tank rules with a wider view and some wander)
 /// in a soft box of half-size 14 around two rocks; a second flock `<name>-predator` of one faster
 /// boid that chases the nearest fish within 10 (Reynolds pursuit), while fish flee a shark within
 /// 5 (evasion). Returns the fish.
-fn shark(world: &mut World, name: &str) -> Result<FlockId, Error> {
+fn shark(name: &str) -> Scene {
     let half = Vec3::splat(14.0);
     let fish = FlockParams {
         perception_radius: 2.0,
-        field_of_view_deg: 135.0,
+        fov_half_angle_deg: 135.0,
         weights: Weights {
             separation: 6.0,
             alignment: 4.0,
@@ -397,20 +411,15 @@ fn shark(world: &mut World, name: &str) -> Result<FlockId, Error> {
         boid_radius: 0.2,
         ..FlockParams::default()
     };
-    let id = world.create_flock(name, fish)?;
-    world.spawn(
-        id,
-        400,
-        &Spawn {
-            shape: SpawnShape::Box {
-                min: -half * 0.6,
-                max: half * 0.6,
-            },
-            min_speed: 2.0,
-            max_speed: 5.0,
-            direction: None,
+    let school = Spawn {
+        shape: SpawnShape::Box {
+            min: -half * 0.6,
+            max: half * 0.6,
         },
-    )?;
+        min_speed: 2.0,
+        max_speed: 5.0,
+        direction: None,
+    };
     let shark = FlockParams {
         perception_radius: 1.0,
         weights: Weights {
@@ -434,19 +443,35 @@ fn shark(world: &mut World, name: &str) -> Result<FlockId, Error> {
         boid_radius: 0.5,
         ..FlockParams::default()
     };
-    let sid = world.create_flock(&format!("{name}-predator"), shark)?;
-    world.add_boids(
-        sid,
-        &[Vec3::new(-10.0, 0.0, -10.0)],
-        &[Vec3::new(3.0, 0.0, 3.0)],
-    )?;
-    for c in [Vec3::new(6.0, -3.0, 4.0), Vec3::new(-5.0, 2.0, -6.0)] {
-        world.add_obstacle(Obstacle::Sphere {
-            centre: c,
-            radius: 2.5,
-        })?;
+    let predator = format!("{name}-predator");
+    let relation = |from: &str, to: &str, kind, radius, weight| RelationSpec {
+        from: from.to_owned(),
+        to: to.to_owned(),
+        kind,
+        radius,
+        weight,
+    };
+    Scene {
+        flock: vec![
+            flock(name, fish, 400, school),
+            FlockSpec {
+                boids: vec![BoidSpec {
+                    position: Vec3::new(-10.0, 0.0, -10.0),
+                    velocity: Vec3::new(3.0, 0.0, 3.0),
+                }],
+                ..flock(&predator, shark, 0, Spawn::default())
+            },
+        ],
+        obstacle: [Vec3::new(6.0, -3.0, 4.0), Vec3::new(-5.0, 2.0, -6.0)]
+            .map(|centre| Obstacle::Sphere {
+                centre,
+                radius: 2.5,
+            })
+            .to_vec(),
+        relation: vec![
+            relation(name, &predator, RelationKind::Flee, 5.0, 20.0),
+            relation(&predator, name, RelationKind::Chase, 10.0, 8.0),
+        ],
+        ..Scene::default()
     }
-    world.set_relation(id, sid, RelationKind::Flee, 5.0, 20.0)?;
-    world.set_relation(sid, id, RelationKind::Chase, 10.0, 8.0)?;
-    Ok(id)
 }

@@ -56,20 +56,20 @@ crate::slot_key!(
     ObstacleId
 );
 
-/// How one flock reacts to another.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RelationKind {
-    /// No reaction (removes a relation).
-    Ignore,
-    /// Move with the other flock's boids in range: toward their centre and along their mean
-    /// heading.
-    FlockTogether,
-    /// Keep away from the other flock's boids in range (mean unit vector away).
-    Avoid,
-    /// Prey: evade the nearest boid in range, from where it will be (Reynolds evasion).
-    Flee,
-    /// Predator: pursue the nearest boid in range, toward where it will be (Reynolds pursuit).
-    Chase,
+boids_core::c_enum! {
+    /// How one flock reacts to another.
+    pub enum RelationKind: "relation kind", "BOIDS_RELATION_", "RelationKind" {
+        /// No reaction (removes a relation).
+        Ignore = 0, "ignore", "IGNORE",
+        /// Move with the other flock's boids in range: toward their centre and along their mean heading.
+        FlockTogether = 1, "flock-together", "FLOCK_TOGETHER",
+        /// Keep away from the other flock's boids in range (mean unit vector away).
+        Avoid = 2, "avoid", "AVOID",
+        /// Prey: evade the nearest boid in range, from where it will be (Reynolds evasion).
+        Flee = 3, "flee", "FLEE",
+        /// Predator: pursue the nearest boid in range, toward where it will be (Reynolds pursuit).
+        Chase = 4, "chase", "CHASE",
+    }
 }
 
 /// A reaction of the boids of `from` to the boids of `to` within `radius`, with `weight`.

@@ -112,7 +112,7 @@ fn rows() -> Vec<Row> {
             let f = fx.f;
             for edit in [
                 |p: &mut FlockParams| p.perception_radius = -1.0,
-                |p: &mut FlockParams| p.field_of_view_deg = f32::INFINITY,
+                |p: &mut FlockParams| p.fov_half_angle_deg = f32::INFINITY,
                 |p: &mut FlockParams| p.weights.cohesion = f32::NAN,
                 |p: &mut FlockParams| p.update_every = 0,
                 |p: &mut FlockParams| p.rule_probability = 2.0,

@@ -71,7 +71,7 @@ namespace Boids.Unity
         {
             p.perception_radius = perceptionRadius;
             p.separation_radius = perceptionRadius;
-            p.field_of_view_deg = fieldOfView;
+            p.fov_half_angle_deg = fieldOfView;
             p.weight_separation = separationWeight;
             p.weight_alignment = alignmentWeight;
             p.weight_cohesion = cohesionWeight;

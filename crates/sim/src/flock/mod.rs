@@ -15,7 +15,7 @@ mod step;
 mod view;
 
 pub(crate) use relations::external_steering;
-pub use spawn::{Spawn, SpawnShape};
+pub use spawn::{Spawn, SpawnKind, SpawnShape};
 pub(crate) use step::StepInput;
 
 use crate::error::{Error, invalid};

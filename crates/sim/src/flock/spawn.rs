@@ -5,6 +5,20 @@ use crate::error::{Error, invalid};
 use boids_core::math::look_rotation;
 use boids_core::{BoidState, PlaneLock, Rng, Vec3, fmath};
 
+boids_core::c_enum! {
+    /// The kind of a [`SpawnShape`].
+    pub enum SpawnKind: "spawn shape", "BOIDS_SPAWN_", "SpawnKind" {
+        /// Uniform in the box `min`..`max`.
+        Box = 0, "box", "BOX",
+        /// Uniform in the ball `centre`, `radius`.
+        Sphere = 1, "sphere", "SPHERE",
+        /// Uniform in the disc `centre`, `radius` in the flock's plane.
+        Disc = 2, "disc", "DISC",
+        /// Uniform in the ball `centre`, `radius`, then flattened onto y = centre.y.
+        FlatBall = 3, "flat-ball", "FLAT_BALL",
+    }
+}
+
 /// Where [`crate::World::spawn`] places new boids.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SpawnShape {
@@ -22,8 +36,9 @@ pub enum SpawnShape {
         /// Radius.
         radius: f32,
     },
-    /// A point uniform in the ball, then moved onto the XZ plane through the centre (seed 002:
-    /// `Random.insideUnitSphere * r` with `y = 0`; denser toward the middle than a disc).
+    /// A point uniform in the ball, then moved onto the XZ plane through the centre (the
+    /// target-flock tutorial: `Random.insideUnitSphere * r` with `y = 0`; denser toward the
+    /// middle than a disc).
     FlatBall {
         /// Centre.
         centre: Vec3,
@@ -39,9 +54,30 @@ pub enum SpawnShape {
     },
 }
 
+impl SpawnShape {
+    /// Which shape.
+    pub fn kind(&self) -> SpawnKind {
+        match self {
+            SpawnShape::Box { .. } => SpawnKind::Box,
+            SpawnShape::Sphere { .. } => SpawnKind::Sphere,
+            SpawnShape::Disc { .. } => SpawnKind::Disc,
+            SpawnShape::FlatBall { .. } => SpawnKind::FlatBall,
+        }
+    }
+}
+
 /// How to spawn boids: a shape and a speed range; directions are uniformly random (in the plane
-/// for a plane-locked flock).
+/// for a plane-locked flock). In a scene file: `shape` (`box`, `sphere`, `disc`, `flat-ball`),
+/// `min`/`max` (box) or `centre`/`radius`, `min_speed`, `max_speed`, `direction`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(
+        try_from = "crate::scene::SpawnTable",
+        into = "crate::scene::SpawnTable"
+    )
+)]
 pub struct Spawn {
     /// Where.
     pub shape: SpawnShape,

@@ -83,8 +83,8 @@ impl Flock {
         Spec {
             r2: p.perception_radius * p.perception_radius,
             s2: p.separation_radius * p.separation_radius,
-            cos: if p.field_of_view_deg < 180.0 {
-                fmath::cos(fmath::to_radians(p.field_of_view_deg))
+            cos: if p.fov_half_angle_deg < 180.0 {
+                fmath::cos(fmath::to_radians(p.fov_half_angle_deg))
             } else {
                 f32::NEG_INFINITY
             },

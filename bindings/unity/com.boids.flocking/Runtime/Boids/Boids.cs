@@ -321,7 +321,7 @@ namespace Boids
         }
 
         public float PerceptionRadius { get { return Params.perception_radius; } set { BoidsFlockParams p = Params; p.perception_radius = value; Params = p; } }
-        public float FieldOfViewDegrees { get { return Params.field_of_view_deg; } set { BoidsFlockParams p = Params; p.field_of_view_deg = value; Params = p; } }
+        public float FieldOfViewDegrees { get { return Params.fov_half_angle_deg; } set { BoidsFlockParams p = Params; p.fov_half_angle_deg = value; Params = p; } }
         public float SeparationWeight { get { return Params.weight_separation; } set { BoidsFlockParams p = Params; p.weight_separation = value; Params = p; } }
         public float AlignmentWeight { get { return Params.weight_alignment; } set { BoidsFlockParams p = Params; p.weight_alignment = value; Params = p; } }
         public float CohesionWeight { get { return Params.weight_cohesion; } set { BoidsFlockParams p = Params; p.weight_cohesion = value; Params = p; } }

@@ -85,7 +85,7 @@ namespace Boids.Native
     [StructLayout(LayoutKind.Sequential)]
     public struct BoidsFlockParams
     {
-        public float perception_radius, field_of_view_deg, separation_radius;
+        public float perception_radius, fov_half_angle_deg, separation_radius;
         public uint max_neighbours;
         public float weight_separation, weight_alignment, weight_cohesion, weight_target;
         public float weight_target_avoid, weight_bounds, weight_obstacles, weight_wander;

@@ -1,0 +1,346 @@
+//! A world described as data: flocks (parameters, how many boids, where they start), paths, wake
+//! regions, relations, obstacles, the observer, and the run's seed, steps and time step.
+//!
+//! Scenario files (`boids run --scenario`, docs/scenario.md) are a [`Scene`] in TOML, and every
+//! preset is a [`Scene`] (`presets.rs`), so `boids presets --show NAME` prints a preset as a
+//! scenario file that builds the very same world. With the `serde` feature every type here
+//! (de)serializes; the parameters are [`FlockParams`] itself.
+
+#[cfg(feature = "toml")]
+mod file;
+
+use crate::error::{Error, invalid};
+use crate::flock::Spawn;
+#[cfg(feature = "serde")]
+use crate::flock::{SpawnKind, SpawnShape};
+use crate::world::{FlockId, RelationKind, World, WorldConfig};
+use boids_core::{FlockParams, Obstacle, Vec3};
+
+/// A whole world as data.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct Scene {
+    /// Seed of every random draw.
+    #[cfg_attr(feature = "serde", serde(default = "one"))]
+    pub seed: u64,
+    /// Steps to run.
+    #[cfg_attr(feature = "serde", serde(default = "steps"))]
+    pub steps: u64,
+    /// Seconds per step.
+    #[cfg_attr(feature = "serde", serde(default = "dt"))]
+    pub dt: f32,
+    /// Worker threads (0 = one per core).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub threads: usize,
+    /// The observer point (flocks with a wake region move only while it is inside).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub observer: Option<Vec3>,
+    /// The flocks, created in this order.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub flock: Vec<FlockSpec>,
+    /// How flocks react to each other.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub relation: Vec<RelationSpec>,
+    /// Obstacles every flock avoids (per its parameters).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub obstacle: Vec<Obstacle>,
+}
+
+#[cfg(feature = "serde")]
+fn one() -> u64 {
+    1
+}
+#[cfg(feature = "serde")]
+fn steps() -> u64 {
+    600
+}
+#[cfg(feature = "serde")]
+fn dt() -> f32 {
+    1.0 / 60.0
+}
+
+impl Default for Scene {
+    fn default() -> Self {
+        Scene {
+            seed: 1,
+            steps: 600,
+            dt: 1.0 / 60.0,
+            threads: 0,
+            observer: None,
+            flock: Vec::new(),
+            relation: Vec::new(),
+            obstacle: Vec::new(),
+        }
+    }
+}
+
+/// One flock of a [`Scene`].
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct FlockSpec {
+    /// Unique name.
+    pub name: String,
+    /// Boids spawned with `spawn`.
+    pub count: usize,
+    /// Where the spawned boids start.
+    pub spawn: Spawn,
+    /// Boids added one by one after the spawned ones.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub boids: Vec<BoidSpec>,
+    /// Every parameter.
+    pub params: FlockParams,
+    /// The polyline followed with `weights.path`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub path: Option<PathSpec>,
+    /// The box the observer must be in for the flock to move.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub wake_region: Option<RegionSpec>,
+}
+
+impl FlockSpec {
+    /// A flock of `count` boids with the default parameters, spawned in the default box.
+    pub fn new(name: &str, count: usize) -> FlockSpec {
+        FlockSpec {
+            name: name.to_owned(),
+            count,
+            spawn: Spawn::default(),
+            boids: Vec::new(),
+            params: FlockParams::default(),
+            path: None,
+            wake_region: None,
+        }
+    }
+}
+
+/// One boid placed by hand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct BoidSpec {
+    /// Position.
+    pub position: Vec3,
+    /// Velocity.
+    pub velocity: Vec3,
+}
+
+/// A path: a polyline, open or closed.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct PathSpec {
+    /// The points (at least two).
+    pub points: Vec<Vec3>,
+    /// Whether the last point joins the first.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub closed: bool,
+}
+
+/// An axis-aligned box.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct RegionSpec {
+    /// Minimum corner.
+    pub min: Vec3,
+    /// Maximum corner.
+    pub max: Vec3,
+}
+
+/// How flock `from` reacts to flock `to` (by name).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+pub struct RelationSpec {
+    /// The flock that reacts.
+    pub from: String,
+    /// The flock it reacts to.
+    pub to: String,
+    /// How.
+    pub kind: RelationKind,
+    /// Range.
+    pub radius: f32,
+    /// Weight of the steering it adds.
+    pub weight: f32,
+}
+
+impl Scene {
+    /// A new world with this scene's seed and thread count, and everything in it.
+    pub fn build(&self) -> Result<World, Error> {
+        let mut world = World::new(WorldConfig {
+            seed: self.seed,
+            threads: self.threads,
+            ..WorldConfig::default()
+        })?;
+        self.add_to(&mut world)?;
+        Ok(world)
+    }
+
+    /// Adds the scene's flocks, obstacles, relations and observer to `world`; returns the new
+    /// flocks' ids in order. Messages name the flock or item that was refused.
+    pub fn add_to(&self, world: &mut World) -> Result<Vec<FlockId>, Error> {
+        let mut ids = Vec::with_capacity(self.flock.len());
+        for f in &self.flock {
+            let ctx = |e: Error| invalid(format!("flock '{}': {e}", f.name));
+            let id = world.create_flock(&f.name, f.params).map_err(ctx)?;
+            if f.count > 0 {
+                world.spawn(id, f.count, &f.spawn).map_err(ctx)?;
+            }
+            if !f.boids.is_empty() {
+                let p: Vec<Vec3> = f.boids.iter().map(|b| b.position).collect();
+                let v: Vec<Vec3> = f.boids.iter().map(|b| b.velocity).collect();
+                world.add_boids(id, &p, &v).map_err(ctx)?;
+            }
+            if let Some(p) = &f.path {
+                world.set_path(id, &p.points, p.closed).map_err(ctx)?;
+            }
+            if let Some(r) = f.wake_region {
+                world
+                    .set_wake_region(id, Some((r.min, r.max)))
+                    .map_err(ctx)?;
+            }
+            ids.push(id);
+        }
+        for (i, o) in self.obstacle.iter().enumerate() {
+            world
+                .add_obstacle(*o)
+                .map_err(|e| invalid(format!("obstacle {}: {e}", i + 1)))?;
+        }
+        for (i, r) in self.relation.iter().enumerate() {
+            let ctx = |m: String| invalid(format!("relation {}: {m}", i + 1));
+            let find = |name: &str| {
+                world
+                    .find_flock(name)
+                    .ok_or_else(|| ctx(format!("no flock named '{name}'")))
+            };
+            let (from, to) = (find(&r.from)?, find(&r.to)?);
+            world
+                .set_relation(from, to, r.kind, r.radius, r.weight)
+                .map_err(|e| ctx(e.to_string()))?;
+        }
+        if let Some(o) = self.observer {
+            world.set_observer(Some(o))?;
+        }
+        Ok(ids)
+    }
+}
+
+/// A [`Spawn`] as a scene file writes it: `shape` and the fields that shape uses.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpawnTable {
+    shape: SpawnKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    min: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    max: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    centre: Option<Vec3>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    radius: Option<f32>,
+    #[serde(default = "two")]
+    min_speed: f32,
+    #[serde(default = "five")]
+    max_speed: f32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    direction: Option<Vec3>,
+}
+
+#[cfg(feature = "serde")]
+fn two() -> f32 {
+    2.0
+}
+#[cfg(feature = "serde")]
+fn five() -> f32 {
+    5.0
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<SpawnTable> for Spawn {
+    type Error = String;
+    fn try_from(t: SpawnTable) -> Result<Spawn, String> {
+        let need = |v: Option<f32>, what: &str| {
+            v.ok_or_else(|| format!("spawn shape '{}' needs {what}", t.shape))
+        };
+        let (round, boxy) = (
+            t.centre.is_some() || t.radius.is_some(),
+            t.min.is_some() || t.max.is_some(),
+        );
+        let shape = match t.shape {
+            SpawnKind::Box => {
+                if round {
+                    return Err("spawn shape 'box' takes min and max, not centre or radius".into());
+                }
+                SpawnShape::Box {
+                    min: t.min.unwrap_or(Vec3::splat(-5.0)),
+                    max: t.max.unwrap_or(Vec3::splat(5.0)),
+                }
+            }
+            kind => {
+                if boxy {
+                    return Err(format!(
+                        "spawn shape '{kind}' takes centre and radius, not min or max"
+                    ));
+                }
+                let (centre, radius) =
+                    (t.centre.unwrap_or(Vec3::ZERO), need(t.radius, "a radius")?);
+                match kind {
+                    SpawnKind::Sphere => SpawnShape::Sphere { centre, radius },
+                    SpawnKind::Disc => SpawnShape::Disc { centre, radius },
+                    _ => SpawnShape::FlatBall { centre, radius },
+                }
+            }
+        };
+        Ok(Spawn {
+            shape,
+            min_speed: t.min_speed,
+            max_speed: t.max_speed,
+            direction: t.direction,
+        })
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<Spawn> for SpawnTable {
+    fn from(s: Spawn) -> SpawnTable {
+        let mut t = SpawnTable {
+            shape: s.shape.kind(),
+            min: None,
+            max: None,
+            centre: None,
+            radius: None,
+            min_speed: s.min_speed,
+            max_speed: s.max_speed,
+            direction: s.direction,
+        };
+        match s.shape {
+            SpawnShape::Box { min, max } => (t.min, t.max) = (Some(min), Some(max)),
+            SpawnShape::Sphere { centre, radius }
+            | SpawnShape::Disc { centre, radius }
+            | SpawnShape::FlatBall { centre, radius } => {
+                (t.centre, t.radius) = (Some(centre), Some(radius))
+            }
+        }
+        t
+    }
+}
