@@ -19,218 +19,217 @@
 
 
 /**
- * `BoidsBounds::kind`: no bounds.
+ * `BoidsBounds::kind`: No bounds.
  */
 #define BOIDS_BOUNDS_NONE 0
 
 /**
- * `BoidsBounds::kind`: soft box walls (`min`, `max`, `distance`).
+ * `BoidsBounds::kind`: Soft box walls (`min`, `max`, `distance`).
  */
 #define BOIDS_BOUNDS_SOFT_BOX 1
 
 /**
- * `BoidsBounds::kind`: soft sphere or circle (`centre`, `radius`, `inner`).
+ * `BoidsBounds::kind`: Soft sphere or circle (`centre`, `radius`, `inner`).
  */
 #define BOIDS_BOUNDS_SOFT_SPHERE 2
 
 /**
- * `BoidsBounds::kind`: periodic box (`min`, `max`).
+ * `BoidsBounds::kind`: Periodic box (`min`, `max`).
  */
 #define BOIDS_BOUNDS_WRAP 3
 
 /**
- * `BoidsBounds::kind`: hard box, positions clamped (`min`, `max`).
+ * `BoidsBounds::kind`: Hard box, positions clamped (`min`, `max`).
  */
 #define BOIDS_BOUNDS_CLAMP 4
 
 /**
- * `BoidsBounds::kind`: outside the box (`min`, `max`) turn toward its centre, ignoring every
- * other rule.
+ * `BoidsBounds::kind`: Outside the box (`min`, `max`) turn toward its centre, ignoring every other rule.
  */
 #define BOIDS_BOUNDS_TURN_BACK 5
 
 /**
- * `BoidsFlockParams::separation_mode`: mean unit vector away (seed 000).
+ * `BoidsFlockParams::separation_mode`: Mean of the unit vectors pointing away from each neighbour (fish-tank).
  */
 #define BOIDS_SEPARATION_UNIT_MEAN 0
 
 /**
- * `BoidsFlockParams::separation_mode`: sum of `-o/|o|²` (seed 003).
+ * `BoidsFlockParams::separation_mode`: Sum of `-o / |o|²` over the offsets `o` to each neighbour (steering-obstacles); exactly coincident pairs are skipped.
  */
 #define BOIDS_SEPARATION_INVERSE_SQUARE 1
 
 /**
- * `BoidsFlockParams::separation_mode`: mean of `-o` (seeds 002, 004).
+ * `BoidsFlockParams::separation_mode`: Mean of `-o` (target-flock, flock-2d).
  */
 #define BOIDS_SEPARATION_MEAN_OFFSET 2
 
 /**
- * `BoidsFlockParams::separation_mode`: sum of `-o` (seed 001).
+ * `BoidsFlockParams::separation_mode`: Sum of `-o` (goal-swarm).
  */
 #define BOIDS_SEPARATION_SUM_OFFSET 3
 
 /**
- * `BoidsFlockParams::alignment_mode`: mean neighbour velocity minus own (seed 000).
+ * `BoidsFlockParams::alignment_mode`: `mean v_j - v_i` (fish-tank).
  */
 #define BOIDS_ALIGNMENT_VELOCITY_DIFFERENCE 0
 
 /**
- * `BoidsFlockParams::alignment_mode`: mean neighbour heading (seeds 003, 004).
+ * `BoidsFlockParams::alignment_mode`: Mean of the neighbours' headings; a boid alone uses its own heading (steering-obstacles, flock-2d).
  */
 #define BOIDS_ALIGNMENT_MEAN_HEADING 1
 
 /**
- * `BoidsFlockParams::alignment_mode`: mean neighbour velocity (seed 002).
+ * `BoidsFlockParams::alignment_mode`: `mean v_j` (target-flock).
  */
 #define BOIDS_ALIGNMENT_MEAN_VELOCITY 2
 
 /**
- * `BoidsFlockParams::alignment_mode`: speed becomes the neighbours' mean speed (seed 001).
+ * `BoidsFlockParams::alignment_mode`: No turning: the scalar speed becomes `(0.01 + Σ |v_j|) / n` (goal-swarm's group speed; heading-speed integrator only).
  */
 #define BOIDS_ALIGNMENT_GROUP_SPEED 3
 
 /**
- * `BoidsFlockParams::combine`: weighted sum.
+ * `BoidsFlockParams::combine`: `Σ w_k m_k`.
  */
 #define BOIDS_COMBINE_WEIGHTED_SUM 0
 
 /**
- * `BoidsFlockParams::combine`: Reynolds steering with `max_force`.
+ * `BoidsFlockParams::combine`: Reynolds steering: `Σ w_k clampLength(m̂_k · max_speed - v, max_force)` (steering-obstacles); the neighbour rules apply only when the boid has neighbours.
  */
 #define BOIDS_COMBINE_STEER 1
 
 /**
- * `BoidsFlockParams::combine`: each part clamped to its weight, times `drive_factor`.
+ * `BoidsFlockParams::combine`: `Σ clampLength(w_k m_k, w_k)`, parts shorter than 1e-5 dropped, then times `drive_factor` (flock-2d).
  */
 #define BOIDS_COMBINE_WEIGHTED_CLAMPED 2
 
 /**
- * `BoidsFlockParams::integrator`: acceleration with a speed clamp.
+ * `BoidsFlockParams::integrator`: `v += a dt`, speed clamped to `[min_speed, max_speed]`, `p += v dt` (fish-tank, steering-obstacles).
  */
 #define BOIDS_INTEGRATOR_ACCELERATION 0
 
 /**
- * `BoidsFlockParams::integrator`: velocity blend (`velocity_smoothing`).
+ * `BoidsFlockParams::integrator`: `v += velocity_smoothing · a`, then `|v| > max → max`, then `0 < |v| < min → min`, `p += v dt` (target-flock).
  */
 #define BOIDS_INTEGRATOR_VELOCITY_BLEND 1
 
 /**
- * `BoidsFlockParams::integrator`: heading and speed with a turn-rate limit.
+ * `BoidsFlockParams::integrator`: The heading turns toward `a` by at most `max_turn_rate · dt` of a slerp, the scalar speed is kept, `p += heading · speed · dt` (goal-swarm).
  */
 #define BOIDS_INTEGRATOR_HEADING_SPEED 2
 
 /**
- * `BoidsFlockParams::integrator`: the combined move is the velocity.
+ * `BoidsFlockParams::integrator`: The steering output is the velocity, clamped to `max_speed`; `p += v dt` (flock-2d).
  */
 #define BOIDS_INTEGRATOR_KINEMATIC 3
 
 /**
- * `BoidsFlockParams::plane`: full 3-D.
+ * `BoidsFlockParams::plane`: Full 3-D motion.
  */
 #define BOIDS_PLANE_NONE 0
 
 /**
- * `BoidsFlockParams::plane`: motion in the XY plane.
+ * `BoidsFlockParams::plane`: Motion in the XY plane (z = 0), as Unity 2-D.
  */
 #define BOIDS_PLANE_XY 1
 
 /**
- * `BoidsFlockParams::plane`: motion in the XZ plane.
+ * `BoidsFlockParams::plane`: Motion in the XZ plane (y = 0), a ground plane.
  */
 #define BOIDS_PLANE_XZ 2
 
 /**
- * `BoidsFlockParams::index`: grid (k-nearest too).
+ * `BoidsFlockParams::index`: The grid (for radius and k-nearest queries alike).
  */
 #define BOIDS_INDEX_AUTO 0
 
 /**
- * `BoidsFlockParams::index`: uniform grid.
+ * `BoidsFlockParams::index`: A uniform grid with cell size tied to the perception radius.
  */
 #define BOIDS_INDEX_GRID 1
 
 /**
- * `BoidsFlockParams::index`: k-d tree.
+ * `BoidsFlockParams::index`: A k-d tree (kiddo).
  */
 #define BOIDS_INDEX_KD_TREE 2
 
 /**
- * `BoidsFlockParams::index`: brute force (testing).
+ * `BoidsFlockParams::index`: Every boid against every boid: the test oracle.
  */
 #define BOIDS_INDEX_BRUTE_FORCE 3
 
 /**
- * `BoidsFlockParams::obstacle_avoidance`: ignore obstacles.
+ * `BoidsFlockParams::obstacle_avoidance`: Obstacles are ignored.
  */
 #define BOIDS_OBSTACLES_IGNORE 0
 
 /**
- * `BoidsFlockParams::obstacle_avoidance`: steer toward the reflected heading (seed 001).
+ * `BoidsFlockParams::obstacle_avoidance`: Steer toward the heading reflected about the hit surface (goal-swarm).
  */
 #define BOIDS_OBSTACLES_REFLECT 1
 
 /**
- * `BoidsFlockParams::obstacle_avoidance`: search 300 spiral directions for a clear one (seed 003).
+ * `BoidsFlockParams::obstacle_avoidance`: Try 300 directions on a golden spiral around the heading, nearest first, and steer toward the first one whose look-ahead is clear (steering-obstacles).
  */
 #define BOIDS_OBSTACLES_FREE_DIRECTION 2
 
 /**
- * `BoidsSpawnDef::shape`: uniform in the box `min`..`max`.
+ * `BoidsSpawnDef::shape`: Uniform in the box `min`..`max`.
  */
 #define BOIDS_SPAWN_BOX 0
 
 /**
- * `BoidsSpawnDef::shape`: uniform in the ball `centre`, `radius`.
+ * `BoidsSpawnDef::shape`: Uniform in the ball `centre`, `radius`.
  */
 #define BOIDS_SPAWN_SPHERE 1
 
 /**
- * `BoidsSpawnDef::shape`: uniform in the disc `centre`, `radius` in the flock's plane.
+ * `BoidsSpawnDef::shape`: Uniform in the disc `centre`, `radius` in the flock's plane.
  */
 #define BOIDS_SPAWN_DISC 2
 
 /**
- * `BoidsSpawnDef::shape`: uniform in the ball `centre`, `radius`, then flattened onto y = centre.y.
+ * `BoidsSpawnDef::shape`: Uniform in the ball `centre`, `radius`, then flattened onto y = centre.y.
  */
 #define BOIDS_SPAWN_FLAT_BALL 3
 
 /**
- * `BoidsObstacleDef::shape`: a ball (`a` = centre, `radius`).
+ * `BoidsObstacleDef::shape`: A ball (`a` = centre, `radius`).
  */
 #define BOIDS_OBSTACLE_SPHERE 0
 
 /**
- * `BoidsObstacleDef::shape`: an axis-aligned box (`a` = min, `b` = max).
+ * `BoidsObstacleDef::shape`: An axis-aligned box (`a` = min, `b` = max).
  */
 #define BOIDS_OBSTACLE_BOX 1
 
 /**
- * `BoidsObstacleDef::shape`: the half-space behind a plane (`a` = a point, `b` = unit normal).
+ * `BoidsObstacleDef::shape`: The half-space behind a plane (`a` = a point, `b` = unit normal).
  */
 #define BOIDS_OBSTACLE_PLANE 2
 
 /**
- * `boids_world_set_relation` kind: no reaction (removes the relation).
+ * `boids_world_set_relation` kind: No reaction (removes a relation).
  */
 #define BOIDS_RELATION_IGNORE 0
 
 /**
- * `boids_world_set_relation` kind: move with the other flock (toward its centre, along its heading).
+ * `boids_world_set_relation` kind: Move with the other flock's boids in range: toward their centre and along their mean heading.
  */
 #define BOIDS_RELATION_FLOCK_TOGETHER 1
 
 /**
- * `boids_world_set_relation` kind: keep away from the other flock's boids.
+ * `boids_world_set_relation` kind: Keep away from the other flock's boids in range (mean unit vector away).
  */
 #define BOIDS_RELATION_AVOID 2
 
 /**
- * `boids_world_set_relation` kind: prey, evade the nearest of them with prediction.
+ * `boids_world_set_relation` kind: Prey: evade the nearest boid in range, from where it will be (Reynolds evasion).
  */
 #define BOIDS_RELATION_FLEE 3
 
 /**
- * `boids_world_set_relation` kind: predator, pursue the nearest of them with prediction.
+ * `boids_world_set_relation` kind: Predator: pursue the nearest boid in range, toward where it will be (Reynolds pursuit).
  */
 #define BOIDS_RELATION_CHASE 4
 
@@ -352,24 +351,6 @@ typedef enum BoidsResult BoidsResult;
 typedef int32_t BoidsResult;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
-
-/**
- * World settings. Get one from `boids_default_world_def()` and change fields.
- */
-typedef struct BoidsWorldDef {
-  /**
-   * Seed of every random draw.
-   */
-  uint64_t seed;
-  /**
-   * Worker threads: 0 = one per core (Rayon's global pool), 1..=1024 = the world's own pool.
-   */
-  uint32_t threads;
-  /**
-   * Set by `boids_default_world_def`; do not touch.
-   */
-  uint32_t internal_cookie;
-} BoidsWorldDef;
 
 /**
  * A 3-D vector (12 bytes).
@@ -703,6 +684,24 @@ typedef struct BoidsSpawnDef {
 } BoidsSpawnDef;
 
 /**
+ * World settings. Get one from `boids_default_world_def()` and change fields.
+ */
+typedef struct BoidsWorldDef {
+  /**
+   * Seed of every random draw.
+   */
+  uint64_t seed;
+  /**
+   * Worker threads: 0 = one per core (Rayon's global pool), 1..=1024 = the world's own pool.
+   */
+  uint32_t threads;
+  /**
+   * Set by `boids_default_world_def`; do not touch.
+   */
+  uint32_t internal_cookie;
+} BoidsWorldDef;
+
+/**
  * A world handle. All zero is the null id; ids of destroyed worlds go stale.
  */
 typedef struct BoidsWorldId {
@@ -735,6 +734,17 @@ typedef struct BoidsFlockId {
 } BoidsFlockId;
 
 /**
+ * A 4×4 matrix, column-major (Unity's `Matrix4x4` memory layout): `m[12..15]` is the
+ * translation (64 bytes).
+ */
+typedef struct BoidsMat4 {
+  /**
+   * Elements, column by column.
+   */
+  float m[16];
+} BoidsMat4;
+
+/**
  * A rotation quaternion, Unity's memory order x, y, z, w (16 bytes).
  */
 typedef struct BoidsQuat {
@@ -755,17 +765,6 @@ typedef struct BoidsQuat {
    */
   float w;
 } BoidsQuat;
-
-/**
- * A 4×4 matrix, column-major (Unity's `Matrix4x4` memory layout): `m[12..15]` is the
- * translation (64 bytes).
- */
-typedef struct BoidsMat4 {
-  /**
-   * Elements, column by column.
-   */
-  float m[16];
-} BoidsMat4;
 
 /**
  * An obstacle shape.
@@ -812,11 +811,6 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * The library version, e.g. "0.1.0". Static string; never NULL. Thread-safe.
- */
-const char *boids_version(void);
-
-/**
  * The C ABI version (`BOIDS_ABI_VERSION` of the header the library was built with). A host
  * should refuse to run when this differs from the `BOIDS_ABI_VERSION` it compiled against.
  * Threads: callable from any thread at any time; touches no world.
@@ -824,32 +818,10 @@ const char *boids_version(void);
 uint32_t boids_abi_version(void);
 
 /**
- * Size in bytes of an ABI struct (`BOIDS_STRUCT_*`), 0 for an unknown kind. Bindings in other
- * languages compare it with their own layout at start-up.
+ * A flock def with no name (set `name` before use) and `boids_default_flock_params()`.
  * Threads: callable from any thread at any time; touches no world.
  */
-uint32_t boids_struct_size(int32_t kind);
-
-/**
- * A static English name for a result code, e.g. "BOIDS_RESULT_BUSY: world in use by another
- * thread". Unknown codes give "unknown result code". Never NULL; do not free. Thread-safe.
- */
-const char *boids_result_str(int32_t result);
-
-/**
- * The detail of the calling thread's last failed call ("flock params: perception_radius must be
- * finite and in [0, 1000000000], got NaN"), or "" if none failed yet. The string belongs to the
- * library and stays valid until the calling thread's next failing call; copy it to keep it.
- * Successful calls do not clear it. Never NULL.
- */
-const char *boids_last_error_message(void);
-
-/**
- * World settings with seed 0 and one worker per core. Change fields, then pass to
- * `boids_world_create`.
- * Threads: callable from any thread at any time; touches no world.
- */
-struct BoidsWorldDef boids_default_world_def(void);
+struct BoidsFlockDef boids_default_flock_def(void);
 
 /**
  * Parameters of seed 000's fish school (radius 1, 90° field of view, weights 5/2/3, speeds
@@ -859,86 +831,50 @@ struct BoidsWorldDef boids_default_world_def(void);
 struct BoidsFlockParams boids_default_flock_params(void);
 
 /**
- * A flock def with no name (set `name` before use) and `boids_default_flock_params()`.
- * Threads: callable from any thread at any time; touches no world.
- */
-struct BoidsFlockDef boids_default_flock_def(void);
-
-/**
  * Spawn settings: the box -5..5 at speeds 2..5.
  * Threads: callable from any thread at any time; touches no world.
  */
 struct BoidsSpawnDef boids_default_spawn_def(void);
 
 /**
- * Creates a world. `def` must come from `boids_default_world_def()`; it is only read.
- * On success writes the new id to `out_world`. The world lives until `boids_world_destroy`.
+ * World settings with seed 0 and one worker per core. Change fields, then pass to
+ * `boids_world_create`.
+ * Threads: callable from any thread at any time; touches no world.
+ */
+struct BoidsWorldDef boids_default_world_def(void);
+
+/**
+ * Adds `count` boids with the given positions and velocities (both arrays of `count`); writes
+ * the first new id to `out_first_id`. All values must be finite.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
  * # Safety
- * `def` and `out_world` are NULL or valid pointers.
+ * `positions` and `velocities` are NULL (only with count 0) or hold `count` readable entries;
+ * `out_first_id` NULL or writable.
  */
-BoidsResult boids_world_create(const struct BoidsWorldDef *def,
-                               struct BoidsWorldId *out_world);
+BoidsResult boids_flock_add_boids(struct BoidsFlockId flock,
+                                  const struct BoidsVec3 *positions,
+                                  const struct BoidsVec3 *velocities,
+                                  size_t count,
+                                  uint32_t *out_first_id);
 
 /**
- * Destroys a world and everything in it; its id and every flock and obstacle id in it go
- * stale. Destroying twice returns `BOIDS_RESULT_INVALID_ID`; while another thread is inside a
- * call on the world, `BOIDS_RESULT_BUSY` (nothing destroyed).
+ * Stops leader following.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  */
-BoidsResult boids_world_destroy(struct BoidsWorldId world);
+BoidsResult boids_flock_clear_leader(struct BoidsFlockId flock);
 
 /**
- * 1 while `world` names a live world, else 0. Thread-safe.
- */
-int32_t boids_world_is_valid(struct BoidsWorldId world);
-
-/**
- * Advances every flock of the world by `dt` seconds (0 < dt <= 1). Runs on the world's worker
- * threads and returns when done. The result is bit-identical for any thread count.
- * Threads: call from any thread; while it runs, other calls on this world from other threads
- * return `BOIDS_RESULT_BUSY`.
- */
-BoidsResult boids_world_step(struct BoidsWorldId world, float dt);
-
-/**
- * Writes a 64-bit hash of the whole world state (for determinism checks) to `out_hash`.
+ * Writes the number of boids to `out_count`.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
  * # Safety
- * `out_hash` is NULL or writable.
+ * `out_count` is NULL or writable.
  */
-BoidsResult boids_world_state_hash(struct BoidsWorldId world,
-                                   uint64_t *out_hash);
-
-/**
- * Copies the ids of the world's live flocks (in slot order) into `out` (room for `capacity`);
- * writes how many to `out_count`. Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number
- * needed in `out_count`; NULL with capacity 0 asks for the number.
- * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
- *
- * # Safety
- * `out` is NULL (only with capacity 0) or holds `capacity` writable entries; `out_count` NULL
- * or writable.
- */
-BoidsResult boids_world_list_flocks(struct BoidsWorldId world,
-                                    struct BoidsFlockId *out,
-                                    size_t capacity,
-                                    size_t *out_count);
-
-/**
- * Sets the observer point (the player): a flock with a wake region moves only while the
- * observer is inside it. NULL clears it (every flock awake).
- * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
- *
- *
- * # Safety
- * `point` is NULL or readable.
- */
-BoidsResult boids_world_set_observer(struct BoidsWorldId world,
-                                     const struct BoidsVec3 *point);
+BoidsResult boids_flock_count(struct BoidsFlockId flock,
+                              size_t *out_count);
 
 /**
  * Creates a flock from `def` (from `boids_default_flock_def()`, with `name` set). The name is
@@ -974,12 +910,6 @@ BoidsResult boids_flock_create_preset(struct BoidsWorldId world,
 BoidsResult boids_flock_destroy(struct BoidsFlockId flock);
 
 /**
- * 1 while `flock` names a live flock, else 0 (also 0 while its world is busy in another
- * thread).
- */
-int32_t boids_flock_is_valid(struct BoidsFlockId flock);
-
-/**
  * Finds a flock by name. Not found: `BOIDS_RESULT_NOT_FOUND`.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
@@ -1003,48 +933,6 @@ BoidsResult boids_flock_get_params(struct BoidsFlockId flock,
                                    struct BoidsFlockParams *out_params);
 
 /**
- * Replaces a flock's parameters, live. Every field is validated first; on error nothing
- * changes and the message names the field.
- * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
- *
- *
- * # Safety
- * `params` is NULL or readable.
- */
-BoidsResult boids_flock_set_params(struct BoidsFlockId flock,
-                                   const struct BoidsFlockParams *params);
-
-/**
- * Moves the flock's target (its params must have `has_target = 1`).
- * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
- */
-BoidsResult boids_flock_set_target(struct BoidsFlockId flock,
-                                   struct BoidsVec3 point);
-
-/**
- * Replaces only the flock's bounds.
- * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
- *
- *
- * # Safety
- * `bounds` is NULL or readable.
- */
-BoidsResult boids_flock_set_bounds(struct BoidsFlockId flock,
-                                   const struct BoidsBounds *bounds);
-
-/**
- * Sets the box the observer must be in for the flock to move; NULL for both clears it.
- * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
- *
- *
- * # Safety
- * `min` and `max` are both NULL or both readable.
- */
-BoidsResult boids_flock_set_wake_region(struct BoidsFlockId flock,
-                                        const struct BoidsVec3 *min,
-                                        const struct BoidsVec3 *max);
-
-/**
  * Writes 1 to `out_asleep` if the last step skipped the flock (observer outside its wake
  * region), else 0.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
@@ -1057,71 +945,51 @@ BoidsResult boids_flock_is_asleep(struct BoidsFlockId flock,
                                   int32_t *out_asleep);
 
 /**
- * Spawns `count` boids as `spawn` says (from `boids_default_spawn_def()`); writes the first new
- * id to `out_first_id` (ids are consecutive). At most 16,777,216 boids per flock.
- * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
- *
- *
- * # Safety
- * `spawn` is NULL or readable; `out_first_id` NULL or writable.
+ * 1 while `flock` names a live flock, else 0 (also 0 while its world is busy in another
+ * thread).
  */
-BoidsResult boids_flock_spawn(struct BoidsFlockId flock,
-                              uint32_t count,
-                              const struct BoidsSpawnDef *spawn,
-                              uint32_t *out_first_id);
+int32_t boids_flock_is_valid(struct BoidsFlockId flock);
 
 /**
- * Grows (spawning per `spawn`) or shrinks (removing the newest boids) the flock to `count`.
+ * Copies the ids (ascending; the order of every other read); as `boids_flock_read_positions`.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
  * # Safety
- * `spawn` is NULL or readable.
+ * As `boids_flock_read_positions`.
  */
-BoidsResult boids_flock_resize(struct BoidsFlockId flock,
-                               uint32_t count,
-                               const struct BoidsSpawnDef *spawn);
+BoidsResult boids_flock_read_ids(struct BoidsFlockId flock,
+                                 uint32_t *out,
+                                 size_t capacity,
+                                 size_t *out_count);
 
 /**
- * Adds `count` boids with the given positions and velocities (both arrays of `count`); writes
- * the first new id to `out_first_id`. All values must be finite.
+ * Writes each boid's 4×4 instance matrix, column-major (Unity's `Matrix4x4` memory layout):
+ * rotation `LookRotation(heading)`, uniform `scale`, translation = position. Ready for
+ * `Graphics.RenderMeshInstanced`. As `boids_flock_read_positions`; computed in parallel.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
  * # Safety
- * `positions` and `velocities` are NULL (only with count 0) or hold `count` readable entries;
- * `out_first_id` NULL or writable.
+ * As `boids_flock_read_positions`.
  */
-BoidsResult boids_flock_add_boids(struct BoidsFlockId flock,
-                                  const struct BoidsVec3 *positions,
-                                  const struct BoidsVec3 *velocities,
-                                  size_t count,
-                                  uint32_t *out_first_id);
+BoidsResult boids_flock_read_matrices(struct BoidsFlockId flock,
+                                      float scale,
+                                      struct BoidsMat4 *out,
+                                      size_t capacity,
+                                      size_t *out_count);
 
 /**
- * Removes the boids with these ids (all or nothing: an unknown id removes none). Writes how
- * many were removed (duplicates count once) to `out_removed` (may be NULL).
- * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
- *
+ * Writes each boid's orientation, Unity's `LookRotation(heading)`, as x, y, z, w; as
+ * `boids_flock_read_positions`. Computed in parallel on the world's threads.
  *
  * # Safety
- * `ids` is NULL (only with count 0) or holds `count` entries; `out_removed` NULL or writable.
+ * As `boids_flock_read_positions`.
  */
-BoidsResult boids_flock_remove_boids(struct BoidsFlockId flock,
-                                     const uint32_t *ids,
-                                     size_t count,
-                                     size_t *out_removed);
-
-/**
- * Writes the number of boids to `out_count`.
- * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
- *
- *
- * # Safety
- * `out_count` is NULL or writable.
- */
-BoidsResult boids_flock_count(struct BoidsFlockId flock,
-                              size_t *out_count);
+BoidsResult boids_flock_read_orientations(struct BoidsFlockId flock,
+                                          struct BoidsQuat *out,
+                                          size_t capacity,
+                                          size_t *out_count);
 
 /**
  * Copies the positions (id order) into `out` (room for `capacity` entries); writes the number
@@ -1153,45 +1021,110 @@ BoidsResult boids_flock_read_velocities(struct BoidsFlockId flock,
                                         size_t *out_count);
 
 /**
- * Copies the ids (ascending; the order of every other read); as `boids_flock_read_positions`.
+ * Removes the boids with these ids (all or nothing: an unknown id removes none). Writes how
+ * many were removed (duplicates count once) to `out_removed` (may be NULL).
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
  * # Safety
- * As `boids_flock_read_positions`.
+ * `ids` is NULL (only with count 0) or holds `count` entries; `out_removed` NULL or writable.
  */
-BoidsResult boids_flock_read_ids(struct BoidsFlockId flock,
-                                 uint32_t *out,
-                                 size_t capacity,
-                                 size_t *out_count);
+BoidsResult boids_flock_remove_boids(struct BoidsFlockId flock,
+                                     const uint32_t *ids,
+                                     size_t count,
+                                     size_t *out_removed);
 
 /**
- * Writes each boid's orientation, Unity's `LookRotation(heading)`, as x, y, z, w; as
- * `boids_flock_read_positions`. Computed in parallel on the world's threads.
- *
- * # Safety
- * As `boids_flock_read_positions`.
- */
-BoidsResult boids_flock_read_orientations(struct BoidsFlockId flock,
-                                          struct BoidsQuat *out,
-                                          size_t capacity,
-                                          size_t *out_count);
-
-/**
- * Writes each boid's 4×4 instance matrix, column-major (Unity's `Matrix4x4` memory layout):
- * rotation `LookRotation(heading)`, uniform `scale`, translation = position. Ready for
- * `Graphics.RenderMeshInstanced`. As `boids_flock_read_positions`; computed in parallel.
+ * Grows (spawning per `spawn`) or shrinks (removing the newest boids) the flock to `count`.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
  * # Safety
- * As `boids_flock_read_positions`.
+ * `spawn` is NULL or readable.
  */
-BoidsResult boids_flock_read_matrices(struct BoidsFlockId flock,
-                                      float scale,
-                                      struct BoidsMat4 *out,
-                                      size_t capacity,
-                                      size_t *out_count);
+BoidsResult boids_flock_resize(struct BoidsFlockId flock,
+                               uint32_t count,
+                               const struct BoidsSpawnDef *spawn);
+
+/**
+ * Replaces only the flock's bounds.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * `bounds` is NULL or readable.
+ */
+BoidsResult boids_flock_set_bounds(struct BoidsFlockId flock,
+                                   const struct BoidsBounds *bounds);
+
+/**
+ * Makes boid `boid_id` of the flock its leader: the flock's target follows it at `offset` in
+ * the leader's frame (+Z ahead, +Y up; `{0, 0, -2}` = two units behind), and the leader ignores
+ * the target. Followers steer with `weight_target` (and `arrival_radius`).
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ */
+BoidsResult boids_flock_set_leader(struct BoidsFlockId flock,
+                                   uint32_t boid_id,
+                                   struct BoidsVec3 offset);
+
+/**
+ * Replaces a flock's parameters, live. Every field is validated first; on error nothing
+ * changes and the message names the field.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * `params` is NULL or readable.
+ */
+BoidsResult boids_flock_set_params(struct BoidsFlockId flock,
+                                   const struct BoidsFlockParams *params);
+
+/**
+ * Sets the polyline (`count` points, copied) the flock follows with `weight_path`; `closed` 1
+ * loops back to the first point. Fewer than two points clears the path.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * `points` is NULL (only with count 0) or holds `count` readable entries.
+ */
+BoidsResult boids_flock_set_path(struct BoidsFlockId flock,
+                                 const struct BoidsVec3 *points,
+                                 size_t count,
+                                 int32_t closed);
+
+/**
+ * Moves the flock's target (its params must have `has_target = 1`).
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ */
+BoidsResult boids_flock_set_target(struct BoidsFlockId flock,
+                                   struct BoidsVec3 point);
+
+/**
+ * Sets the box the observer must be in for the flock to move; NULL for both clears it.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * `min` and `max` are both NULL or both readable.
+ */
+BoidsResult boids_flock_set_wake_region(struct BoidsFlockId flock,
+                                        const struct BoidsVec3 *min,
+                                        const struct BoidsVec3 *max);
+
+/**
+ * Spawns `count` boids as `spawn` says (from `boids_default_spawn_def()`); writes the first new
+ * id to `out_first_id` (ids are consecutive). At most 16,777,216 boids per flock.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * `spawn` is NULL or readable; `out_first_id` NULL or writable.
+ */
+BoidsResult boids_flock_spawn(struct BoidsFlockId flock,
+                              uint32_t count,
+                              const struct BoidsSpawnDef *spawn,
+                              uint32_t *out_first_id);
 
 /**
  * Overwrites every boid's position (id order; `count` must equal the flock's count).
@@ -1218,6 +1151,14 @@ BoidsResult boids_flock_write_velocities(struct BoidsFlockId flock,
                                          size_t count);
 
 /**
+ * The detail of the calling thread's last failed call ("flock params: perception_radius must be
+ * finite and in [0, 1000000000], got NaN"), or "" if none failed yet. The string belongs to the
+ * library and stays valid until the calling thread's next failing call; copy it to keep it.
+ * Successful calls do not clear it. Never NULL.
+ */
+const char *boids_last_error_message(void);
+
+/**
  * Adds an obstacle every flock of the world avoids (per its params).
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
@@ -1228,6 +1169,12 @@ BoidsResult boids_flock_write_velocities(struct BoidsFlockId flock,
 BoidsResult boids_obstacle_add(struct BoidsWorldId world,
                                const struct BoidsObstacleDef *def,
                                struct BoidsObstacleId *out_obstacle);
+
+/**
+ * Removes an obstacle; its id goes stale.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ */
+BoidsResult boids_obstacle_remove(struct BoidsObstacleId obstacle);
 
 /**
  * Replaces (moves) an obstacle's shape.
@@ -1241,10 +1188,73 @@ BoidsResult boids_obstacle_set(struct BoidsObstacleId obstacle,
                                const struct BoidsObstacleDef *def);
 
 /**
- * Removes an obstacle; its id goes stale.
- * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ * A static English name for a result code, e.g. "BOIDS_RESULT_BUSY: world in use by another
+ * thread". Unknown codes give "unknown result code". Never NULL; do not free. Thread-safe.
  */
-BoidsResult boids_obstacle_remove(struct BoidsObstacleId obstacle);
+const char *boids_result_str(int32_t result);
+
+/**
+ * Size in bytes of an ABI struct (`BOIDS_STRUCT_*`), 0 for an unknown kind. Bindings in other
+ * languages compare it with their own layout at start-up.
+ * Threads: callable from any thread at any time; touches no world.
+ */
+uint32_t boids_struct_size(int32_t kind);
+
+/**
+ * The library version, e.g. "0.1.0". Static string; never NULL. Thread-safe.
+ */
+const char *boids_version(void);
+
+/**
+ * Creates a world. `def` must come from `boids_default_world_def()`; it is only read.
+ * On success writes the new id to `out_world`. The world lives until `boids_world_destroy`.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * `def` and `out_world` are NULL or valid pointers.
+ */
+BoidsResult boids_world_create(const struct BoidsWorldDef *def,
+                               struct BoidsWorldId *out_world);
+
+/**
+ * Destroys a world and everything in it; its id and every flock and obstacle id in it go
+ * stale. Destroying twice returns `BOIDS_RESULT_INVALID_ID`; while another thread is inside a
+ * call on the world, `BOIDS_RESULT_BUSY` (nothing destroyed).
+ */
+BoidsResult boids_world_destroy(struct BoidsWorldId world);
+
+/**
+ * 1 while `world` names a live world, else 0. Thread-safe.
+ */
+int32_t boids_world_is_valid(struct BoidsWorldId world);
+
+/**
+ * Copies the ids of the world's live flocks (in slot order) into `out` (room for `capacity`);
+ * writes how many to `out_count`. Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number
+ * needed in `out_count`; NULL with capacity 0 asks for the number.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+ *
+ * # Safety
+ * `out` is NULL (only with capacity 0) or holds `capacity` writable entries; `out_count` NULL
+ * or writable.
+ */
+BoidsResult boids_world_list_flocks(struct BoidsWorldId world,
+                                    struct BoidsFlockId *out,
+                                    size_t capacity,
+                                    size_t *out_count);
+
+/**
+ * Sets the observer point (the player): a flock with a wake region moves only while the
+ * observer is inside it. NULL clears it (every flock awake).
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * `point` is NULL or readable.
+ */
+BoidsResult boids_world_set_observer(struct BoidsWorldId world,
+                                     const struct BoidsVec3 *point);
 
 /**
  * Sets how flock `from` reacts to flock `to` (`BOIDS_RELATION_*`) within `radius`, with
@@ -1261,34 +1271,23 @@ BoidsResult boids_world_set_relation(struct BoidsWorldId world,
                                      float weight);
 
 /**
- * Sets the polyline (`count` points, copied) the flock follows with `weight_path`; `closed` 1
- * loops back to the first point. Fewer than two points clears the path.
+ * Writes a 64-bit hash of the whole world state (for determinism checks) to `out_hash`.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
  * # Safety
- * `points` is NULL (only with count 0) or holds `count` readable entries.
+ * `out_hash` is NULL or writable.
  */
-BoidsResult boids_flock_set_path(struct BoidsFlockId flock,
-                                 const struct BoidsVec3 *points,
-                                 size_t count,
-                                 int32_t closed);
+BoidsResult boids_world_state_hash(struct BoidsWorldId world,
+                                   uint64_t *out_hash);
 
 /**
- * Makes boid `boid_id` of the flock its leader: the flock's target follows it at `offset` in
- * the leader's frame (+Z ahead, +Y up; `{0, 0, -2}` = two units behind), and the leader ignores
- * the target. Followers steer with `weight_target` (and `arrival_radius`).
- * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ * Advances every flock of the world by `dt` seconds (0 < dt <= 1). Runs on the world's worker
+ * threads and returns when done. The result is bit-identical for any thread count.
+ * Threads: call from any thread; while it runs, other calls on this world from other threads
+ * return `BOIDS_RESULT_BUSY`.
  */
-BoidsResult boids_flock_set_leader(struct BoidsFlockId flock,
-                                   uint32_t boid_id,
-                                   struct BoidsVec3 offset);
-
-/**
- * Stops leader following.
- * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
- */
-BoidsResult boids_flock_clear_leader(struct BoidsFlockId flock);
+BoidsResult boids_world_step(struct BoidsWorldId world, float dt);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -138,21 +138,11 @@ namespace Boids.Native
         public float radius;
     }
 
-    /// <summary>Constants of include/boids.h.</summary>
-    public static class BoidsConst
+    /// <summary>Constants of include/boids.h. The enum values (BOUNDS_*, SEPARATION_*, ...) are in
+    /// Enums.cs, generated from the engine's enum tables, as are the typed enums of namespace Boids.</summary>
+    public static partial class BoidsConst
     {
         public const uint ABI_VERSION = 1;
-        public const int BOUNDS_NONE = 0, BOUNDS_SOFT_BOX = 1, BOUNDS_SOFT_SPHERE = 2, BOUNDS_WRAP = 3, BOUNDS_CLAMP = 4, BOUNDS_TURN_BACK = 5;
-        public const int SEPARATION_UNIT_MEAN = 0, SEPARATION_INVERSE_SQUARE = 1, SEPARATION_MEAN_OFFSET = 2, SEPARATION_SUM_OFFSET = 3;
-        public const int ALIGNMENT_VELOCITY_DIFFERENCE = 0, ALIGNMENT_MEAN_HEADING = 1, ALIGNMENT_MEAN_VELOCITY = 2, ALIGNMENT_GROUP_SPEED = 3;
-        public const int COMBINE_WEIGHTED_SUM = 0, COMBINE_STEER = 1, COMBINE_WEIGHTED_CLAMPED = 2;
-        public const int INTEGRATOR_ACCELERATION = 0, INTEGRATOR_VELOCITY_BLEND = 1, INTEGRATOR_HEADING_SPEED = 2, INTEGRATOR_KINEMATIC = 3;
-        public const int PLANE_NONE = 0, PLANE_XY = 1, PLANE_XZ = 2;
-        public const int INDEX_AUTO = 0, INDEX_GRID = 1, INDEX_KD_TREE = 2, INDEX_BRUTE_FORCE = 3;
-        public const int OBSTACLES_IGNORE = 0, OBSTACLES_REFLECT = 1, OBSTACLES_FREE_DIRECTION = 2;
-        public const int SPAWN_BOX = 0, SPAWN_SPHERE = 1, SPAWN_DISC = 2, SPAWN_FLAT_BALL = 3;
-        public const int OBSTACLE_SPHERE = 0, OBSTACLE_BOX = 1, OBSTACLE_PLANE = 2;
-        public const int RELATION_IGNORE = 0, RELATION_FLOCK_TOGETHER = 1, RELATION_AVOID = 2, RELATION_FLEE = 3, RELATION_CHASE = 4;
         public const int STRUCT_VEC3 = 0, STRUCT_QUAT = 1, STRUCT_MAT4 = 2, STRUCT_WORLD_ID = 3, STRUCT_FLOCK_ID = 4,
             STRUCT_OBSTACLE_ID = 5, STRUCT_WORLD_DEF = 6, STRUCT_BOUNDS = 7, STRUCT_FLOCK_PARAMS = 8,
             STRUCT_FLOCK_DEF = 9, STRUCT_SPAWN_DEF = 10, STRUCT_OBSTACLE_DEF = 11;

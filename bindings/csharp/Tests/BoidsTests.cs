@@ -110,15 +110,64 @@ static unsafe class BoidsTests
                 f.SeparationWeight = 4f;
                 f.AlignmentWeight = 3f;
                 f.CohesionWeight = 1f;
-                f.FieldOfViewDegrees = 120f;
+                f.FovHalfAngleDegrees = 120f;
                 var p = f.Params;
                 Assert(p.perception_radius == 2.5f && p.max_speed == 7f && p.min_speed == 1f, "live params");
-                Assert(f.PerceptionRadius == 2.5f && f.FieldOfViewDegrees == 120f && f.CohesionWeight == 1f, "getters");
+                Assert(f.PerceptionRadius == 2.5f && f.FovHalfAngleDegrees == 120f && f.CohesionWeight == 1f, "getters");
                 f.Destroy();
                 Assert(!f.IsValid, "destroyed");
                 Refused(BoidsResult.InvalidId, () => { var n = f.Count; });
                 Refused(BoidsResult.InvalidId, () => f.Destroy());
                 Refused(BoidsResult.InvalidId, () => f.ReadPositions(new BoidsVec3[1]));
+            }
+        });
+
+        Test("every value of every enum round-trips through the native library", () =>
+        {
+            using (var w = new BoidsWorld(2))
+            {
+                var f = w.CreateFlock("f");
+                var g = w.CreateFlock("g");
+                int n = 0;
+                foreach (SeparationMode v in Enum.GetValues(typeof(SeparationMode))) { f.Separation = v; Assert(f.Separation == v, "separation " + v); n++; }
+                foreach (AlignmentMode v in Enum.GetValues(typeof(AlignmentMode)))
+                {
+                    // group-speed belongs to the heading-speed integrator.
+                    f.Integrator = v == AlignmentMode.GroupSpeed ? Integrator.HeadingSpeed : Integrator.Acceleration;
+                    f.Alignment = v; Assert(f.Alignment == v, "alignment " + v); n++;
+                }
+                f.Alignment = AlignmentMode.VelocityDifference;
+                foreach (Combine v in Enum.GetValues(typeof(Combine))) { f.Combine = v; Assert(f.Combine == v, "combine " + v); n++; }
+                foreach (Integrator v in Enum.GetValues(typeof(Integrator))) { f.Integrator = v; Assert(f.Integrator == v, "integrator " + v); n++; }
+                foreach (PlaneLock v in Enum.GetValues(typeof(PlaneLock))) { f.Plane = v; Assert(f.Plane == v, "plane " + v); n++; }
+                foreach (IndexKind v in Enum.GetValues(typeof(IndexKind))) { f.Index = v; Assert(f.Index == v, "index " + v); n++; }
+                foreach (ObstacleAvoidance v in Enum.GetValues(typeof(ObstacleAvoidance))) { f.ObstacleAvoidance = v; Assert(f.ObstacleAvoidance == v, "obstacles " + v); n++; }
+                foreach (BoundsKind v in Enum.GetValues(typeof(BoundsKind)))
+                {
+                    var b = f.Params.bounds;
+                    b.kind = (int)v;
+                    b.min = V(-5, -5, -5); b.max = V(5, 5, 5); b.radius = 5f; b.inner = 0.9f; b.distance = 2f;
+                    f.SetBounds(b);
+                    Assert(f.BoundsKind == v, "bounds " + v); n++;
+                }
+                foreach (SpawnKind v in Enum.GetValues(typeof(SpawnKind)))
+                {
+                    var s = BoidsFlock.DefaultSpawn();
+                    s.shape = (int)v;
+                    f.Spawn(2, s); n++;
+                }
+                foreach (ObstacleKind v in Enum.GetValues(typeof(ObstacleKind)))
+                {
+                    var d = new BoidsObstacleDef { shape = (int)v, a = V(0, 0, 0), b = V(0, 1, 0), radius = 1f };
+                    w.AddObstacle(d); n++;
+                }
+                foreach (RelationKind v in Enum.GetValues(typeof(RelationKind))) { w.SetRelation(f, g, v, 2f, 1f); n++; }
+                Assert(n == 4 + 4 + 3 + 4 + 3 + 4 + 3 + 6 + 4 + 3 + 5, "every value visited: " + n);
+                Assert((int)SeparationMode.InverseSquare == BoidsConst.SEPARATION_INVERSE_SQUARE, "enum and constant agree");
+                var p = f.Params;
+                p.combine = 99;
+                var e = Refused(BoidsResult.InvalidArgument, () => f.Params = p);
+                Assert(e.Message.Contains("BOIDS_COMBINE_STEER (1)"), e.Message);
             }
         });
 
@@ -280,9 +329,9 @@ static unsafe class BoidsTests
                 Assert(shark != null && shark.Count == 1, "the shark preset makes a predator flock");
                 var birds = w.CreateFlock("birds");
                 birds.Spawn(50);
-                w.SetRelation(birds, fish, BoidsConst.RELATION_AVOID, 3f, 2f);
+                w.SetRelation(birds, fish, RelationKind.Avoid, 3f, 2f);
                 w.SetRelation(birds, fish, BoidsConst.RELATION_IGNORE, 3f, 2f);
-                Refused(BoidsResult.InvalidArgument, () => w.SetRelation(birds, birds, BoidsConst.RELATION_FLEE, 3f, 1f));
+                Refused(BoidsResult.InvalidArgument, () => w.SetRelation(birds, birds, RelationKind.Flee, 3f, 1f));
                 Refused(BoidsResult.InvalidArgument, () => w.SetRelation(birds, fish, 9, 3f, 1f));
                 Throws<ArgumentNullException>(() => w.SetRelation(null, fish, BoidsConst.RELATION_FLEE, 1f, 1f));
                 var p = birds.Params;

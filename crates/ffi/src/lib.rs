@@ -10,10 +10,25 @@
     reason = "this crate is the C ABI: it must read and write through caller pointers"
 )]
 
-mod api;
 mod boundary;
+mod consts;
+mod convert;
 mod registry;
 mod types;
 
-pub use api::*;
+// The exports, one module per object (the header lists them by name, so grouped by object).
+mod flock;
+mod flock_data;
+mod interactions;
+mod library;
+mod obstacle;
+mod world;
+
+pub use consts::*;
+pub use flock::*;
+pub use flock_data::*;
+pub use interactions::*;
+pub use library::*;
+pub use obstacle::*;
 pub use types::*;
+pub use world::*;

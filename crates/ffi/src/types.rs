@@ -110,20 +110,6 @@ pub struct BoidsWorldDef {
     pub internal_cookie: u32,
 }
 
-/// `BoidsBounds::kind`: no bounds.
-pub const BOIDS_BOUNDS_NONE: i32 = 0;
-/// `BoidsBounds::kind`: soft box walls (`min`, `max`, `distance`).
-pub const BOIDS_BOUNDS_SOFT_BOX: i32 = 1;
-/// `BoidsBounds::kind`: soft sphere or circle (`centre`, `radius`, `inner`).
-pub const BOIDS_BOUNDS_SOFT_SPHERE: i32 = 2;
-/// `BoidsBounds::kind`: periodic box (`min`, `max`).
-pub const BOIDS_BOUNDS_WRAP: i32 = 3;
-/// `BoidsBounds::kind`: hard box, positions clamped (`min`, `max`).
-pub const BOIDS_BOUNDS_CLAMP: i32 = 4;
-/// `BoidsBounds::kind`: outside the box (`min`, `max`) turn toward its centre, ignoring every
-/// other rule.
-pub const BOIDS_BOUNDS_TURN_BACK: i32 = 5;
-
 /// Where boids may go. Which fields count depends on `kind` (`BOIDS_BOUNDS_*`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -143,57 +129,6 @@ pub struct BoidsBounds {
     /// Soft sphere: fraction of the radius at which the push starts (0..1).
     pub inner: f32,
 }
-
-/// `BoidsFlockParams::separation_mode`: mean unit vector away (seed 000).
-pub const BOIDS_SEPARATION_UNIT_MEAN: i32 = 0;
-/// `BoidsFlockParams::separation_mode`: sum of `-o/|o|²` (seed 003).
-pub const BOIDS_SEPARATION_INVERSE_SQUARE: i32 = 1;
-/// `BoidsFlockParams::separation_mode`: mean of `-o` (seeds 002, 004).
-pub const BOIDS_SEPARATION_MEAN_OFFSET: i32 = 2;
-/// `BoidsFlockParams::separation_mode`: sum of `-o` (seed 001).
-pub const BOIDS_SEPARATION_SUM_OFFSET: i32 = 3;
-/// `BoidsFlockParams::alignment_mode`: mean neighbour velocity minus own (seed 000).
-pub const BOIDS_ALIGNMENT_VELOCITY_DIFFERENCE: i32 = 0;
-/// `BoidsFlockParams::alignment_mode`: mean neighbour heading (seeds 003, 004).
-pub const BOIDS_ALIGNMENT_MEAN_HEADING: i32 = 1;
-/// `BoidsFlockParams::alignment_mode`: mean neighbour velocity (seed 002).
-pub const BOIDS_ALIGNMENT_MEAN_VELOCITY: i32 = 2;
-/// `BoidsFlockParams::alignment_mode`: speed becomes the neighbours' mean speed (seed 001).
-pub const BOIDS_ALIGNMENT_GROUP_SPEED: i32 = 3;
-/// `BoidsFlockParams::combine`: weighted sum.
-pub const BOIDS_COMBINE_WEIGHTED_SUM: i32 = 0;
-/// `BoidsFlockParams::combine`: Reynolds steering with `max_force`.
-pub const BOIDS_COMBINE_STEER: i32 = 1;
-/// `BoidsFlockParams::combine`: each part clamped to its weight, times `drive_factor`.
-pub const BOIDS_COMBINE_WEIGHTED_CLAMPED: i32 = 2;
-/// `BoidsFlockParams::integrator`: acceleration with a speed clamp.
-pub const BOIDS_INTEGRATOR_ACCELERATION: i32 = 0;
-/// `BoidsFlockParams::integrator`: velocity blend (`velocity_smoothing`).
-pub const BOIDS_INTEGRATOR_VELOCITY_BLEND: i32 = 1;
-/// `BoidsFlockParams::integrator`: heading and speed with a turn-rate limit.
-pub const BOIDS_INTEGRATOR_HEADING_SPEED: i32 = 2;
-/// `BoidsFlockParams::integrator`: the combined move is the velocity.
-pub const BOIDS_INTEGRATOR_KINEMATIC: i32 = 3;
-/// `BoidsFlockParams::plane`: full 3-D.
-pub const BOIDS_PLANE_NONE: i32 = 0;
-/// `BoidsFlockParams::plane`: motion in the XY plane.
-pub const BOIDS_PLANE_XY: i32 = 1;
-/// `BoidsFlockParams::plane`: motion in the XZ plane.
-pub const BOIDS_PLANE_XZ: i32 = 2;
-/// `BoidsFlockParams::index`: grid (k-nearest too).
-pub const BOIDS_INDEX_AUTO: i32 = 0;
-/// `BoidsFlockParams::index`: uniform grid.
-pub const BOIDS_INDEX_GRID: i32 = 1;
-/// `BoidsFlockParams::index`: k-d tree.
-pub const BOIDS_INDEX_KD_TREE: i32 = 2;
-/// `BoidsFlockParams::index`: brute force (testing).
-pub const BOIDS_INDEX_BRUTE_FORCE: i32 = 3;
-/// `BoidsFlockParams::obstacle_avoidance`: ignore obstacles.
-pub const BOIDS_OBSTACLES_IGNORE: i32 = 0;
-/// `BoidsFlockParams::obstacle_avoidance`: steer toward the reflected heading (seed 001).
-pub const BOIDS_OBSTACLES_REFLECT: i32 = 1;
-/// `BoidsFlockParams::obstacle_avoidance`: search 300 spiral directions for a clear one (seed 003).
-pub const BOIDS_OBSTACLES_FREE_DIRECTION: i32 = 2;
 
 /// Every setting of a flock (see `boids_sim::FlockParams` for the model). Get one from
 /// `boids_default_flock_params()` or `boids_flock_get_params()` and change fields; all lengths
@@ -320,15 +255,6 @@ pub struct BoidsFlockDef {
     pub reserved: u32,
 }
 
-/// `BoidsSpawnDef::shape`: uniform in the box `min`..`max`.
-pub const BOIDS_SPAWN_BOX: i32 = 0;
-/// `BoidsSpawnDef::shape`: uniform in the ball `centre`, `radius`.
-pub const BOIDS_SPAWN_SPHERE: i32 = 1;
-/// `BoidsSpawnDef::shape`: uniform in the disc `centre`, `radius` in the flock's plane.
-pub const BOIDS_SPAWN_DISC: i32 = 2;
-/// `BoidsSpawnDef::shape`: uniform in the ball `centre`, `radius`, then flattened onto y = centre.y.
-pub const BOIDS_SPAWN_FLAT_BALL: i32 = 3;
-
 /// How `boids_flock_spawn` places boids. Get one from `boids_default_spawn_def()`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -355,13 +281,6 @@ pub struct BoidsSpawnDef {
     pub internal_cookie: u32,
 }
 
-/// `BoidsObstacleDef::shape`: a ball (`a` = centre, `radius`).
-pub const BOIDS_OBSTACLE_SPHERE: i32 = 0;
-/// `BoidsObstacleDef::shape`: an axis-aligned box (`a` = min, `b` = max).
-pub const BOIDS_OBSTACLE_BOX: i32 = 1;
-/// `BoidsObstacleDef::shape`: the half-space behind a plane (`a` = a point, `b` = unit normal).
-pub const BOIDS_OBSTACLE_PLANE: i32 = 2;
-
 /// An obstacle shape.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -375,17 +294,6 @@ pub struct BoidsObstacleDef {
     /// Radius (sphere).
     pub radius: f32,
 }
-
-/// `boids_world_set_relation` kind: no reaction (removes the relation).
-pub const BOIDS_RELATION_IGNORE: i32 = 0;
-/// `boids_world_set_relation` kind: move with the other flock (toward its centre, along its heading).
-pub const BOIDS_RELATION_FLOCK_TOGETHER: i32 = 1;
-/// `boids_world_set_relation` kind: keep away from the other flock's boids.
-pub const BOIDS_RELATION_AVOID: i32 = 2;
-/// `boids_world_set_relation` kind: prey, evade the nearest of them with prediction.
-pub const BOIDS_RELATION_FLEE: i32 = 3;
-/// `boids_world_set_relation` kind: predator, pursue the nearest of them with prediction.
-pub const BOIDS_RELATION_CHASE: i32 = 4;
 
 /// `boids_struct_size` argument: `BoidsVec3`.
 pub const BOIDS_STRUCT_VEC3: i32 = 0;

@@ -31,10 +31,11 @@ pub mod scenario {
 }
 mod world;
 
+pub use boids_core::table::CEnum;
 pub use boids_core::{
-    AlignmentMode, BoidState, Bounds, Combine, FlockParams, IndexKind, Integrator, Obstacle,
-    ObstacleAvoidance, ParamError, PlaneLock, Quat, SeparationMode, Target, TargetRelocation, Vec3,
-    Weights,
+    AlignmentMode, BoidState, Bounds, BoundsKind, Combine, FlockParams, IndexKind, Integrator,
+    Obstacle, ObstacleAvoidance, ObstacleKind, ParamError, PlaneLock, Quat, SeparationMode, Target,
+    TargetRelocation, Vec3, Weights,
 };
 pub use boids_index::{Index, NeighbourIndex, SimdLevel};
 pub use error::Error;

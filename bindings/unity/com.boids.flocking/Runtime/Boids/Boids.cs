@@ -234,8 +234,14 @@ namespace Boids
             Interop.Check(NativeMethods.boids_world_set_observer(handle.Id, null));
         }
 
-        /// <summary>How flock `from` reacts to flock `to` (BoidsConst.RELATION_*): flee or chase the
-        /// nearest of its boids in range with prediction, avoid them, or move with them.</summary>
+        /// <summary>How flock `from` reacts to flock `to`: flee or chase the nearest of its boids in
+        /// range with prediction, avoid them, or move with them; Ignore removes the relation.</summary>
+        public void SetRelation(BoidsFlock from, BoidsFlock to, RelationKind kind, float radius, float weight)
+        {
+            SetRelation(from, to, (int)kind, radius, weight);
+        }
+
+        /// <summary>SetRelation with the raw C value (BoidsConst.RELATION_*).</summary>
         public void SetRelation(BoidsFlock from, BoidsFlock to, int kind, float radius, float weight)
         {
             ThrowIfDisposed();
@@ -321,12 +327,24 @@ namespace Boids
         }
 
         public float PerceptionRadius { get { return Params.perception_radius; } set { BoidsFlockParams p = Params; p.perception_radius = value; Params = p; } }
-        public float FieldOfViewDegrees { get { return Params.fov_half_angle_deg; } set { BoidsFlockParams p = Params; p.fov_half_angle_deg = value; Params = p; } }
+        /// <summary>Half-angle of the view in degrees: 90 sees the front half, 180 all around.</summary>
+        public float FovHalfAngleDegrees { get { return Params.fov_half_angle_deg; } set { BoidsFlockParams p = Params; p.fov_half_angle_deg = value; Params = p; } }
+        [Obsolete("a half-angle: renamed FovHalfAngleDegrees")]
+        public float FieldOfViewDegrees { get { return FovHalfAngleDegrees; } set { FovHalfAngleDegrees = value; } }
         public float SeparationWeight { get { return Params.weight_separation; } set { BoidsFlockParams p = Params; p.weight_separation = value; Params = p; } }
         public float AlignmentWeight { get { return Params.weight_alignment; } set { BoidsFlockParams p = Params; p.weight_alignment = value; Params = p; } }
         public float CohesionWeight { get { return Params.weight_cohesion; } set { BoidsFlockParams p = Params; p.weight_cohesion = value; Params = p; } }
         public float MinSpeed { get { return Params.min_speed; } set { BoidsFlockParams p = Params; p.min_speed = value; Params = p; } }
         public float MaxSpeed { get { return Params.max_speed; } set { BoidsFlockParams p = Params; p.max_speed = value; Params = p; } }
+        public SeparationMode Separation { get { return (SeparationMode)Params.separation_mode; } set { BoidsFlockParams p = Params; p.separation_mode = (int)value; Params = p; } }
+        public AlignmentMode Alignment { get { return (AlignmentMode)Params.alignment_mode; } set { BoidsFlockParams p = Params; p.alignment_mode = (int)value; Params = p; } }
+        public Combine Combine { get { return (Combine)Params.combine; } set { BoidsFlockParams p = Params; p.combine = (int)value; Params = p; } }
+        public Integrator Integrator { get { return (Integrator)Params.integrator; } set { BoidsFlockParams p = Params; p.integrator = (int)value; Params = p; } }
+        public PlaneLock Plane { get { return (PlaneLock)Params.plane; } set { BoidsFlockParams p = Params; p.plane = (int)value; Params = p; } }
+        public IndexKind Index { get { return (IndexKind)Params.index; } set { BoidsFlockParams p = Params; p.index = (int)value; Params = p; } }
+        public ObstacleAvoidance ObstacleAvoidance { get { return (ObstacleAvoidance)Params.obstacle_avoidance; } set { BoidsFlockParams p = Params; p.obstacle_avoidance = (int)value; Params = p; } }
+        /// <summary>The kind of the bounds (set them whole with SetBounds).</summary>
+        public BoundsKind BoundsKind { get { return (BoundsKind)Params.bounds.kind; } }
 
         /// <summary>Moves the target (the params must have has_target = 1).</summary>
         public void SetTarget(BoidsVec3 point)

@@ -1,0 +1,403 @@
+//! Helpers of every export: reading caller pointers, checking ids, and converting the C
+//! structs to the engine's types and back.
+
+use crate::boundary::Fail;
+use crate::registry;
+use crate::types::*;
+use boids_sim::{
+    Bounds, BoundsKind, CEnum, FlockId, FlockParams, Obstacle, ObstacleId, ObstacleKind, Spawn,
+    SpawnKind, SpawnShape, Target, TargetRelocation, Vec3, Weights, World,
+};
+use std::ffi::{CStr, c_char};
+
+// Helpers
+
+pub(crate) fn null(what: &str) -> Fail {
+    Fail::new(BoidsResult::NullPointer, format!("{what} is NULL"))
+}
+
+pub(crate) fn bad(msg: impl Into<String>) -> Fail {
+    Fail::new(BoidsResult::InvalidArgument, msg)
+}
+
+/// Reads `*p`, or fails with `NULL_POINTER` naming `what`.
+///
+/// # Safety
+/// `p` is NULL or points to a readable `T`.
+pub(crate) unsafe fn read<T: Copy>(p: *const T, what: &str) -> Result<T, Fail> {
+    if p.is_null() {
+        return Err(null(what));
+    }
+    // SAFETY: non-null, and the caller promises it points to a readable T.
+    Ok(unsafe { p.read_unaligned() })
+}
+
+/// Writes `v` to `*p` (checked non-null before any work by the caller).
+///
+/// # Safety
+/// `p` is non-null and points to a writable `T`.
+pub(crate) unsafe fn write<T>(p: *mut T, v: T) {
+    // SAFETY: the caller checked p is non-null; C promises it is writable.
+    unsafe { p.write_unaligned(v) }
+}
+
+pub(crate) fn need_out<T>(p: *mut T, what: &str) -> Result<(), Fail> {
+    if p.is_null() { Err(null(what)) } else { Ok(()) }
+}
+
+/// A caller array as a slice; NULL is allowed only with `count == 0`.
+///
+/// # Safety
+/// `p` is NULL or points to `count` readable `T`s that stay valid for the call.
+pub(crate) unsafe fn slice<'a, T>(p: *const T, count: usize, what: &str) -> Result<&'a [T], Fail> {
+    if count == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(null(what));
+    }
+    if count > isize::MAX as usize / std::mem::size_of::<T>().max(1) {
+        return Err(bad(format!("{what}: count {count} is too large")));
+    }
+    // SAFETY: non-null, and the caller promises `count` readable elements.
+    Ok(unsafe { std::slice::from_raw_parts(p, count) })
+}
+
+/// A C string argument as UTF-8.
+///
+/// # Safety
+/// `p` is NULL or a NUL-terminated string.
+pub(crate) unsafe fn text<'a>(p: *const c_char, what: &str) -> Result<&'a str, Fail> {
+    if p.is_null() {
+        return Err(null(what));
+    }
+    // SAFETY: non-null and NUL-terminated per the documented contract.
+    let c = unsafe { CStr::from_ptr(p) };
+    let s = c
+        .to_str()
+        .map_err(|_| bad(format!("{what} is not valid UTF-8")))?;
+    if s.is_empty() || s.len() > 255 {
+        return Err(bad(format!(
+            "{what} must be 1..=255 bytes, got {}",
+            s.len()
+        )));
+    }
+    Ok(s)
+}
+
+pub(crate) fn flock_id(id: BoidsFlockId) -> FlockId {
+    FlockId {
+        index: id.index.wrapping_sub(1),
+        generation: id.generation,
+    }
+}
+
+pub(crate) fn flock_err(id: BoidsFlockId) -> Fail {
+    Fail::new(
+        BoidsResult::InvalidId,
+        format!(
+            "invalid flock id {{ index: {}, generation: {} }} (null, destroyed or never issued)",
+            id.index, id.generation
+        ),
+    )
+}
+
+/// Runs `f` on the flock's locked world, after checking the flock id.
+pub(crate) fn with_flock<T>(
+    id: BoidsFlockId,
+    f: impl FnOnce(&mut World, FlockId) -> Result<T, Fail>,
+) -> Result<T, Fail> {
+    registry::with_world(id.world, |w| {
+        let fid = flock_id(id);
+        if id.index == 0 || !w.is_valid(fid) {
+            return Err(flock_err(id));
+        }
+        f(w, fid)
+    })
+}
+
+pub(crate) fn v3(v: BoidsVec3) -> Vec3 {
+    v.into()
+}
+
+/// A C enum value as the engine's enum, through its one table; the message names the field and
+/// every allowed constant.
+pub(crate) fn choice<T>(what: &str, value: i32) -> Result<T, Fail>
+where
+    T: CEnum + TryFrom<i32>,
+{
+    T::try_from(value).map_err(|_| {
+        let allowed: Vec<String> = T::TABLE
+            .iter()
+            .map(|r| format!("{}{} ({})", T::C_PREFIX, r.3, r.1))
+            .collect();
+        bad(format!(
+            "{what} must be one of {}, got {value}",
+            allowed.join(", ")
+        ))
+    })
+}
+
+pub(crate) fn flag(what: &str, value: i32) -> Result<bool, Fail> {
+    match value {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(bad(format!("{what} must be 0 or 1, got {value}"))),
+    }
+}
+
+pub(crate) fn params_from_c(c: &BoidsFlockParams) -> Result<FlockParams, Fail> {
+    let b = &c.bounds;
+    let bounds = match choice::<BoundsKind>("bounds.kind", b.kind)? {
+        BoundsKind::None => Bounds::None,
+        BoundsKind::SoftBox => Bounds::SoftBox {
+            min: v3(b.min),
+            max: v3(b.max),
+            distance: b.distance,
+        },
+        BoundsKind::SoftSphere => Bounds::SoftSphere {
+            centre: v3(b.centre),
+            radius: b.radius,
+            inner: b.inner,
+        },
+        BoundsKind::Wrap => Bounds::Wrap {
+            min: v3(b.min),
+            max: v3(b.max),
+        },
+        BoundsKind::Clamp => Bounds::Clamp {
+            min: v3(b.min),
+            max: v3(b.max),
+        },
+        BoundsKind::TurnBack => Bounds::TurnBack {
+            min: v3(b.min),
+            max: v3(b.max),
+        },
+    };
+    let p = FlockParams {
+        perception_radius: c.perception_radius,
+        fov_half_angle_deg: c.fov_half_angle_deg,
+        separation_radius: c.separation_radius,
+        max_neighbours: c.max_neighbours,
+        weights: Weights {
+            separation: c.weight_separation,
+            alignment: c.weight_alignment,
+            cohesion: c.weight_cohesion,
+            target: c.weight_target,
+            target_avoid: c.weight_target_avoid,
+            bounds: c.weight_bounds,
+            obstacles: c.weight_obstacles,
+            wander: c.weight_wander,
+            path: c.weight_path,
+        },
+        separation: choice("separation_mode", c.separation_mode)?,
+        alignment: choice("alignment_mode", c.alignment_mode)?,
+        combine: choice("combine", c.combine)?,
+        integrator: choice("integrator", c.integrator)?,
+        min_speed: c.min_speed,
+        max_speed: c.max_speed,
+        max_force: c.max_force,
+        max_turn_rate: c.max_turn_rate,
+        velocity_smoothing: c.velocity_smoothing,
+        drive_factor: c.drive_factor,
+        bounds,
+        plane: choice("plane", c.plane)?,
+        target: if flag("has_target", c.has_target)? {
+            Some(Target {
+                point: v3(c.target_point),
+                avoid_distance: c.target_avoid_distance,
+            })
+        } else {
+            None
+        },
+        index: choice("index", c.index)?,
+        obstacle_avoidance: choice("obstacle_avoidance", c.obstacle_avoidance)?,
+        look_ahead: c.look_ahead,
+        boid_radius: c.boid_radius,
+        obstacle_overrides: flag("obstacle_overrides", c.obstacle_overrides)?,
+        rule_probability: c.rule_probability,
+        speed_change_probability: c.speed_change_probability,
+        target_needs_neighbours: flag("target_needs_neighbours", c.target_needs_neighbours)?,
+        target_relocation: if flag("has_target_relocation", c.has_target_relocation)? {
+            Some(TargetRelocation {
+                probability: c.target_relocation_probability,
+                min: v3(c.target_relocation_min),
+                max: v3(c.target_relocation_max),
+            })
+        } else {
+            None
+        },
+        cohesion_smooth_time: c.cohesion_smooth_time,
+        fallback_to_nearest: flag("fallback_to_nearest", c.fallback_to_nearest)?,
+        wander_radius: c.wander_radius,
+        wander_distance: c.wander_distance,
+        wander_jitter: c.wander_jitter,
+        arrival_radius: c.arrival_radius,
+        path_lookahead: c.path_lookahead,
+        update_every: c.update_every,
+        sleep_distance: c.sleep_distance,
+    };
+    p.validate()
+        .map_err(|e| bad(format!("flock params: {e}")))?;
+    Ok(p)
+}
+
+pub(crate) fn params_to_c(p: &FlockParams, target_now: Option<Vec3>) -> BoidsFlockParams {
+    let mut b = BoidsBounds {
+        kind: p.bounds.kind().into(),
+        ..BoidsBounds::default()
+    };
+    match p.bounds {
+        Bounds::None => {}
+        Bounds::SoftBox { min, max, distance } => {
+            b.min = min.into();
+            b.max = max.into();
+            b.distance = distance;
+        }
+        Bounds::SoftSphere {
+            centre,
+            radius,
+            inner,
+        } => {
+            b.centre = centre.into();
+            b.radius = radius;
+            b.inner = inner;
+        }
+        Bounds::Wrap { min, max } | Bounds::Clamp { min, max } | Bounds::TurnBack { min, max } => {
+            b.min = min.into();
+            b.max = max.into();
+        }
+    }
+    let reloc = p.target_relocation;
+    let w = &p.weights;
+    BoidsFlockParams {
+        perception_radius: p.perception_radius,
+        fov_half_angle_deg: p.fov_half_angle_deg,
+        separation_radius: p.separation_radius,
+        max_neighbours: p.max_neighbours,
+        weight_separation: w.separation,
+        weight_alignment: w.alignment,
+        weight_cohesion: w.cohesion,
+        weight_target: w.target,
+        weight_target_avoid: w.target_avoid,
+        weight_bounds: w.bounds,
+        weight_obstacles: w.obstacles,
+        weight_wander: w.wander,
+        separation_mode: p.separation.into(),
+        alignment_mode: p.alignment.into(),
+        combine: p.combine.into(),
+        integrator: p.integrator.into(),
+        min_speed: p.min_speed,
+        max_speed: p.max_speed,
+        max_force: p.max_force,
+        max_turn_rate: p.max_turn_rate,
+        velocity_smoothing: p.velocity_smoothing,
+        drive_factor: p.drive_factor,
+        bounds: b,
+        plane: p.plane.into(),
+        has_target: i32::from(p.target.is_some()),
+        target_point: target_now
+            .or(p.target.map(|t| t.point))
+            .unwrap_or(Vec3::ZERO)
+            .into(),
+        target_avoid_distance: p.target.map_or(0.0, |t| t.avoid_distance),
+        index: p.index.into(),
+        obstacle_avoidance: p.obstacle_avoidance.into(),
+        look_ahead: p.look_ahead,
+        boid_radius: p.boid_radius,
+        obstacle_overrides: i32::from(p.obstacle_overrides),
+        rule_probability: p.rule_probability,
+        speed_change_probability: p.speed_change_probability,
+        target_needs_neighbours: i32::from(p.target_needs_neighbours),
+        has_target_relocation: i32::from(reloc.is_some()),
+        target_relocation_probability: reloc.map_or(0.0, |r| r.probability),
+        target_relocation_min: reloc.map_or(Vec3::ZERO, |r| r.min).into(),
+        target_relocation_max: reloc.map_or(Vec3::ZERO, |r| r.max).into(),
+        cohesion_smooth_time: p.cohesion_smooth_time,
+        fallback_to_nearest: i32::from(p.fallback_to_nearest),
+        weight_path: w.path,
+        wander_radius: p.wander_radius,
+        wander_distance: p.wander_distance,
+        wander_jitter: p.wander_jitter,
+        arrival_radius: p.arrival_radius,
+        path_lookahead: p.path_lookahead,
+        update_every: p.update_every,
+        sleep_distance: p.sleep_distance,
+        reserved: 0,
+    }
+}
+
+pub(crate) fn spawn_from_c(s: &BoidsSpawnDef) -> Result<Spawn, Fail> {
+    if s.internal_cookie != SPAWN_DEF_COOKIE {
+        return Err(Fail::new(
+            BoidsResult::InvalidDef,
+            "spawn def was not initialised by boids_default_spawn_def()",
+        ));
+    }
+    let shape = match choice::<SpawnKind>("spawn shape", s.shape)? {
+        SpawnKind::Box => SpawnShape::Box {
+            min: v3(s.min),
+            max: v3(s.max),
+        },
+        SpawnKind::Sphere => SpawnShape::Sphere {
+            centre: v3(s.centre),
+            radius: s.radius,
+        },
+        SpawnKind::Disc => SpawnShape::Disc {
+            centre: v3(s.centre),
+            radius: s.radius,
+        },
+        SpawnKind::FlatBall => SpawnShape::FlatBall {
+            centre: v3(s.centre),
+            radius: s.radius,
+        },
+    };
+    let direction = if flag("has_direction", s.has_direction)? {
+        let d = v3(s.direction);
+        if !d.is_finite() || d.length_squared() < 1e-12 {
+            return Err(bad(format!(
+                "spawn direction must be finite and non-zero, got {d}"
+            )));
+        }
+        Some(d)
+    } else {
+        None
+    };
+    Ok(Spawn {
+        shape,
+        min_speed: s.min_speed,
+        max_speed: s.max_speed,
+        direction,
+    })
+}
+
+pub(crate) fn obstacle_from_c(d: &BoidsObstacleDef) -> Result<Obstacle, Fail> {
+    Ok(match choice::<ObstacleKind>("obstacle shape", d.shape)? {
+        ObstacleKind::Sphere => Obstacle::Sphere {
+            centre: v3(d.a),
+            radius: d.radius,
+        },
+        ObstacleKind::Box => Obstacle::Box {
+            min: v3(d.a),
+            max: v3(d.b),
+        },
+        ObstacleKind::Plane => Obstacle::Plane {
+            point: v3(d.a),
+            normal: v3(d.b),
+        },
+    })
+}
+
+pub(crate) fn obstacle_id(id: BoidsObstacleId) -> ObstacleId {
+    ObstacleId {
+        index: id.index.wrapping_sub(1),
+        generation: id.generation,
+    }
+}
+
+pub(crate) fn to_c_flock(world: BoidsWorldId, id: FlockId) -> BoidsFlockId {
+    BoidsFlockId {
+        world,
+        index: id.index + 1,
+        generation: id.generation,
+    }
+}

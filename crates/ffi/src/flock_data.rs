@@ -1,0 +1,274 @@
+//! A flock's boids as arrays: count, add, remove, read and write.
+
+use crate::boundary::{Fail, boundary};
+use crate::convert::*;
+use crate::types::*;
+use boids_sim::{FlockId, Vec3, World};
+
+// ---------------------------------------------------------------------------------------------
+// Flock data
+
+/// Writes the number of boids to `out_count`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
+///
+/// # Safety
+/// `out_count` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_flock_count(
+    flock: BoidsFlockId,
+    out_count: *mut usize,
+) -> BoidsResult {
+    boundary(|| {
+        need_out(out_count, "out_count")?;
+        let n = with_flock(flock, |w, id| Ok(w.flock(id).expect("checked").len()))?;
+        // SAFETY: checked non-null.
+        unsafe { write(out_count, n) };
+        Ok(())
+    })
+}
+
+/// Shared body of the bulk reads: checks the buffer, then fills it on the locked world.
+///
+/// # Safety
+/// `out` is NULL or holds `capacity` writable `T`s; `out_count` NULL or writable.
+unsafe fn read_bulk<T>(
+    flock: BoidsFlockId,
+    out: *mut T,
+    capacity: usize,
+    out_count: *mut usize,
+    fill: impl FnOnce(&World, FlockId, &mut [T]) -> Result<(), Fail>,
+) -> BoidsResult {
+    boundary(|| {
+        need_out(out_count, "out_count")?;
+        if out.is_null() && capacity > 0 {
+            return Err(null("out"));
+        }
+        with_flock(flock, |w, id| {
+            let n = w.flock(id).expect("checked").len();
+            if capacity < n {
+                // SAFETY: checked non-null; the documented exception to "written only on success".
+                unsafe { write(out_count, n) };
+                return Err(Fail::new(
+                    BoidsResult::BufferTooSmall,
+                    format!("buffer holds {capacity} entries, {n} needed"),
+                ));
+            }
+            if n > 0 {
+                // SAFETY: non-null (capacity >= n > 0) and holds `capacity` entries per contract.
+                let dst = unsafe { std::slice::from_raw_parts_mut(out, n) };
+                fill(w, id, dst)?;
+            }
+            // SAFETY: checked non-null.
+            unsafe { write(out_count, n) };
+            Ok(())
+        })
+    })
+}
+
+/// A bulk read of one `Vec3` array of the flock, converted to `BoidsVec3`.
+///
+/// # Safety
+/// As [`read_bulk`].
+unsafe fn read_vec3s(
+    flock: BoidsFlockId,
+    out: *mut BoidsVec3,
+    capacity: usize,
+    out_count: *mut usize,
+    field: fn(&boids_sim::Flock, &mut [BoidsVec3]),
+) -> BoidsResult {
+    // SAFETY: forwarded contract.
+    unsafe {
+        read_bulk(flock, out, capacity, out_count, |w, id, dst| {
+            let f = w.flock(id).expect("checked");
+            w.in_pool(|| field(f, dst));
+            Ok(())
+        })
+    }
+}
+
+/// Copies the positions (id order) into `out` (room for `capacity` entries); writes the number
+/// copied to `out_count`. Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number needed in
+/// `out_count`. No allocation.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
+///
+/// # Safety
+/// `out` is NULL (only with capacity 0) or holds `capacity` writable entries; `out_count` NULL
+/// or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_flock_read_positions(
+    flock: BoidsFlockId,
+    out: *mut BoidsVec3,
+    capacity: usize,
+    out_count: *mut usize,
+) -> BoidsResult {
+    // SAFETY: forwarded contract.
+    unsafe {
+        read_vec3s(
+            flock,
+            out,
+            capacity,
+            out_count,
+            boids_sim::Flock::read_positions,
+        )
+    }
+}
+
+/// Copies the velocities (id order); as `boids_flock_read_positions`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
+///
+/// # Safety
+/// As `boids_flock_read_positions`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_flock_read_velocities(
+    flock: BoidsFlockId,
+    out: *mut BoidsVec3,
+    capacity: usize,
+    out_count: *mut usize,
+) -> BoidsResult {
+    // SAFETY: forwarded contract.
+    unsafe {
+        read_vec3s(
+            flock,
+            out,
+            capacity,
+            out_count,
+            boids_sim::Flock::read_velocities,
+        )
+    }
+}
+
+/// Copies the ids (ascending; the order of every other read); as `boids_flock_read_positions`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
+///
+/// # Safety
+/// As `boids_flock_read_positions`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_flock_read_ids(
+    flock: BoidsFlockId,
+    out: *mut u32,
+    capacity: usize,
+    out_count: *mut usize,
+) -> BoidsResult {
+    // SAFETY: forwarded contract.
+    unsafe {
+        read_bulk(flock, out, capacity, out_count, |w, id, dst| {
+            let f = w.flock(id).expect("checked");
+            w.in_pool(|| f.read_ids(dst));
+            Ok(())
+        })
+    }
+}
+
+/// Writes each boid's orientation, Unity's `LookRotation(heading)`, as x, y, z, w; as
+/// `boids_flock_read_positions`. Computed in parallel on the world's threads.
+///
+/// # Safety
+/// As `boids_flock_read_positions`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_flock_read_orientations(
+    flock: BoidsFlockId,
+    out: *mut BoidsQuat,
+    capacity: usize,
+    out_count: *mut usize,
+) -> BoidsResult {
+    // SAFETY: forwarded contract.
+    unsafe {
+        read_bulk(flock, out, capacity, out_count, |w, id, dst| {
+            // SAFETY: BoidsQuat is repr(C) of exactly four f32 (x, y, z, w), size 16, align 4,
+            // the same layout as [f32; 4] (never cast to glam's Quat, which needs align 16 and
+            // callers' buffers need not have it); the slice covers exactly `dst`.
+            let q: &mut [[f32; 4]] =
+                std::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<[f32; 4]>(), dst.len());
+            let _ = w.read_orientations(id, q)?;
+            Ok(())
+        })
+    }
+}
+
+/// Writes each boid's 4×4 instance matrix, column-major (Unity's `Matrix4x4` memory layout):
+/// rotation `LookRotation(heading)`, uniform `scale`, translation = position. Ready for
+/// `Graphics.RenderMeshInstanced`. As `boids_flock_read_positions`; computed in parallel.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
+///
+/// # Safety
+/// As `boids_flock_read_positions`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_flock_read_matrices(
+    flock: BoidsFlockId,
+    scale: f32,
+    out: *mut BoidsMat4,
+    capacity: usize,
+    out_count: *mut usize,
+) -> BoidsResult {
+    // SAFETY: forwarded contract.
+    unsafe {
+        read_bulk(flock, out, capacity, out_count, |w, id, dst| {
+            // SAFETY: BoidsMat4 is repr(C) of exactly [f32; 16]; the slice covers `dst`.
+            let m: &mut [[f32; 16]] =
+                std::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<[f32; 16]>(), dst.len());
+            let _ = w.read_matrices(id, scale, m)?;
+            Ok(())
+        })
+    }
+}
+
+/// Overwrites every boid's position (id order; `count` must equal the flock's count).
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
+///
+/// # Safety
+/// `positions` is NULL (only with count 0) or holds `count` readable entries.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_flock_write_positions(
+    flock: BoidsFlockId,
+    positions: *const BoidsVec3,
+    count: usize,
+) -> BoidsResult {
+    boundary(|| {
+        with_flock(flock, |w, id| {
+            let n = w.flock(id).expect("checked").len();
+            if count != n {
+                return Err(bad(format!(
+                    "write positions: got {count} values for {n} boids"
+                )));
+            }
+            // SAFETY: documented contract (checked above that `count` is the flock's size).
+            let p = unsafe { slice(positions, count, "positions") }?;
+            let p: Vec<Vec3> = p.iter().map(|&x| x.into()).collect();
+            Ok(w.write_state(id, Some(&p), None)?)
+        })
+    })
+}
+
+/// Overwrites every boid's velocity (id order; `count` must equal the flock's count).
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
+///
+/// # Safety
+/// `velocities` is NULL (only with count 0) or holds `count` readable entries.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_flock_write_velocities(
+    flock: BoidsFlockId,
+    velocities: *const BoidsVec3,
+    count: usize,
+) -> BoidsResult {
+    boundary(|| {
+        with_flock(flock, |w, id| {
+            let n = w.flock(id).expect("checked").len();
+            if count != n {
+                return Err(bad(format!(
+                    "write velocities: got {count} values for {n} boids"
+                )));
+            }
+            // SAFETY: documented contract (checked above that `count` is the flock's size).
+            let v = unsafe { slice(velocities, count, "velocities") }?;
+            let v: Vec<Vec3> = v.iter().map(|&x| x.into()).collect();
+            Ok(w.write_state(id, None, Some(&v))?)
+        })
+    })
+}

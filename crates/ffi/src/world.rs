@@ -1,0 +1,152 @@
+//! Worlds: create, destroy, step, hash, list their flocks, the observer.
+
+use crate::boundary::{Fail, Res, boundary, boundary_value};
+use crate::convert::*;
+use crate::registry;
+use crate::types::*;
+use boids_sim::{World, WorldConfig};
+
+// ---------------------------------------------------------------------------------------------
+// World
+
+/// Creates a world. `def` must come from `boids_default_world_def()`; it is only read.
+/// On success writes the new id to `out_world`. The world lives until `boids_world_destroy`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
+///
+/// # Safety
+/// `def` and `out_world` are NULL or valid pointers.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_world_create(
+    def: *const BoidsWorldDef,
+    out_world: *mut BoidsWorldId,
+) -> BoidsResult {
+    boundary(|| -> Res {
+        // SAFETY: documented contract.
+        let d = unsafe { read(def, "def") }?;
+        need_out(out_world, "out_world")?;
+        if d.internal_cookie != WORLD_DEF_COOKIE {
+            return Err(Fail::new(
+                BoidsResult::InvalidDef,
+                "world def was not initialised by boids_default_world_def()",
+            ));
+        }
+        if d.threads > 1024 {
+            return Err(bad(format!("threads must be 0..=1024, got {}", d.threads)));
+        }
+        let world = World::new(WorldConfig {
+            seed: d.seed,
+            threads: d.threads as usize,
+            ..WorldConfig::default()
+        })?;
+        let id = registry::insert(world)?;
+        // SAFETY: checked non-null above.
+        unsafe { write(out_world, id) };
+        Ok(())
+    })
+}
+
+/// Destroys a world and everything in it; its id and every flock and obstacle id in it go
+/// stale. Destroying twice returns `BOIDS_RESULT_INVALID_ID`; while another thread is inside a
+/// call on the world, `BOIDS_RESULT_BUSY` (nothing destroyed).
+#[unsafe(no_mangle)]
+pub extern "C" fn boids_world_destroy(world: BoidsWorldId) -> BoidsResult {
+    boundary(|| registry::remove(world))
+}
+
+/// 1 while `world` names a live world, else 0. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn boids_world_is_valid(world: BoidsWorldId) -> i32 {
+    boundary_value(0, || i32::from(registry::is_valid(world)))
+}
+
+/// Advances every flock of the world by `dt` seconds (0 < dt <= 1). Runs on the world's worker
+/// threads and returns when done. The result is bit-identical for any thread count.
+/// Threads: call from any thread; while it runs, other calls on this world from other threads
+/// return `BOIDS_RESULT_BUSY`.
+#[unsafe(no_mangle)]
+pub extern "C" fn boids_world_step(world: BoidsWorldId, dt: f32) -> BoidsResult {
+    boundary(|| registry::with_world(world, |w| Ok(w.step(dt)?)))
+}
+
+/// Writes a 64-bit hash of the whole world state (for determinism checks) to `out_hash`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
+///
+/// # Safety
+/// `out_hash` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_world_state_hash(
+    world: BoidsWorldId,
+    out_hash: *mut u64,
+) -> BoidsResult {
+    boundary(|| {
+        need_out(out_hash, "out_hash")?;
+        let h = registry::with_world(world, |w| Ok(w.state_hash()))?;
+        // SAFETY: checked non-null.
+        unsafe { write(out_hash, h) };
+        Ok(())
+    })
+}
+
+/// Copies the ids of the world's live flocks (in slot order) into `out` (room for `capacity`);
+/// writes how many to `out_count`. Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number
+/// needed in `out_count`; NULL with capacity 0 asks for the number.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+///
+/// # Safety
+/// `out` is NULL (only with capacity 0) or holds `capacity` writable entries; `out_count` NULL
+/// or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_world_list_flocks(
+    world: BoidsWorldId,
+    out: *mut BoidsFlockId,
+    capacity: usize,
+    out_count: *mut usize,
+) -> BoidsResult {
+    boundary(|| {
+        need_out(out_count, "out_count")?;
+        if out.is_null() && capacity > 0 {
+            return Err(null("out"));
+        }
+        let ids: Vec<BoidsFlockId> = registry::with_world(world, |w| {
+            Ok(w.flock_ids().map(|id| to_c_flock(world, id)).collect())
+        })?;
+        // SAFETY: checked non-null; the count is written on success and on BUFFER_TOO_SMALL.
+        unsafe { write(out_count, ids.len()) };
+        if capacity < ids.len() {
+            return Err(Fail::new(
+                BoidsResult::BufferTooSmall,
+                format!("buffer holds {capacity} flock ids, {} needed", ids.len()),
+            ));
+        }
+        for (k, id) in ids.into_iter().enumerate() {
+            // SAFETY: k < len <= capacity entries, per the contract.
+            unsafe { write(out.add(k), id) };
+        }
+        Ok(())
+    })
+}
+
+/// Sets the observer point (the player): a flock with a wake region moves only while the
+/// observer is inside it. NULL clears it (every flock awake).
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
+///
+/// # Safety
+/// `point` is NULL or readable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_world_set_observer(
+    world: BoidsWorldId,
+    point: *const BoidsVec3,
+) -> BoidsResult {
+    boundary(|| {
+        let p = if point.is_null() {
+            None
+        } else {
+            // SAFETY: non-null per the check; readable per the contract.
+            Some(v3(unsafe { read(point, "point") }?))
+        };
+        registry::with_world(world, |w| Ok(w.set_observer(p)?))
+    })
+}

@@ -1,0 +1,348 @@
+//! Every surface's enum constants come from the engine's one table per enum (the `c_enum!`
+//! definitions, `boids_core::table`): this test generates
+//!
+//! - `crates/ffi/src/consts.rs`, the `BOIDS_*` constants cbindgen copies into include/boids.h;
+//! - `bindings/csharp/Boids/Enums.cs`, the C# enums and `BoidsConst`'s integers (and its copy in
+//!   the Unity package);
+//!
+//! and fails on any difference. `BOIDS_REGEN=1 cargo test -p boids-ffi --test generated` rewrites
+//! them (then regenerate the header: `BOIDS_REGEN_HEADER=1 cargo test -p boids-ffi --test header`).
+//!
+//! SAFETY, for every `unsafe` block in this file: each pointer passed points to a live local of
+//! the right type; strings are NUL-terminated literals.
+#![expect(
+    unsafe_code,
+    reason = "the round-trip test calls the C ABI exactly as C does"
+)]
+
+use boids_sim::{
+    AlignmentMode, BoundsKind, CEnum, Combine, IndexKind, Integrator, ObstacleAvoidance,
+    ObstacleKind, PlaneLock, RelationKind, SeparationMode, SpawnKind,
+};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// One enum's table, as the generators need it.
+struct Table {
+    what: &'static str,
+    c_prefix: &'static str,
+    cs_name: &'static str,
+    /// Where the C ABI takes the value.
+    used: &'static str,
+    /// (C suffix, value, C# variant, doc).
+    rows: Vec<(&'static str, i32, &'static str, &'static str)>,
+}
+
+fn table<T: CEnum>(used: &'static str) -> Table {
+    Table {
+        what: T::WHAT,
+        c_prefix: T::C_PREFIX,
+        cs_name: T::CS_NAME,
+        used,
+        rows: T::TABLE.iter().map(|r| (r.3, r.1, r.4, r.5)).collect(),
+    }
+}
+
+/// Every enum of the C ABI, in header order.
+fn tables() -> Vec<Table> {
+    vec![
+        table::<BoundsKind>("`BoidsBounds::kind`"),
+        table::<SeparationMode>("`BoidsFlockParams::separation_mode`"),
+        table::<AlignmentMode>("`BoidsFlockParams::alignment_mode`"),
+        table::<Combine>("`BoidsFlockParams::combine`"),
+        table::<Integrator>("`BoidsFlockParams::integrator`"),
+        table::<PlaneLock>("`BoidsFlockParams::plane`"),
+        table::<IndexKind>("`BoidsFlockParams::index`"),
+        table::<ObstacleAvoidance>("`BoidsFlockParams::obstacle_avoidance`"),
+        table::<SpawnKind>("`BoidsSpawnDef::shape`"),
+        table::<ObstacleKind>("`BoidsObstacleDef::shape`"),
+        table::<RelationKind>("`boids_world_set_relation` kind"),
+    ]
+}
+
+fn consts_rs() -> String {
+    let mut s = String::from(
+        "//! The `BOIDS_*` enum constants of the C ABI, one group per engine enum.\n\
+         //!\n\
+         //! Generated from the engine's enum tables (`c_enum!`) by crates/ffi/tests/generated.rs;\n\
+         //! do not edit: `BOIDS_REGEN=1 cargo test -p boids-ffi --test generated` rewrites it.\n",
+    );
+    for t in tables() {
+        let _ = write!(s, "\n// {}: {}\n", t.what, t.used);
+        for (suffix, value, _, doc) in &t.rows {
+            let _ = writeln!(s, "/// {}: {doc}", t.used);
+            let _ = writeln!(s, "pub const {}{suffix}: i32 = {value};", t.c_prefix);
+        }
+    }
+    s
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+fn enums_cs() -> String {
+    let mut s = String::from(
+        "// The engine's enums. Generated from its enum tables (c_enum!) by\n\
+         // crates/ffi/tests/generated.rs; do not edit. C# 7.2.\n\
+         namespace Boids\n{\n",
+    );
+    let all = tables();
+    for t in &all {
+        let c_names = format!("{}*", t.c_prefix);
+        let _ = writeln!(
+            s,
+            "    /// <summary>The {} ({}, C: {c_names}).</summary>",
+            t.what,
+            xml(t.used)
+        );
+        let _ = writeln!(s, "    public enum {} : int\n    {{", t.cs_name);
+        for (_, value, variant, doc) in &t.rows {
+            let _ = writeln!(s, "        /// <summary>{}</summary>", xml(doc));
+            let _ = writeln!(s, "        {variant} = {value},");
+        }
+        s.push_str("    }\n\n");
+    }
+    s.push_str(
+        "}\n\nnamespace Boids.Native\n{\n    public static partial class BoidsConst\n    {\n",
+    );
+    for t in &all {
+        let short = t.c_prefix.trim_start_matches("BOIDS_");
+        let list: Vec<String> = t
+            .rows
+            .iter()
+            .map(|(suffix, value, _, _)| format!("{short}{suffix} = {value}"))
+            .collect();
+        let _ = writeln!(s, "        public const int {};", list.join(", "));
+    }
+    s.push_str("    }\n}\n");
+    s
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn check(path: &str, fresh: &str) {
+    let p = root().join(path);
+    if std::env::var_os("BOIDS_REGEN").is_some() {
+        std::fs::write(&p, fresh).unwrap();
+        return;
+    }
+    let current = std::fs::read_to_string(&p).unwrap_or_default();
+    assert!(
+        current == fresh,
+        "{path} differs from what the enum tables generate; rewrite it with \
+         BOIDS_REGEN=1 cargo test -p boids-ffi --test generated"
+    );
+}
+
+#[test]
+fn c_constants_are_generated_from_the_tables() {
+    check("crates/ffi/src/consts.rs", &consts_rs());
+}
+
+#[test]
+fn csharp_enums_are_generated_from_the_tables() {
+    let cs = enums_cs();
+    check("bindings/csharp/Boids/Enums.cs", &cs);
+    check(
+        "bindings/unity/com.boids.flocking/Runtime/Boids/Enums.cs",
+        &cs,
+    );
+}
+
+/// Every value of every table through the C ABI: the constant the header declares, the value
+/// the library accepts, and the value it gives back.
+#[test]
+fn every_value_round_trips_through_the_c_abi() {
+    use boids_ffi::*;
+    let header = std::fs::read_to_string(root().join("include/boids.h")).unwrap();
+    for t in tables() {
+        for (suffix, value, _, _) in &t.rows {
+            let decl = format!("#define {}{suffix} {value}", t.c_prefix);
+            assert!(header.contains(&decl), "include/boids.h lacks `{decl}`");
+        }
+    }
+    let mut world = BoidsWorldId::default();
+    unsafe {
+        assert_eq!(
+            boids_world_create(&boids_default_world_def(), &mut world),
+            BoidsResult::Ok
+        );
+    }
+    let mut def = boids_default_flock_def();
+    def.name = c"f".as_ptr();
+    let mut flock = BoidsFlockId::default();
+    unsafe {
+        assert_eq!(boids_flock_create(world, &def, &mut flock), BoidsResult::Ok);
+    }
+    type Field = fn(&mut BoidsFlockParams) -> &mut i32;
+    let fields: [(&str, Field, Vec<i32>); 7] = [
+        (
+            "separation",
+            |p| &mut p.separation_mode,
+            values::<SeparationMode>(),
+        ),
+        (
+            "alignment",
+            |p| &mut p.alignment_mode,
+            values::<AlignmentMode>(),
+        ),
+        ("combine", |p| &mut p.combine, values::<Combine>()),
+        ("integrator", |p| &mut p.integrator, values::<Integrator>()),
+        ("plane", |p| &mut p.plane, values::<PlaneLock>()),
+        ("index", |p| &mut p.index, values::<IndexKind>()),
+        (
+            "obstacles",
+            |p| &mut p.obstacle_avoidance,
+            values::<ObstacleAvoidance>(),
+        ),
+    ];
+    for (what, field, vals) in fields {
+        for v in vals {
+            let mut p = boids_default_flock_params();
+            *field(&mut p) = v;
+            // group-speed needs the heading-speed integrator.
+            if what == "alignment" && v == AlignmentMode::GroupSpeed.c_value() {
+                p.integrator = Integrator::HeadingSpeed.c_value();
+            }
+            let mut back = BoidsFlockParams::default();
+            unsafe {
+                assert_eq!(
+                    boids_flock_set_params(flock, &p),
+                    BoidsResult::Ok,
+                    "{what} {v}"
+                );
+                assert_eq!(boids_flock_get_params(flock, &mut back), BoidsResult::Ok);
+            }
+            assert_eq!(*field(&mut back), v, "{what}");
+        }
+        // One past the table is refused, naming the field and the constants.
+        let mut p = boids_default_flock_params();
+        *field(&mut p) = 99;
+        unsafe {
+            assert_eq!(
+                boids_flock_set_params(flock, &p),
+                BoidsResult::InvalidArgument
+            );
+            let msg = std::ffi::CStr::from_ptr(boids_last_error_message()).to_string_lossy();
+            assert!(
+                msg.contains("must be one of BOIDS_") && msg.contains("got 99"),
+                "{msg}"
+            );
+        }
+    }
+    for kind in values::<BoundsKind>() {
+        let mut p = boids_default_flock_params();
+        p.bounds.kind = kind;
+        (p.bounds.min, p.bounds.max) = (
+            BoidsVec3 {
+                x: -5.0,
+                y: -5.0,
+                z: -5.0,
+            },
+            BoidsVec3 {
+                x: 5.0,
+                y: 5.0,
+                z: 5.0,
+            },
+        );
+        (p.bounds.radius, p.bounds.inner, p.bounds.distance) = (5.0, 0.9, 2.0);
+        let mut back = BoidsFlockParams::default();
+        unsafe {
+            assert_eq!(
+                boids_flock_set_params(flock, &p),
+                BoidsResult::Ok,
+                "bounds {kind}"
+            );
+            assert_eq!(boids_flock_get_params(flock, &mut back), BoidsResult::Ok);
+        }
+        assert_eq!(back.bounds.kind, kind);
+    }
+    for shape in values::<SpawnKind>() {
+        let mut s = boids_default_spawn_def();
+        s.shape = shape;
+        let mut first = 0u32;
+        unsafe {
+            assert_eq!(
+                boids_flock_spawn(flock, 3, &s, &mut first),
+                BoidsResult::Ok,
+                "spawn {shape}"
+            );
+        }
+    }
+    for shape in values::<ObstacleKind>() {
+        let up = BoidsVec3 {
+            x: 0.0,
+            y: 1.0,
+            z: 0.0,
+        };
+        let d = BoidsObstacleDef {
+            shape,
+            a: BoidsVec3::default(),
+            b: up,
+            radius: 1.0,
+        };
+        let mut id = BoidsObstacleId::default();
+        unsafe {
+            assert_eq!(
+                boids_obstacle_add(world, &d, &mut id),
+                BoidsResult::Ok,
+                "obstacle {shape}"
+            );
+        }
+    }
+    def.name = c"g".as_ptr();
+    let mut other = BoidsFlockId::default();
+    unsafe {
+        assert_eq!(boids_flock_create(world, &def, &mut other), BoidsResult::Ok);
+    }
+    for kind in values::<RelationKind>() {
+        assert_eq!(
+            boids_world_set_relation(world, flock, other, kind, 1.0, 1.0),
+            BoidsResult::Ok,
+            "relation {kind}"
+        );
+    }
+    assert_eq!(boids_world_destroy(world), BoidsResult::Ok);
+}
+
+fn values<T: CEnum>() -> Vec<i32> {
+    T::TABLE.iter().map(|r| r.1).collect()
+}
+
+/// Every value of every table through the scenario format: its text name parses to the variant
+/// with that C value, and the variant writes back the same name.
+#[test]
+fn every_value_round_trips_through_toml() {
+    fn each<T>(key: &str)
+    where
+        T: CEnum + serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
+        #[derive(serde::Deserialize, serde::Serialize)]
+        struct One<T> {
+            v: T,
+        }
+        for &(variant, value, text, _, _, _) in T::TABLE {
+            let parsed: One<T> = toml::from_str(&format!("v = \"{text}\"")).unwrap();
+            assert_eq!(parsed.v, variant, "{key} = \"{text}\"");
+            assert_eq!(T::TABLE.iter().find(|r| r.0 == parsed.v).unwrap().1, value);
+            let written = toml::to_string(&One { v: variant }).unwrap();
+            assert_eq!(written.trim(), format!("v = \"{text}\""));
+        }
+    }
+    each::<SeparationMode>("separation");
+    each::<AlignmentMode>("alignment");
+    each::<Combine>("combine");
+    each::<Integrator>("integrator");
+    each::<PlaneLock>("plane");
+    each::<IndexKind>("index");
+    each::<ObstacleAvoidance>("obstacle_avoidance");
+    each::<BoundsKind>("bounds.kind");
+    each::<SpawnKind>("spawn.shape");
+    each::<ObstacleKind>("obstacle.kind");
+    each::<RelationKind>("relation.kind");
+}
