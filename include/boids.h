@@ -19,6 +19,12 @@
 
 
 /**
+ * Largest magnitude accepted for any coordinate, length, speed or weight; every message
+ * that refuses a number states it.
+ */
+#define BOIDS_MAX_MAGNITUDE 1e9
+
+/**
  * `BoidsBounds::kind`: No bounds.
  */
 #define BOIDS_BOUNDS_NONE 0
@@ -1152,7 +1158,7 @@ BoidsResult boids_flock_write_velocities(struct BoidsFlockId flock,
 
 /**
  * The detail of the calling thread's last failed call ("flock params: perception_radius must be
- * finite and in [0, 1000000000], got NaN"), or "" if none failed yet. The string belongs to the
+ * finite and in [0, 1e9], got NaN"), or "" if none failed yet. The string belongs to the
  * library and stays valid until the calling thread's next failing call; copy it to keep it.
  * Successful calls do not clear it. Never NULL.
  */

@@ -6,6 +6,7 @@
 //! This crate knows nothing of threads, neighbour indices, FFI or I/O.
 
 pub mod fmath;
+pub mod limits;
 pub mod math;
 pub mod obstacle;
 mod params;
@@ -14,6 +15,7 @@ mod rules;
 pub mod table;
 
 pub use glam::{Quat, Vec3};
+pub use limits::MAX_MAGNITUDE;
 pub use obstacle::{Obstacle, ObstacleKind};
 pub use params::{
     AlignmentMode, Bounds, BoundsKind, Combine, FlockParams, IndexKind, Integrator,

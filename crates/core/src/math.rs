@@ -3,9 +3,6 @@
 use crate::fmath;
 use glam::{Quat, Vec3};
 
-/// Largest coordinate or velocity component accepted from a caller.
-pub const MAX_COORD: f32 = 1.0e9;
-
 /// A periodic box (wrap-around bounds): leaving one face re-enters at the opposite one, and
 /// offsets between points are taken to the nearest image. The one wrapping formula of the
 /// workspace: the bounds rule, every index and every kernel path use it.

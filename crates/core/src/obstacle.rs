@@ -1,6 +1,7 @@
 //! Obstacles and the look-ahead queries boids use to avoid them: rays and swept spheres.
 
 use crate::fmath;
+use crate::limits::{self, MAX_MAGNITUDE};
 use crate::math::normalize_or_zero;
 use glam::Vec3;
 use std::sync::OnceLock;
@@ -177,30 +178,31 @@ impl Obstacle {
 
     /// Checks the shape's numbers: finite, positive sizes, unit-length normal.
     pub fn validate(&self) -> Result<(), String> {
-        let fin = |v: Vec3| v.is_finite() && v.abs().max_element() <= crate::math::MAX_COORD;
+        let pt = |what: &str, v: Vec3| limits::point(v).map_err(|e| format!("{what} {e}"));
         match *self {
             Obstacle::Sphere { centre, radius } => {
-                if !(fin(centre)
-                    && radius.is_finite()
-                    && radius > 0.0
-                    && radius <= crate::math::MAX_COORD)
-                {
+                pt("sphere obstacle centre", centre)?;
+                if !(radius > 0.0 && radius <= MAX_MAGNITUDE) {
                     return Err(format!(
-                        "sphere obstacle needs a finite centre and radius > 0, got {centre}, {radius}"
+                        "sphere obstacle radius must be finite and in (0, {}], got {radius}",
+                        limits::show(MAX_MAGNITUDE)
                     ));
                 }
             }
             Obstacle::Box { min, max } => {
-                if !fin(min) || !fin(max) || !min.cmple(max).all() {
+                pt("box obstacle min", min)?;
+                pt("box obstacle max", max)?;
+                if !min.cmple(max).all() {
                     return Err(format!(
-                        "box obstacle needs finite corners with min <= max, got {min}, {max}"
+                        "box obstacle min {min} must not exceed max {max} on any axis"
                     ));
                 }
             }
             Obstacle::Plane { point, normal } => {
-                if !fin(point) || !normal.is_finite() || (normal.length() - 1.0).abs() > 1e-3 {
+                pt("plane obstacle point", point)?;
+                if !normal.is_finite() || (normal.length() - 1.0).abs() > 1e-3 {
                     return Err(format!(
-                        "plane obstacle needs a finite point and a unit normal, got {point}, {normal}"
+                        "plane obstacle normal must be unit length (within 1e-3), got {normal}"
                     ));
                 }
             }

@@ -1,5 +1,6 @@
 //! Flock parameters: one generic model whose settings reproduce each of the seed tutorials.
 
+use crate::limits::{self, MAX_MAGNITUDE};
 use glam::Vec3;
 use std::fmt;
 
@@ -437,26 +438,12 @@ impl fmt::Display for ParamError {
 
 impl std::error::Error for ParamError {}
 
-/// Largest magnitude accepted for any length, speed or weight: far beyond any sensible scene,
-/// small enough that products of two such values stay finite in `f32`.
-pub const MAX_MAGNITUDE: f32 = 1.0e9;
-
 fn check(field: &'static str, x: f32, lo: f32, hi: f32) -> Result<(), ParamError> {
-    if x.is_finite() && x >= lo && x <= hi {
-        Ok(())
-    } else {
-        Err(ParamError {
-            field,
-            reason: format!("must be finite and in [{lo}, {hi}], got {x}"),
-        })
-    }
+    limits::in_range(x, lo, hi).map_err(|reason| ParamError { field, reason })
 }
 
 fn check_vec(field: &'static str, v: Vec3) -> Result<(), ParamError> {
-    for c in v.to_array() {
-        check(field, c, -MAX_MAGNITUDE, MAX_MAGNITUDE)?;
-    }
-    Ok(())
+    limits::point(v).map_err(|reason| ParamError { field, reason })
 }
 
 fn check_box(min_f: &'static str, min: Vec3, max: Vec3) -> Result<(), ParamError> {

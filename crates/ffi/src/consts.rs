@@ -3,6 +3,10 @@
 //! Generated from the engine's enum tables (`c_enum!`) by crates/ffi/tests/generated.rs;
 //! do not edit: `BOIDS_REGEN=1 cargo test -p boids-ffi --test generated` rewrites it.
 
+/// Largest magnitude accepted for any coordinate, length, speed or weight; every message
+/// that refuses a number states it.
+pub const BOIDS_MAX_MAGNITUDE: f32 = 1e9;
+
 // bounds kind: `BoidsBounds::kind`
 /// `BoidsBounds::kind`: No bounds.
 pub const BOIDS_BOUNDS_NONE: i32 = 0;

@@ -66,7 +66,7 @@ pub extern "C" fn boids_result_str(result: i32) -> *const c_char {
 }
 
 /// The detail of the calling thread's last failed call ("flock params: perception_radius must be
-/// finite and in [0, 1000000000], got NaN"), or "" if none failed yet. The string belongs to the
+/// finite and in [0, 1e9], got NaN"), or "" if none failed yet. The string belongs to the
 /// library and stays valid until the calling thread's next failing call; copy it to keep it.
 /// Successful calls do not clear it. Never NULL.
 #[unsafe(no_mangle)]

@@ -4,46 +4,50 @@
 use crate::boundary::Fail;
 use crate::types::{BoidsResult, BoidsWorldId};
 use boids_sim::World;
+use boids_sim::slotmap::{SlotKey, SlotMap};
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
-struct Slot {
-    generation: u32,
-    world: Option<Arc<Mutex<World>>>,
+/// The world ids of the C ABI are keys of one [`SlotMap`]; their index is 1-based so that the
+/// all-zero id is null.
+impl SlotKey for BoidsWorldId {
+    fn from_parts(index: u32, generation: u32) -> Self {
+        BoidsWorldId {
+            index: index + 1,
+            generation,
+        }
+    }
+    fn index(self) -> u32 {
+        self.index.wrapping_sub(1)
+    }
+    fn generation(self) -> u32 {
+        self.generation
+    }
 }
 
-static WORLDS: Mutex<Vec<Slot>> = Mutex::new(Vec::new());
+type Worlds = SlotMap<BoidsWorldId, Arc<Mutex<World>>>;
 
-fn worlds() -> MutexGuard<'static, Vec<Slot>> {
+static WORLDS: Mutex<Option<Worlds>> = Mutex::new(None);
+
+/// Runs `f` on the registry. The lock is held only for a lookup or an insertion.
+fn worlds<T>(f: impl FnOnce(&mut Worlds) -> T) -> T {
     // The registry holds plain data; a panic elsewhere cannot leave it half-written.
-    WORLDS.lock().unwrap_or_else(|p| p.into_inner())
+    let mut g = WORLDS.lock().unwrap_or_else(|p| p.into_inner());
+    f(g.get_or_insert_with(Worlds::default))
 }
 
 /// Most worlds alive at once.
 const MAX_WORLDS: usize = 1 << 16;
 
 pub(crate) fn insert(world: World) -> Result<BoidsWorldId, Fail> {
-    let mut w = worlds();
-    let cell = Some(Arc::new(Mutex::new(world)));
-    if let Some((i, s)) = w.iter_mut().enumerate().find(|(_, s)| s.world.is_none()) {
-        s.world = cell;
-        return Ok(BoidsWorldId {
-            index: i as u32 + 1,
-            generation: s.generation,
-        });
-    }
-    if w.len() >= MAX_WORLDS {
-        return Err(Fail::new(
-            BoidsResult::InvalidArgument,
-            format!("too many worlds alive (at most {MAX_WORLDS})"),
-        ));
-    }
-    w.push(Slot {
-        generation: 1,
-        world: cell,
-    });
-    Ok(BoidsWorldId {
-        index: w.len() as u32,
-        generation: 1,
+    worlds(|w| {
+        if w.len() >= MAX_WORLDS {
+            return Err(Fail::new(
+                BoidsResult::InvalidArgument,
+                format!("too many worlds alive (at most {MAX_WORLDS})"),
+            ));
+        }
+        w.insert(Arc::new(Mutex::new(world)))
+            .ok_or_else(|| Fail::new(BoidsResult::InvalidArgument, "too many worlds"))
     })
 }
 
@@ -59,13 +63,7 @@ fn invalid(id: BoidsWorldId) -> Fail {
 
 /// The world behind `id` (index is 1-based so that the all-zero id is null).
 pub(crate) fn get(id: BoidsWorldId) -> Result<Arc<Mutex<World>>, Fail> {
-    let w = worlds();
-    let slot = (id.index as usize)
-        .checked_sub(1)
-        .and_then(|i| w.get(i))
-        .filter(|s| s.generation == id.generation);
-    slot.and_then(|s| s.world.clone())
-        .ok_or_else(|| invalid(id))
+    worlds(|w| w.get(id).cloned()).ok_or_else(|| invalid(id))
 }
 
 pub(crate) fn is_valid(id: BoidsWorldId) -> bool {
@@ -99,22 +97,15 @@ pub(crate) fn with_world<T>(
 
 /// Destroys a world; `BUSY` (and nothing destroyed) while another thread is using it.
 pub(crate) fn remove(id: BoidsWorldId) -> Result<(), Fail> {
-    let mut w = worlds();
-    let slot = (id.index as usize)
-        .checked_sub(1)
-        .and_then(|i| w.get_mut(i))
-        .filter(|s| s.generation == id.generation && s.world.is_some())
-        .ok_or_else(|| invalid(id))?;
-    {
-        let cell = slot.world.as_ref().expect("checked above");
+    worlds(|w| {
+        let cell = w.get(id).ok_or_else(|| invalid(id))?;
         if let Err(TryLockError::WouldBlock) = cell.try_lock() {
             return Err(Fail::new(
                 BoidsResult::Busy,
                 "world is in use by another thread; destroy it when that call returns",
             ));
         }
-    }
-    slot.world = None;
-    slot.generation = slot.generation.wrapping_add(1).max(1);
-    Ok(())
+        w.remove(id);
+        Ok(())
+    })
 }

@@ -67,6 +67,13 @@ fn consts_rs() -> String {
          //! Generated from the engine's enum tables (`c_enum!`) by crates/ffi/tests/generated.rs;\n\
          //! do not edit: `BOIDS_REGEN=1 cargo test -p boids-ffi --test generated` rewrites it.\n",
     );
+    let _ = write!(
+        s,
+        "\n/// Largest magnitude accepted for any coordinate, length, speed or weight; every message\n\
+         /// that refuses a number states it.\n\
+         pub const BOIDS_MAX_MAGNITUDE: f32 = {:e};\n",
+        boids_sim::MAX_MAGNITUDE
+    );
     for t in tables() {
         let _ = write!(s, "\n// {}: {}\n", t.what, t.used);
         for (suffix, value, _, doc) in &t.rows {
@@ -107,6 +114,11 @@ fn enums_cs() -> String {
     }
     s.push_str(
         "}\n\nnamespace Boids.Native\n{\n    public static partial class BoidsConst\n    {\n",
+    );
+    let _ = writeln!(
+        s,
+        "        /// <summary>Largest magnitude accepted for any coordinate, length, speed or weight.</summary>\n        public const float MAX_MAGNITUDE = {:e}f;",
+        boids_sim::MAX_MAGNITUDE
     );
     for t in &all {
         let short = t.c_prefix.trim_start_matches("BOIDS_");

@@ -13,6 +13,8 @@ pub const FINE_X: f32 = 4.0;
 
 /// Cells allowed per boid before the cells grow (bounds memory for sparse flocks).
 const MAX_CELLS_PER_POINT: f64 = 4.0;
+/// Cells along one axis at most, before the per-point cap (keeps the f64 arithmetic exact).
+const MAX_CELLS_PER_AXIS: f64 = 1.0e9;
 
 /// Relative slack added to a query window, so that rounding in the cell computation can never
 /// leave out a boid the exact distance test would accept (the test happens afterwards).
@@ -88,7 +90,7 @@ impl Layout {
                 let c = if i == 0 { cell / fine } else { cell };
                 let k = (e[i] / c).floor();
                 let k = if periodic { k.max(1.0) } else { k + 1.0 };
-                k.min(1e9)
+                k.min(MAX_CELLS_PER_AXIS)
             })
         };
         let max_cells = n as f64 * MAX_CELLS_PER_POINT + 64.0;

@@ -34,8 +34,8 @@ mod world;
 pub use boids_core::table::CEnum;
 pub use boids_core::{
     AlignmentMode, BoidState, Bounds, BoundsKind, Combine, FlockParams, IndexKind, Integrator,
-    Obstacle, ObstacleAvoidance, ObstacleKind, ParamError, PlaneLock, Quat, SeparationMode, Target,
-    TargetRelocation, Vec3, Weights,
+    MAX_MAGNITUDE, Obstacle, ObstacleAvoidance, ObstacleKind, ParamError, PlaneLock, Quat,
+    SeparationMode, Target, TargetRelocation, Vec3, Weights,
 };
 pub use boids_index::{Index, NeighbourIndex, SimdLevel};
 pub use error::Error;

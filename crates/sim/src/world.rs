@@ -3,7 +3,7 @@
 use crate::error::{Error, invalid};
 use crate::flock::{Flock, FlockSnapshot, Spawn, StepInput};
 use crate::slotmap::SlotMap;
-use boids_core::{FlockParams, Obstacle, Vec3};
+use boids_core::{FlockParams, MAX_MAGNITUDE, Obstacle, Vec3, limits};
 use boids_index::{PARALLEL_MIN, SimdLevel};
 
 /// Most boids one flock may hold: 16.7 million (about 2 GiB of state and index).
@@ -368,16 +368,14 @@ impl World {
         if from == to {
             return Err(invalid("a relation needs two different flocks"));
         }
-        if !(radius.is_finite() && radius > 0.0 && radius <= 1e9) {
+        if !(radius > 0.0 && radius <= MAX_MAGNITUDE) {
             return Err(invalid(format!(
-                "relation radius must be finite and in (0, 1e9], got {radius}"
+                "relation radius must be finite and in (0, {}], got {radius}",
+                limits::show(MAX_MAGNITUDE)
             )));
         }
-        if !(weight.is_finite() && weight.abs() <= 1e9) {
-            return Err(invalid(format!(
-                "relation weight must be finite and |w| <= 1e9, got {weight}"
-            )));
-        }
+        limits::in_range(weight, -MAX_MAGNITUDE, MAX_MAGNITUDE)
+            .map_err(|e| invalid(format!("relation weight {e}")))?;
         self.relations.retain(|r| !(r.from == from && r.to == to));
         if kind != RelationKind::Ignore {
             self.relations.push(Relation {

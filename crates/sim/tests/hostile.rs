@@ -421,3 +421,74 @@ fn hostile_input_matrix_of_the_rust_api() {
         );
     }
 }
+
+/// Every refusal of a too-large coordinate, length, speed or weight states the one limit.
+#[test]
+fn every_refused_magnitude_states_the_limit() {
+    let mut fx = fixture();
+    let f = fx.f;
+    let big = 2.0 * MAX_MAGNITUDE;
+    let far = Vec3::new(0.0, big, 0.0);
+    let p = FlockParams {
+        perception_radius: big,
+        ..FlockParams::default()
+    };
+    let w = &mut fx.w;
+    let errors: Vec<(&str, Error)> = vec![
+        ("params", w.set_params(f, p).unwrap_err()),
+        ("add", w.add_boids(f, &[far], &[Vec3::X]).unwrap_err()),
+        (
+            "write",
+            w.write_state(f, Some(&vec![far; 40]), None).unwrap_err(),
+        ),
+        (
+            "path",
+            w.set_path(f, &[Vec3::ZERO, far], false).unwrap_err(),
+        ),
+        (
+            "spawn radius",
+            w.spawn(
+                f,
+                1,
+                &Spawn {
+                    shape: SpawnShape::Sphere {
+                        centre: Vec3::ZERO,
+                        radius: big,
+                    },
+                    ..Spawn::default()
+                },
+            )
+            .unwrap_err(),
+        ),
+        (
+            "spawn speed",
+            w.spawn(
+                f,
+                1,
+                &Spawn {
+                    max_speed: big,
+                    ..Spawn::default()
+                },
+            )
+            .unwrap_err(),
+        ),
+        (
+            "obstacle",
+            w.add_obstacle(Obstacle::Sphere {
+                centre: far,
+                radius: 1.0,
+            })
+            .unwrap_err(),
+        ),
+    ];
+    for (what, e) in errors {
+        let msg = e.to_string();
+        assert!(msg.contains("1e9"), "{what}: {msg}");
+        if !["add", "write", "path"].contains(&what) {
+            assert!(
+                !msg.contains("[0]"),
+                "{what}: a single point is not an array: {msg}"
+            );
+        }
+    }
+}

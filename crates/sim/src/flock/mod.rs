@@ -20,7 +20,7 @@ pub(crate) use step::StepInput;
 
 use crate::error::{Error, invalid};
 use boids_core::math::look_rotation;
-use boids_core::{Extra, FlockParams, IndexKind, Integrator, Vec3};
+use boids_core::{Extra, FlockParams, IndexKind, Integrator, Vec3, limits};
 use boids_index::Index;
 use std::sync::OnceLock;
 
@@ -75,15 +75,14 @@ pub struct Flock {
 const SPAWN_STREAM: u32 = 1;
 const RULE_STREAM: u32 = 0;
 
+/// Checks one caller point (`what` names it).
+pub(crate) fn check_point(what: &str, v: Vec3) -> Result<(), Error> {
+    limits::point(v).map_err(|e| invalid(format!("{what} {e}")))
+}
+
+/// Checks entry `i` of a caller array (`what` names the array).
 pub(crate) fn check_vec(what: &str, i: usize, v: Vec3) -> Result<(), Error> {
-    if v.is_finite() && v.abs().max_element() <= boids_core::math::MAX_COORD {
-        Ok(())
-    } else {
-        Err(invalid(format!(
-            "{what}[{i}] must be finite with |component| <= {}, got {v}",
-            boids_core::math::MAX_COORD
-        )))
-    }
+    limits::point(v).map_err(|e| invalid(format!("{what}[{i}] {e}")))
 }
 
 /// Extra state of a boid heading along `h`.
@@ -279,7 +278,7 @@ impl Flock {
     }
 
     pub(crate) fn set_target(&mut self, point: Vec3) -> Result<(), Error> {
-        check_vec("target", 0, point)?;
+        check_point("target", point)?;
         if self.params.target.is_none() {
             return Err(invalid(format!(
                 "flock '{}' has no target settings (params.target is None)",

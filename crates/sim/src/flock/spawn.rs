@@ -1,9 +1,9 @@
 //! Where new boids come from, and adding, removing and overwriting boids.
 
-use super::{Flock, SPAWN_STREAM, check_vec};
+use super::{Flock, SPAWN_STREAM, check_point, check_vec};
 use crate::error::{Error, invalid};
 use boids_core::math::look_rotation;
-use boids_core::{BoidState, PlaneLock, Rng, Vec3, fmath};
+use boids_core::{BoidState, PlaneLock, Rng, Vec3, fmath, limits};
 
 boids_core::c_enum! {
     /// The kind of a [`SpawnShape`].
@@ -157,20 +157,22 @@ impl Flock {
 
     pub(crate) fn spawn(&mut self, n: usize, spawn: &Spawn, seed: u64) -> Result<u32, Error> {
         self.ensure_id_space(n)?;
-        let ok_speed = |s: f32| s.is_finite() && (0.0..=1e9).contains(&s);
-        if !ok_speed(spawn.min_speed)
-            || !ok_speed(spawn.max_speed)
-            || spawn.min_speed > spawn.max_speed
-        {
+        for (what, s) in [
+            ("min_speed", spawn.min_speed),
+            ("max_speed", spawn.max_speed),
+        ] {
+            limits::length(s).map_err(|e| invalid(format!("spawn {what} {e}")))?;
+        }
+        if spawn.min_speed > spawn.max_speed {
             return Err(invalid(format!(
-                "spawn speeds must be finite, >= 0 and min <= max, got {}..{}",
+                "spawn min_speed must not exceed max_speed, got {}..{}",
                 spawn.min_speed, spawn.max_speed
             )));
         }
         match spawn.shape {
             SpawnShape::Box { min, max } => {
-                check_vec("spawn.min", 0, min)?;
-                check_vec("spawn.max", 0, max)?;
+                check_point("spawn min", min)?;
+                check_point("spawn max", max)?;
                 if !min.cmple(max).all() {
                     return Err(invalid(format!(
                         "spawn box min {min} must not exceed max {max}"
@@ -180,12 +182,8 @@ impl Flock {
             SpawnShape::Sphere { centre, radius }
             | SpawnShape::Disc { centre, radius }
             | SpawnShape::FlatBall { centre, radius } => {
-                check_vec("spawn.centre", 0, centre)?;
-                if !(radius.is_finite() && (0.0..=1e9).contains(&radius)) {
-                    return Err(invalid(format!(
-                        "spawn radius must be finite and >= 0, got {radius}"
-                    )));
-                }
+                check_point("spawn centre", centre)?;
+                limits::length(radius).map_err(|e| invalid(format!("spawn radius {e}")))?;
             }
         }
         self.reserve(n)?;
