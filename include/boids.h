@@ -830,7 +830,7 @@ uint32_t boids_abi_version(void);
 struct BoidsFlockDef boids_default_flock_def(void);
 
 /**
- * Parameters of seed 000's fish school (radius 1, 90° field of view, weights 5/2/3, speeds
+ * Parameters of the fish-tank preset's fish school (radius 1, 90° field of view, weights 5/2/3, speeds
  * 2..5, soft walls of a 10-unit box).
  * Threads: callable from any thread at any time; touches no world.
  */

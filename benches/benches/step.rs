@@ -1,4 +1,4 @@
-//! The benchmark scenario (README, "Benchmarks"): seed 000's rules, radius 1, 90° field of view,
+//! The benchmark scenario (README, "Benchmarks"): the fish-tank preset's rules, radius 1, 90° field of view,
 //! ~25 others within the radius, box walls, dt 1/60. Every timed step starts from the same saved
 //! state. `BOIDS_BENCH_1M=1` adds the one-million-boid rows.
 

@@ -234,7 +234,7 @@ pub fn first_hit(
 /// Number of directions the free-heading search tries.
 pub const SPIRAL_DIRECTIONS: usize = 300;
 
-/// Seed 003's 300 directions on a golden spiral, in the boid's frame (+Z forward), first
+/// The steering-obstacles preset's 300 directions on a golden spiral, in the boid's frame (+Z forward), first
 /// straight ahead, then widening: `t = k / 300`, inclination `acos(1 - 2t)`, azimuth
 /// `2π φ k` with φ the golden ratio.
 pub fn spiral_directions() -> &'static [Vec3] {

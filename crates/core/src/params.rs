@@ -98,7 +98,7 @@ pub enum Bounds {
     /// No bounds.
     None,
     /// Six walls of an axis-aligned box; within `distance` of a wall a boid is pushed inward by
-    /// `weight / max(|d / distance|, 1e-6)` (seed 000, with the sign defect corrected). The push
+    /// `weight / max(|d / distance|, 1e-6)` (fish-tank, with the sign defect corrected). The push
     /// also applies outside the box, so an escaped boid comes back.
     SoftBox {
         /// Minimum corner.
@@ -110,7 +110,7 @@ pub enum Bounds {
         distance: f32,
     },
     /// A sphere (a circle under a plane lock): with `t = |c - p| / radius`, no push while
-    /// `t < inner`, else `(c - p) t²` (seed 004's stay-in-radius, `inner` = 0.9).
+    /// `t < inner`, else `(c - p) t²` (the flock-2d preset's stay-in-radius, `inner` = 0.9).
     SoftSphere {
         /// Centre (the origin when a scene file leaves it out).
         #[cfg_attr(feature = "serde", serde(default))]
@@ -130,7 +130,7 @@ pub enum Bounds {
         /// Maximum corner.
         max: Vec3,
     },
-    /// Outside the box the boid turns toward its centre and ignores every other rule (seed 001).
+    /// Outside the box the boid turns toward its centre and ignores every other rule (goal-swarm).
     TurnBack {
         /// Minimum corner.
         min: Vec3,
@@ -223,7 +223,7 @@ pub struct Target {
     pub avoid_distance: f32,
 }
 
-/// The target jumps to a random point of a box now and then (seed 001's goal).
+/// The target jumps to a random point of a box now and then (the goal-swarm preset's goal).
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -261,7 +261,7 @@ pub struct Weights {
     pub path: f32,
 }
 
-/// Every setting of a flock. [`FlockParams::default`] is seed 000's fish school.
+/// Every setting of a flock. [`FlockParams::default`] is the fish-tank preset's fish school.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -314,28 +314,28 @@ pub struct FlockParams {
     pub look_ahead: f32,
     /// Radius of the swept sphere for the look-ahead (0 = a ray).
     pub boid_radius: f32,
-    /// When the obstacle rule fires, it replaces every other rule for that step (seed 001).
+    /// When the obstacle rule fires, it replaces every other rule for that step (goal-swarm).
     pub obstacle_overrides: bool,
     /// Neighbour index.
     pub index: IndexKind,
-    /// Chance per step that the neighbour and target rules apply at all (seed 001's 20 %).
+    /// Chance per step that the neighbour and target rules apply at all (the goal-swarm preset's 20 %).
     pub rule_probability: f32,
     /// Chance per step of a new speed drawn from `min_speed..max_speed`
-    /// ([`Integrator::HeadingSpeed`] only; seed 001's 10 %).
+    /// ([`Integrator::HeadingSpeed`] only; the goal-swarm preset's 10 %).
     pub speed_change_probability: f32,
-    /// The target rule applies only when the boid has neighbours (seed 001).
+    /// The target rule applies only when the boid has neighbours (goal-swarm).
     pub target_needs_neighbours: bool,
-    /// The target relocates at random (seed 001's goal), if set.
+    /// The target relocates at random (the goal-swarm preset's goal), if set.
     #[cfg_attr(
         feature = "serde",
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub target_relocation: Option<TargetRelocation>,
     /// Cohesion is smoothed with Unity's `SmoothDamp` from the heading toward the centre, with
-    /// this smooth time in seconds and a damping state per boid (seed 004's steered cohesion);
+    /// this smooth time in seconds and a damping state per boid (the flock-2d preset's steered cohesion);
     /// 0 = plain cohesion.
     pub cohesion_smooth_time: f32,
-    /// A boid with no neighbour in range uses the single nearest boid instead (seed 002).
+    /// A boid with no neighbour in range uses the single nearest boid instead (target-flock).
     pub fallback_to_nearest: bool,
     /// Wander: radius of the circle ahead of the boid its wander target moves on.
     pub wander_radius: f32,
@@ -373,7 +373,7 @@ impl Default for Weights {
 }
 
 impl Default for FlockParams {
-    /// Seed 000's fish: radius 1, 90° field of view, weights 5/2/3, speed 2..5, walls of a
+    /// The fish-tank preset's fish: radius 1, 90° field of view, weights 5/2/3, speed 2..5, walls of a
     /// 10-unit box at distance 3.
     fn default() -> Self {
         FlockParams {

@@ -13,9 +13,9 @@ use glam::{Quat, Vec3};
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Extra {
     /// Full orientation for [`Integrator::HeadingSpeed`]: turning by slerp does not keep zero
-    /// roll, and later turns depend on it (seed 001).
+    /// roll, and later turns depend on it (goal-swarm).
     pub orientation: Quat,
-    /// `SmoothDamp` velocity state of steered cohesion (seed 004).
+    /// `SmoothDamp` velocity state of steered cohesion (flock-2d).
     pub damp: Vec3,
     /// Wander target, relative to the centre of the wander circle.
     pub wander: Vec3,

@@ -89,7 +89,7 @@ pub extern "C" fn boids_default_world_def() -> BoidsWorldDef {
     }
 }
 
-/// Parameters of seed 000's fish school (radius 1, 90° field of view, weights 5/2/3, speeds
+/// Parameters of the fish-tank preset's fish school (radius 1, 90° field of view, weights 5/2/3, speeds
 /// 2..5, soft walls of a 10-unit box).
 /// Threads: callable from any thread at any time; touches no world.
 #[unsafe(no_mangle)]

@@ -1,6 +1,7 @@
 //! Every failure of the C ABI, called the way C calls it: NULL pointers, stale, forged and
 //! destroyed ids, bad numbers, bad buffers, bad defs, concurrent use. Each case checks the
 //! result code, the message, and that the world did not change.
+//! One file on purpose (over ~600 lines): the cases share one fixture and one set of checks.
 //!
 //! SAFETY, for every `unsafe` block in this file: each pointer passed is either NULL on purpose
 //! (the case under test) or points to a live local of the right type and length; strings are

@@ -4,6 +4,8 @@
 //! while another thread steps the world — and asserting the documented result code and that the
 //! world's state hash did not change. A test fails when an export has no row.
 //!
+//! One file on purpose (over ~600 lines): the matrix is one table, one row per export.
+//!
 //! SAFETY, for every `unsafe` block here: pointers are NULL on purpose or point to live locals
 //! of the right type and length; strings are NUL-terminated.
 #![expect(unsafe_code, reason = "calls the C ABI as C does")]

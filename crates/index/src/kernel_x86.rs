@@ -2,6 +2,9 @@
 //! `#[target_feature]` and chosen at run time (see [`crate::simd`]). They repeat the scalar
 //! reference in `kernel.rs` operation for operation, lane by lane; the tests there check every
 //! path this CPU supports against it, bit for bit.
+//!
+//! Longer than ~600 lines on purpose: the three instruction sets of one kernel sit side by side,
+//! so a change to one is made to all and their SAFETY arguments read together.
 #![expect(
     unsafe_code,
     reason = "SIMD intrinsics in the measured hot loop: loads and stores through pointers the \

@@ -20,7 +20,7 @@ pub fn bench_cube_side(n: usize) -> f32 {
     fmath::cbrt64(n as f64 / rho) as f32
 }
 
-/// Seed 000's rules in the benchmark cube `[0, side]³`.
+/// The fish-tank preset's rules in the benchmark cube `[0, side]³`.
 pub fn bench_params(side: f32, index: IndexKind) -> FlockParams {
     FlockParams {
         bounds: Bounds::SoftBox {
@@ -34,7 +34,7 @@ pub fn bench_params(side: f32, index: IndexKind) -> FlockParams {
 }
 
 /// The benchmark scenario (see `shared/design/bench-scenario.md` and the README): `n` boids
-/// uniform in the cube, random directions at speeds 2..5, seed 000's rules, radius 1, 90° field
+/// uniform in the cube, random directions at speeds 2..5, the fish-tank preset's rules, radius 1, 90° field
 /// of view, dt 1/60.
 pub fn bench_world(
     n: usize,
@@ -236,7 +236,7 @@ pub fn default_school(n: usize, seed: u64, threads: usize) -> Result<(World, Flo
 }
 
 /// The baseline the benchmarks compare against: what the tutorials do, every boid scanning every
-/// other boid, one thread, seed 000's rules (soft box bounds only), double-buffered.
+/// other boid, one thread, the fish-tank preset's rules (soft box bounds only), double-buffered.
 /// Returns the next states and the number of neighbours used.
 pub fn naive_step(boids: &[BoidState], p: &FlockParams, dt: f32) -> (Vec<BoidState>, u64) {
     let r2 = p.perception_radius * p.perception_radius;

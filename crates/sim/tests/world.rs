@@ -1,4 +1,6 @@
 //! The World: API contract, determinism, bounds, robustness.
+//! One file on purpose (over ~600 lines): each test is short and independent; they share
+//! the fixtures at the top.
 #![allow(clippy::field_reassign_with_default)] // tests build params step by step
 
 use boids_sim::builtin::{bench_world, default_school};
@@ -152,7 +154,7 @@ fn grid_fast_path_agrees_with_brute_force() {
 
 #[test]
 fn the_naive_tutorial_loop_agrees_with_the_engine() {
-    // An independent, straightforward implementation of seed 000 (the benchmark baseline) and
+    // An independent, straightforward implementation of the fish-tank rules (the benchmark baseline) and
     // the engine give the same step from the same state.
     for kind in [IndexKind::Grid, IndexKind::BruteForce] {
         let (mut w, f) = bench_world(2000, cfg(12, 2), kind).unwrap();

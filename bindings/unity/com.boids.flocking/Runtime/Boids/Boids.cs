@@ -174,7 +174,7 @@ namespace Boids
             return new BoidsFlock(this, id);
         }
 
-        /// <summary>Creates a flock with seed 000's default parameters.</summary>
+        /// <summary>Creates a flock with the fish-tank preset's default parameters.</summary>
         public BoidsFlock CreateFlock(string name)
         {
             return CreateFlock(name, BoidsFlock.DefaultParams());
@@ -279,7 +279,7 @@ namespace Boids
             this.id = id;
         }
 
-        /// <summary>Seed 000's fish: radius 1, 90° field of view, weights 5/2/3, speeds 2..5, walls of a 10-unit box.</summary>
+        /// <summary>The fish-tank preset's fish: radius 1, 90° field of view, weights 5/2/3, speeds 2..5, walls of a 10-unit box.</summary>
         public static BoidsFlockParams DefaultParams()
         {
             Interop.CheckLayout();
