@@ -15,7 +15,7 @@ mod render;
 use boids_sim::metrics::measure;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use output::{GifOut, MetricsRow, Pending, Sample};
+use output::{GifOut, MetricsRow, Pending, Trajectories};
 use render::{Camera, Projection};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -210,21 +210,23 @@ fn run(a: &RunArgs) -> Result<(), String> {
     };
     let world = &mut setup.world;
     let cam = Camera::fit(world, a.projection, a.width, a.height);
-    let wants = |k: &str| outs.iter().any(|p| ext(p) == k);
     let mut gifs: Vec<GifOut> = outs
         .iter()
         .filter(|p| ext(p) == "gif")
         .map(|p| GifOut::new(p, a.width, a.height, 60.0 / a.every as f32))
         .collect::<Result<_, _>>()?;
-    let keep_samples = wants("csv") || wants("json");
-    let mut samples = Vec::new();
+    let mut trajectories: Vec<Trajectories> = outs
+        .iter()
+        .filter(|p| matches!(ext(p).as_str(), "csv" | "json"))
+        .map(|p| Trajectories::create(p, ext(p) == "csv"))
+        .collect::<Result<_, _>>()?;
     let mut metrics = Vec::new();
     let trail_len = 12usize;
     let mut trails: render::Trails = world.flock_ids().map(|id| (id, Vec::new())).collect();
     let record = |world: &boids_sim::World,
                   step: u64,
                   gifs: &mut Vec<GifOut>,
-                  samples: &mut Vec<Sample>,
+                  trajectories: &mut Vec<Trajectories>,
                   metrics: &mut Vec<MetricsRow>,
                   trails: &mut Vec<(boids_sim::FlockId, Vec<Vec<boids_sim::Vec3>>)>|
      -> Result<(), String> {
@@ -232,8 +234,8 @@ fn run(a: &RunArgs) -> Result<(), String> {
         for g in gifs.iter_mut() {
             g.frame(world, &cam)?;
         }
-        if keep_samples {
-            samples.push(Sample::take(world, step, t));
+        for out in trajectories.iter_mut() {
+            out.sample(world, step, t)?;
         }
         if !a.metrics.is_empty() {
             metrics.push(MetricsRow::take(world, step, t));
@@ -256,7 +258,14 @@ fn run(a: &RunArgs) -> Result<(), String> {
     );
     let start = Instant::now();
     let mut shown = false;
-    record(world, 0, &mut gifs, &mut samples, &mut metrics, &mut trails)?;
+    record(
+        world,
+        0,
+        &mut gifs,
+        &mut trajectories,
+        &mut metrics,
+        &mut trails,
+    )?;
     let mut sim_secs = 0.0;
     for step in 1..=setup.steps {
         let t = Instant::now();
@@ -267,7 +276,7 @@ fn run(a: &RunArgs) -> Result<(), String> {
                 world,
                 step,
                 &mut gifs,
-                &mut samples,
+                &mut trajectories,
                 &mut metrics,
                 &mut trails,
             )?;
@@ -283,13 +292,11 @@ fn run(a: &RunArgs) -> Result<(), String> {
     for g in gifs {
         g.finish()?;
     }
-    for p in &outs {
-        match ext(p).as_str() {
-            "png" => output::write_png(p, world, &cam, &trails)?,
-            "csv" => output::write_csv(p, &samples)?,
-            "json" => output::write_json(p, &samples)?,
-            _ => {}
-        }
+    for t in trajectories {
+        t.finish()?;
+    }
+    for p in outs.iter().filter(|p| ext(p) == "png") {
+        output::write_png(p, world, &cam, &trails)?;
     }
     for p in &a.metrics {
         match ext(p).as_str() {
@@ -345,6 +352,7 @@ fn presets(a: &PresetsArgs) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    output::remove_temporaries_on_interrupt();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // Help and --version print as clap writes them; a usage error is one line, exit 2,

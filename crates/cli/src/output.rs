@@ -1,5 +1,8 @@
-//! Files `boids run` writes: each goes to a temporary file beside its target and is renamed into
-//! place only when complete, so a failed run leaves nothing half-written.
+//! Files `boids run` writes. Each goes to a temporary file beside its target (tempfile) and is
+//! persisted into place only when complete, so a failed run leaves nothing half-written; on
+//! SIGINT or SIGTERM the temporaries are removed before the process exits
+//! ([`remove_temporaries_on_interrupt`]). Trajectories are written sample by sample, so memory
+//! stays the size of one sample however long the run.
 
 use crate::render::{Camera, Trails, draw, indexed, palette};
 use boids_sim::metrics::{FlockMetrics, measure};
@@ -7,13 +10,31 @@ use boids_sim::{Vec3, World};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
-/// A file being written: a temporary sibling, renamed over the target by [`Pending::commit`],
-/// deleted if dropped uncommitted.
+/// Temporary files alive now, removed by the interrupt handler.
+static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    TEMPORARIES.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// On SIGINT, SIGTERM or SIGHUP: remove every temporary output file, say so, exit with 130.
+pub fn remove_temporaries_on_interrupt() {
+    let _ = ctrlc::set_handler(|| {
+        for p in temporaries().iter() {
+            let _ = std::fs::remove_file(p);
+        }
+        eprintln!("error: interrupted; no output file was written");
+        std::process::exit(130);
+    });
+}
+
+/// A file being written: a temporary sibling, persisted over the target by
+/// [`Pending::commit`], deleted if dropped uncommitted.
 pub struct Pending {
-    tmp: PathBuf,
+    tmp: Option<tempfile::NamedTempFile>,
     target: PathBuf,
-    done: bool,
 }
 
 impl Pending {
@@ -32,39 +53,43 @@ impl Pending {
         let name = target
             .file_name()
             .ok_or_else(|| format!("cannot write {}: not a file name", target.display()))?;
-        let tmp = dir.join(format!(
-            ".{}.tmp-{}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        let f =
-            File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        let fail = |e: std::io::Error| format!("cannot write {}: {e}", target.display());
+        let prefix = format!(".{}.", name.to_string_lossy());
+        let mut b = tempfile::Builder::new();
+        b.prefix(&prefix).suffix(".tmp");
+        // An output file, not a secret: 0o666 less the umask, like any file the user creates.
+        #[cfg(unix)]
+        b.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let tmp = b.tempfile_in(&dir).map_err(fail)?;
+        let file = tmp.reopen().map_err(fail)?;
+        temporaries().push(tmp.path().to_path_buf());
         Ok((
             Pending {
-                tmp,
+                tmp: Some(tmp),
                 target: target.to_path_buf(),
-                done: false,
             },
-            BufWriter::new(f),
+            BufWriter::new(file),
         ))
     }
 
     pub fn commit(mut self, w: BufWriter<File>) -> Result<(), String> {
-        let f = w
-            .into_inner()
-            .map_err(|e| format!("cannot write {}: {e}", self.target.display()))?;
+        let fail = |e: String| format!("cannot write {}: {e}", self.target.display());
+        let f = w.into_inner().map_err(|e| fail(e.to_string()))?;
         f.sync_all().ok();
-        std::fs::rename(&self.tmp, &self.target)
-            .map_err(|e| format!("cannot write {}: {e}", self.target.display()))?;
-        self.done = true;
+        let tmp = self.tmp.take().expect("commit once");
+        let path = tmp.path().to_path_buf();
+        tmp.persist(&self.target).map_err(|e| fail(e.to_string()))?;
+        temporaries().retain(|p| *p != path);
         Ok(())
     }
 }
 
 impl Drop for Pending {
     fn drop(&mut self) {
-        if !self.done {
-            let _ = std::fs::remove_file(&self.tmp);
+        if let Some(tmp) = self.tmp.take() {
+            let path = tmp.path().to_path_buf();
+            drop(tmp);
+            temporaries().retain(|p| *p != path);
         }
     }
 }
@@ -123,74 +148,125 @@ pub fn write_png(path: &Path, world: &World, cam: &Camera, trails: &Trails) -> R
     p.commit(w)
 }
 
-/// One flock in a sample: name, ids, positions, velocities.
-pub type FlockSample = (String, Vec<u32>, Vec<Vec3>, Vec<Vec3>);
-
-/// One sample of every flock.
-pub struct Sample {
-    pub step: u64,
-    pub time: f32,
-    pub flocks: Vec<FlockSample>,
+/// Trajectories (`.csv` or `.json`), written sample by sample as the run goes.
+pub enum Trajectories {
+    /// `step,time,flock,id,x,y,z,vx,vy,vz`, one row per boid and sample, quoted where needed.
+    Csv(Pending, csv::Writer<BufWriter<File>>, PathBuf),
+    /// `{"samples": [{"step", "time", "flocks": [{"name", "ids", "positions", "velocities"}]}]}`,
+    /// vectors as `[x, y, z]`; `first` until the first sample is written.
+    Json(Pending, BufWriter<File>, PathBuf, bool),
 }
 
-impl Sample {
-    pub fn take(world: &World, step: u64, time: f32) -> Sample {
-        let flocks = world
-            .flock_ids()
-            .map(|id| {
-                let f = world.flock(id).expect("live");
-                (
-                    f.name().to_owned(),
-                    f.ids().to_vec(),
-                    f.positions().to_vec(),
-                    f.velocities().to_vec(),
-                )
-            })
-            .collect();
-        Sample { step, time, flocks }
+#[derive(serde::Serialize)]
+struct CsvRow<'a> {
+    step: u64,
+    time: f32,
+    flock: &'a str,
+    id: u32,
+    x: f32,
+    y: f32,
+    z: f32,
+    vx: f32,
+    vy: f32,
+    vz: f32,
+}
+
+#[derive(serde::Serialize)]
+struct JsonFlock<'a> {
+    name: &'a str,
+    ids: &'a [u32],
+    positions: &'a [Vec3],
+    velocities: &'a [Vec3],
+}
+
+#[derive(serde::Serialize)]
+struct JsonSample<'a> {
+    step: u64,
+    time: f32,
+    flocks: Vec<JsonFlock<'a>>,
+}
+
+impl Trajectories {
+    /// Opens `path` (by extension, `.csv` or `.json`).
+    pub fn create(path: &Path, csv: bool) -> Result<Trajectories, String> {
+        let (p, mut w) = Pending::create(path)?;
+        let io = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+        if csv {
+            let mut c = csv::WriterBuilder::new().has_headers(false).from_writer(w);
+            c.write_record([
+                "step", "time", "flock", "id", "x", "y", "z", "vx", "vy", "vz",
+            ])
+            .map_err(|e| e.to_string())?;
+            Ok(Trajectories::Csv(p, c, path.to_path_buf()))
+        } else {
+            w.write_all(b"{\"samples\":[").map_err(io)?;
+            Ok(Trajectories::Json(p, w, path.to_path_buf(), true))
+        }
     }
-}
 
-/// Trajectories as CSV: `step,time,flock,id,x,y,z,vx,vy,vz`.
-pub fn write_csv(path: &Path, samples: &[Sample]) -> Result<(), String> {
-    let (p, mut w) = Pending::create(path)?;
-    let io = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
-    writeln!(w, "step,time,flock,id,x,y,z,vx,vy,vz").map_err(io)?;
-    for s in samples {
-        for (name, ids, pos, vel) in &s.flocks {
-            for i in 0..ids.len() {
-                let (q, v) = (pos[i], vel[i]);
-                writeln!(
-                    w,
-                    "{},{},{},{},{},{},{},{},{},{}",
-                    s.step, s.time, name, ids[i], q.x, q.y, q.z, v.x, v.y, v.z
-                )
-                .map_err(io)?;
+    /// Appends the state of every flock at `step`.
+    pub fn sample(&mut self, world: &World, step: u64, time: f32) -> Result<(), String> {
+        let flocks = world.flock_ids().filter_map(|id| world.flock(id));
+        match self {
+            Trajectories::Csv(_, c, path) => {
+                let fail = |e: csv::Error| format!("cannot write {}: {e}", path.display());
+                for f in flocks {
+                    for ((&id, &p), &v) in f.ids().iter().zip(f.positions()).zip(f.velocities()) {
+                        c.serialize(CsvRow {
+                            step,
+                            time,
+                            flock: f.name(),
+                            id,
+                            x: p.x,
+                            y: p.y,
+                            z: p.z,
+                            vx: v.x,
+                            vy: v.y,
+                            vz: v.z,
+                        })
+                        .map_err(fail)?;
+                    }
+                }
+                Ok(())
+            }
+            Trajectories::Json(_, w, path, first) => {
+                let fail = |e: String| format!("cannot write {}: {e}", path.display());
+                if !std::mem::take(first) {
+                    w.write_all(b",").map_err(|e| fail(e.to_string()))?;
+                }
+                let sample = JsonSample {
+                    step,
+                    time,
+                    flocks: flocks
+                        .map(|f| JsonFlock {
+                            name: f.name(),
+                            ids: f.ids(),
+                            positions: f.positions(),
+                            velocities: f.velocities(),
+                        })
+                        .collect(),
+                };
+                serde_json::to_writer(&mut *w, &sample).map_err(|e| fail(e.to_string()))
             }
         }
     }
-    p.commit(w)
-}
 
-/// Trajectories as JSON: `{"samples": [{"step", "time", "flocks": [{"name", "ids", "positions",
-/// "velocities"}]}]}` with vectors as `[x, y, z]`.
-pub fn write_json(path: &Path, samples: &[Sample]) -> Result<(), String> {
-    let doc = serde_json::json!({
-        "samples": samples.iter().map(|s| serde_json::json!({
-            "step": s.step,
-            "time": s.time,
-            "flocks": s.flocks.iter().map(|(name, ids, pos, vel)| serde_json::json!({
-                "name": name,
-                "ids": ids,
-                "positions": pos.iter().map(|v| v.to_array()).collect::<Vec<_>>(),
-                "velocities": vel.iter().map(|v| v.to_array()).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-    });
-    let (p, mut w) = Pending::create(path)?;
-    serde_json::to_writer(&mut w, &doc)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    p.commit(w)
+    /// Completes the file and moves it into place.
+    pub fn finish(self) -> Result<(), String> {
+        match self {
+            Trajectories::Csv(p, c, path) => {
+                let w = c
+                    .into_inner()
+                    .map_err(|e| format!("cannot write {}: {}", path.display(), e.error()))?;
+                p.commit(w)
+            }
+            Trajectories::Json(p, mut w, path, _) => {
+                w.write_all(b"]}")
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                p.commit(w)
+            }
+        }
+    }
 }
 
 /// Metrics of every flock at one step.
@@ -213,154 +289,138 @@ impl MetricsRow {
     }
 }
 
+#[derive(serde::Serialize)]
+struct MetricsCsvRow<'a> {
+    step: u64,
+    time: f32,
+    flock: &'a str,
+    boids: usize,
+    polarisation: f32,
+    mean_nearest_distance: f32,
+    groups: usize,
+    mean_speed: f32,
+}
+
 /// Metrics as CSV: `step,time,flock,boids,polarisation,mean_nearest_distance,groups,mean_speed`.
 pub fn write_metrics_csv(path: &Path, rows: &[MetricsRow]) -> Result<(), String> {
-    let (p, mut w) = Pending::create(path)?;
-    let io = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
-    writeln!(
-        w,
-        "step,time,flock,boids,polarisation,mean_nearest_distance,groups,mean_speed"
-    )
-    .map_err(io)?;
+    let (p, w) = Pending::create(path)?;
+    let fail = |e: csv::Error| format!("cannot write {}: {e}", path.display());
+    let mut c = csv::WriterBuilder::new().has_headers(false).from_writer(w);
+    c.write_record([
+        "step",
+        "time",
+        "flock",
+        "boids",
+        "polarisation",
+        "mean_nearest_distance",
+        "groups",
+        "mean_speed",
+    ])
+    .map_err(fail)?;
     for r in rows {
         for (name, m) in &r.flocks {
-            writeln!(
-                w,
-                "{},{},{},{},{},{},{},{}",
-                r.step,
-                r.time,
-                name,
-                m.count,
-                m.polarisation,
-                m.mean_nearest_distance,
-                m.groups,
-                m.mean_speed
-            )
-            .map_err(io)?;
+            c.serialize(MetricsCsvRow {
+                step: r.step,
+                time: r.time,
+                flock: name,
+                boids: m.count,
+                polarisation: m.polarisation,
+                mean_nearest_distance: m.mean_nearest_distance,
+                groups: m.groups,
+                mean_speed: m.mean_speed,
+            })
+            .map_err(fail)?;
         }
     }
+    let w = c
+        .into_inner()
+        .map_err(|e| format!("cannot write {}: {}", path.display(), e.error()))?;
     p.commit(w)
 }
 
-fn text(pm: &mut tiny_skia::Pixmap, x: i32, y: i32, s: &str, c: [u8; 3]) {
-    let w = pm.width() as i32;
-    let h = pm.height() as i32;
-    let data = pm.data_mut();
-    for (k, ch) in s.chars().enumerate() {
-        let glyph = font8x8::legacy::BASIC_LEGACY
-            .get(ch as usize)
-            .copied()
-            .unwrap_or([0; 8]);
-        for (row, bits) in glyph.iter().enumerate() {
-            for col in 0..8 {
-                if bits >> col & 1 == 1 {
-                    let (px, py) = (x + k as i32 * 8 + col, y + row as i32);
-                    if px >= 0 && py >= 0 && px < w && py < h {
-                        let i = ((py * w + px) * 4) as usize;
-                        data[i..i + 4].copy_from_slice(&[c[0], c[1], c[2], 255]);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The four metrics over time as a PNG: one panel each, one line per flock.
+/// The four metrics over time as a PNG: one panel each, time on x, one line per flock, axes
+/// with ticks and labels (plotters, text in an embedded DejaVu Sans).
 pub fn write_metrics_png(path: &Path, rows: &[MetricsRow]) -> Result<(), String> {
-    use tiny_skia::{Color, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
-    let (w, panel_h, pad) = (900u32, 170u32, 36.0f32);
-    let h = panel_h * 4;
-    let mut pm = Pixmap::new(w, h).expect("size");
-    pm.fill(Color::from_rgba8(255, 255, 255, 255));
-    let t_max = rows.last().map_or(1.0, |r| r.time).max(1e-6);
-    let names: Vec<String> = rows
-        .first()
-        .map(|r| r.flocks.iter().map(|f| f.0.clone()).collect())
-        .unwrap_or_default();
-    type Metric = (&'static str, fn(&FlockMetrics) -> f32);
-    let metrics: [Metric; 4] = [
-        ("polarisation", |m| m.polarisation),
-        ("mean nearest-neighbour distance", |m| {
-            m.mean_nearest_distance
-        }),
-        ("number of groups", |m| m.groups as f32),
-        ("mean speed", |m| m.mean_speed),
-    ];
-    for (k, (title, get)) in metrics.iter().enumerate() {
-        let top = k as f32 * panel_h as f32;
-        let (x0, x1, y0, y1) = (
-            pad + 30.0,
-            w as f32 - pad,
-            top + 24.0,
-            top + panel_h as f32 - 22.0,
+    use plotters::prelude::*;
+    static FONT: std::sync::Once = std::sync::Once::new();
+    FONT.call_once(|| {
+        let _ = plotters::style::register_font(
+            "sans-serif",
+            FontStyle::Normal,
+            dejavu::sans::regular(),
         );
-        let vmax = rows
-            .iter()
-            .flat_map(|r| r.flocks.iter().map(|f| get(&f.1)))
-            .fold(0.0f32, f32::max)
-            .max(1e-6)
-            * 1.1;
-        let mut frame = Paint::default();
-        frame.set_color(Color::from_rgba8(200, 200, 200, 255));
-        if let Some(r) = Rect::from_ltrb(x0, y0, x1, y1) {
-            let path = PathBuilder::from_rect(r);
-            pm.stroke_path(
-                &path,
-                &frame,
-                &Stroke::default(),
-                Transform::identity(),
-                None,
-            );
-        }
-        text(&mut pm, x0 as i32, top as i32 + 8, title, [30, 30, 30]);
-        text(&mut pm, 4, y0 as i32, &format!("{vmax:.2}"), [90, 90, 90]);
-        text(&mut pm, 4, y1 as i32 - 8, "0", [90, 90, 90]);
-        text(
-            &mut pm,
-            x1 as i32 - 80,
-            y1 as i32 + 6,
-            &format!("t={t_max:.1}s"),
-            [90, 90, 90],
-        );
-        for (fi, name) in names.iter().enumerate() {
-            let c = crate::render::FLOCK_COLOURS[fi % crate::render::FLOCK_COLOURS.len()];
-            let c = [c[0] / 4 * 3, c[1] / 4 * 3, c[2] / 4 * 3];
-            let mut pb = PathBuilder::new();
-            for (i, r) in rows.iter().enumerate() {
-                let Some((_, m)) = r.flocks.iter().find(|f| &f.0 == name) else {
-                    continue;
-                };
-                let x = x0 + (x1 - x0) * r.time / t_max;
-                let y = y1 - (y1 - y0) * get(m) / vmax;
-                if i == 0 {
-                    pb.move_to(x, y)
-                } else {
-                    pb.line_to(x, y)
-                }
+    });
+    let (w, h) = (900u32, 720u32);
+    let mut rgb = vec![0u8; (w * h * 3) as usize];
+    let plot = |e: &dyn std::fmt::Display| format!("metrics plot: {e}");
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| plot(&e))?;
+        let t_max = rows.last().map_or(1.0, |r| r.time).max(1e-6);
+        let names: Vec<String> = rows
+            .first()
+            .map(|r| r.flocks.iter().map(|f| f.0.clone()).collect())
+            .unwrap_or_default();
+        type Metric = (&'static str, fn(&FlockMetrics) -> f32);
+        let metrics: [Metric; 4] = [
+            ("polarisation", |m| m.polarisation),
+            ("mean nearest-neighbour distance", |m| {
+                m.mean_nearest_distance
+            }),
+            ("groups", |m| m.groups as f32),
+            ("mean speed", |m| m.mean_speed),
+        ];
+        for (area, (title, get)) in root.split_evenly((4, 1)).iter().zip(metrics) {
+            let top = rows
+                .iter()
+                .flat_map(|r| r.flocks.iter().map(|f| get(&f.1)))
+                .fold(0.0f32, f32::max)
+                .max(1e-6)
+                * 1.1;
+            let mut chart = ChartBuilder::on(area)
+                .caption(title, ("sans-serif", 16))
+                .margin(6)
+                .x_label_area_size(32)
+                .y_label_area_size(56)
+                .build_cartesian_2d(0f32..t_max, 0f32..top)
+                .map_err(|e| plot(&e))?;
+            chart
+                .configure_mesh()
+                .x_desc("time (s)")
+                .x_labels(10)
+                .y_labels(5)
+                .label_style(("sans-serif", 12))
+                .draw()
+                .map_err(|e| plot(&e))?;
+            for (fi, name) in names.iter().enumerate() {
+                let c = crate::render::FLOCK_COLOURS[fi % crate::render::FLOCK_COLOURS.len()];
+                let colour = RGBColor(c[0] / 4 * 3, c[1] / 4 * 3, c[2] / 4 * 3);
+                let points = rows.iter().filter_map(|r| {
+                    let (_, m) = r.flocks.iter().find(|f| &f.0 == name)?;
+                    Some((r.time, get(m)))
+                });
+                chart
+                    .draw_series(LineSeries::new(points, colour.stroke_width(2)))
+                    .map_err(|e| plot(&e))?
+                    .label(name.as_str())
+                    .legend(move |(x, y)| {
+                        PathElement::new([(x, y), (x + 16, y)], colour.stroke_width(2))
+                    });
             }
-            if let Some(path) = pb.finish() {
-                let mut p = Paint::default();
-                p.set_color(Color::from_rgba8(c[0], c[1], c[2], 255));
-                p.anti_alias = true;
-                pm.stroke_path(
-                    &path,
-                    &p,
-                    &Stroke {
-                        width: 2.0,
-                        ..Stroke::default()
-                    },
-                    Transform::identity(),
-                    None,
-                );
-            }
-            text(
-                &mut pm,
-                x1 as i32 - 8 * (name.len() as i32 + 1),
-                y0 as i32 + 4 + 10 * fi as i32,
-                name,
-                c,
-            );
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperRight)
+                .label_font(("sans-serif", 12))
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK.mix(0.3))
+                .draw()
+                .map_err(|e| plot(&e))?;
         }
+        root.present().map_err(|e| plot(&e))?;
+    }
+    let mut pm = tiny_skia::Pixmap::new(w, h).expect("size");
+    for (px, c) in pm.data_mut().chunks_exact_mut(4).zip(rgb.chunks_exact(3)) {
+        px.copy_from_slice(&[c[0], c[1], c[2], 255]);
     }
     let bytes = pm.encode_png().map_err(|e| format!("PNG: {e}"))?;
     let (p, mut wtr) = Pending::create(path)?;

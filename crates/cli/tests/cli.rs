@@ -423,3 +423,84 @@ fn boids_simd_forces_the_kernel_and_every_choice_gives_the_same_hash() {
         .unwrap();
     refused(&out, "BOIDS_SIMD");
 }
+
+#[test]
+fn a_flock_name_with_a_comma_stays_one_csv_field() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("comma.toml"),
+        "steps = 3\n[[flock]]\nname = \"fish, \\\"big\\\"\"\ncount = 20\n",
+    )
+    .unwrap();
+    ok(&boids(
+        &[
+            "run",
+            "--scenario",
+            "comma.toml",
+            "--every",
+            "1",
+            "--out",
+            "t.csv",
+            "--metrics",
+            "m.csv",
+        ],
+        dir.path(),
+    ));
+    for (file, fields) in [("t.csv", 10), ("m.csv", 8)] {
+        let mut r = csv::Reader::from_path(dir.path().join(file)).unwrap();
+        assert_eq!(r.headers().unwrap().len(), fields, "{file}");
+        let mut n = 0;
+        for rec in r.records() {
+            let rec = rec.unwrap();
+            assert_eq!(rec.len(), fields, "{file}: {rec:?}");
+            assert_eq!(&rec[2], "fish, \"big\"", "{file}");
+            n += 1;
+        }
+        assert!(n >= 4, "{file}: {n} rows");
+    }
+}
+
+/// SIGTERM (or SIGINT) mid-run: exit code 130, one error line, and no temporary file left.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_leaves_no_file_behind() {
+    for signal in ["-TERM", "-INT"] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_boids"))
+            .args([
+                "run", "--boids", "20000", "--steps", "100000", "--out", "x.gif", "--out", "x.json",
+            ])
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Wait until the run is writing (its temporary files exist).
+        let start = std::time::Instant::now();
+        while files(dir.path()).len() < 2 {
+            assert!(
+                start.elapsed().as_secs() < 60,
+                "no temporary files appeared"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(
+            files(dir.path()).iter().all(|f| f.starts_with('.')),
+            "only temporaries while running: {:?}",
+            files(dir.path())
+        );
+        let pid = child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args([signal, &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "{signal}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("interrupted"), "{err}");
+        assert_eq!(files(dir.path()), Vec::<String>::new(), "{signal}");
+    }
+}

@@ -707,3 +707,48 @@ fn preset_trajectory_digests() {
     }
     insta::assert_snapshot!(digest);
 }
+
+/// The differences docs/migrating-from-unity-tutorials.md states, each as the engine does it.
+#[test]
+fn the_documented_differences_hold() {
+    // goal-swarm: the obstacle ray has no practical length limit.
+    let (w, f) = preset_world("goal-swarm", 1);
+    assert!(w.flock(f).unwrap().params().look_ahead >= 1e6);
+
+    // fish-tank: a lone fish written with zero velocity, away from the walls, keeps its heading
+    // and moves at min_speed.
+    let mut w = World::new(WorldConfig::default()).unwrap();
+    let f = presets::create(&mut w, "fish-tank", "fish").unwrap();
+    let heading = Vec3::new(0.6, 0.0, 0.8);
+    w.resize_flock(f, 0, &Spawn::default()).unwrap();
+    w.add_boids(f, &[Vec3::ZERO], &[heading]).unwrap();
+    w.write_state(f, None, Some(&[Vec3::ZERO])).unwrap();
+    w.step(DT).unwrap();
+    let fl = w.flock(f).unwrap();
+    let v = fl.velocities()[0];
+    let min = fl.params().min_speed;
+    assert!((v.length() - min).abs() < 1e-5, "speed {}", v.length());
+    assert!((v / v.length() - heading).length() < 1e-5, "heading {v}");
+
+    // flock-2d: a neighbour exactly at the perception radius does not count.
+    let mut w = World::new(WorldConfig::default()).unwrap();
+    let f = presets::create(&mut w, "flock-2d", "f").unwrap();
+    w.resize_flock(f, 0, &Spawn::default()).unwrap();
+    let r = w.flock(f).unwrap().params().perception_radius;
+    w.add_boids(
+        f,
+        &[Vec3::ZERO, Vec3::new(r, 0.0, 0.0)],
+        &[Vec3::Y, Vec3::Y],
+    )
+    .unwrap();
+    let alone = w.flock(f).unwrap().velocities().to_vec();
+    w.step(DT).unwrap();
+    // Neither boid steers toward the other: no cohesion, no alignment change, no avoidance.
+    let after = w.flock(f).unwrap().velocities();
+    for (a, b) in alone.iter().zip(after) {
+        assert!(
+            b.x.abs() < 1e-6,
+            "{a} -> {b}: the boid at the radius was counted"
+        );
+    }
+}
