@@ -466,7 +466,7 @@ fn a_flock_name_with_a_comma_stays_one_csv_field() {
 fn an_interrupted_run_leaves_no_file_behind() {
     for signal in ["-TERM", "-INT"] {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_boids"))
+        let child = Command::new(env!("CARGO_BIN_EXE_boids"))
             .args([
                 "run", "--boids", "20000", "--steps", "100000", "--out", "x.gif", "--out", "x.json",
             ])
