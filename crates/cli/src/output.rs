@@ -151,7 +151,7 @@ pub fn write_png(path: &Path, world: &World, cam: &Camera, trails: &Trails) -> R
 /// Trajectories (`.csv` or `.json`), written sample by sample as the run goes.
 pub enum Trajectories {
     /// `step,time,flock,id,x,y,z,vx,vy,vz`, one row per boid and sample, quoted where needed.
-    Csv(Pending, csv::Writer<BufWriter<File>>, PathBuf),
+    Csv(Pending, Box<csv::Writer<BufWriter<File>>>, PathBuf),
     /// `{"samples": [{"step", "time", "flocks": [{"name", "ids", "positions", "velocities"}]}]}`,
     /// vectors as `[x, y, z]`; `first` until the first sample is written.
     Json(Pending, BufWriter<File>, PathBuf, bool),
@@ -197,7 +197,7 @@ impl Trajectories {
                 "step", "time", "flock", "id", "x", "y", "z", "vx", "vy", "vz",
             ])
             .map_err(|e| e.to_string())?;
-            Ok(Trajectories::Csv(p, c, path.to_path_buf()))
+            Ok(Trajectories::Csv(p, Box::new(c), path.to_path_buf()))
         } else {
             w.write_all(b"{\"samples\":[").map_err(io)?;
             Ok(Trajectories::Json(p, w, path.to_path_buf(), true))
@@ -255,7 +255,7 @@ impl Trajectories {
     pub fn finish(self) -> Result<(), String> {
         match self {
             Trajectories::Csv(p, c, path) => {
-                let w = c
+                let w = (*c)
                     .into_inner()
                     .map_err(|e| format!("cannot write {}: {}", path.display(), e.error()))?;
                 p.commit(w)
