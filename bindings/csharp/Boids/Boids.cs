@@ -114,7 +114,7 @@ namespace Boids
     {
         readonly BoidsWorldHandle handle;
 
-        /// <summary>Library version, e.g. "0.1.0".</summary>
+        /// <summary>Library version, e.g. "0.2.0".</summary>
         public static string Version { get { return Interop.Utf8(NativeMethods.boids_version()); } }
 
         /// <summary>A new world. threads = 0 uses one worker per core.</summary>

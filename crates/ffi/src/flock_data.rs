@@ -229,20 +229,8 @@ pub unsafe extern "C" fn boids_flock_write_positions(
     positions: *const BoidsVec3,
     count: usize,
 ) -> BoidsResult {
-    boundary(|| {
-        with_flock(flock, |w, id| {
-            let n = w.flock(id).expect("checked").len();
-            if count != n {
-                return Err(bad(format!(
-                    "write positions: got {count} values for {n} boids"
-                )));
-            }
-            // SAFETY: documented contract (checked above that `count` is the flock's size).
-            let p = unsafe { slice(positions, count, "positions") }?;
-            let p: Vec<Vec3> = p.iter().map(|&x| x.into()).collect();
-            Ok(w.write_state(id, Some(&p), None)?)
-        })
-    })
+    // SAFETY: documented contract, passed on.
+    unsafe { write_vectors(flock, positions, count, "positions") }
 }
 
 /// Overwrites every boid's velocity (id order; `count` must equal the flock's count).
@@ -257,18 +245,37 @@ pub unsafe extern "C" fn boids_flock_write_velocities(
     velocities: *const BoidsVec3,
     count: usize,
 ) -> BoidsResult {
+    // SAFETY: documented contract, passed on.
+    unsafe { write_vectors(flock, velocities, count, "velocities") }
+}
+
+/// Overwrites every boid's positions or velocities (`what`) from a caller array.
+///
+/// # Safety
+/// `data` is NULL (only with count 0) or holds `count` readable entries.
+unsafe fn write_vectors(
+    flock: BoidsFlockId,
+    data: *const BoidsVec3,
+    count: usize,
+    what: &str,
+) -> BoidsResult {
     boundary(|| {
         with_flock(flock, |w, id| {
             let n = w.flock(id).expect("checked").len();
             if count != n {
                 return Err(bad(format!(
-                    "write velocities: got {count} values for {n} boids"
+                    "write {what}: got {count} values for {n} boids"
                 )));
             }
-            // SAFETY: documented contract (checked above that `count` is the flock's size).
-            let v = unsafe { slice(velocities, count, "velocities") }?;
+            // SAFETY: the caller's contract (checked above that `count` is the flock's size).
+            let v = unsafe { slice(data, count, what) }?;
             let v: Vec<Vec3> = v.iter().map(|&x| x.into()).collect();
-            Ok(w.write_state(id, None, Some(&v))?)
+            let (p, v) = if what == "positions" {
+                (Some(&v[..]), None)
+            } else {
+                (None, Some(&v[..]))
+            };
+            Ok(w.write_state(id, p, v)?)
         })
     })
 }

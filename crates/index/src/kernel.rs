@@ -112,30 +112,33 @@ pub fn dist2(o: Vec3) -> f32 {
     (o.x * o.x + o.y * o.y) + o.z * o.z
 }
 
+/// The instance of a kernel generic over (flat or full third axis, periodic or not) for the
+/// given flags.
+macro_rules! pick {
+    ($d3:expr, $periodic:expr, $f:ident) => {
+        match ($d3, $periodic) {
+            (true, false) => $f::<true, false>,
+            (false, false) => $f::<false, false>,
+            (true, true) => $f::<true, true>,
+            (false, true) => $f::<false, true>,
+        }
+    };
+}
+
 /// A filter instance: see [`filter`]. `(cols, q, r2, box size, runs, out) -> passed`.
 pub type FilterFn = fn(&Cols<'_>, [f32; 3], f32, [f32; 3], &[Run], &mut [u32]) -> usize;
 
 /// The filter instance for an instruction set, a flat or full third axis and a periodic box or
 /// none: resolved once per walk, not per boid.
 pub fn filter_fn(level: SimdLevel, d3: bool, periodic: bool) -> FilterFn {
-    macro_rules! pick {
-        ($f:ident) => {
-            match (d3, periodic) {
-                (true, false) => $f::<true, false>,
-                (false, false) => $f::<false, false>,
-                (true, true) => $f::<true, true>,
-                (false, true) => $f::<false, true>,
-            }
-        };
-    }
     match level {
         #[cfg(target_arch = "x86_64")]
-        SimdLevel::Sse2 => pick!(filter_sse2),
+        SimdLevel::Sse2 => pick!(d3, periodic, filter_sse2),
         #[cfg(target_arch = "x86_64")]
-        SimdLevel::Avx2 => pick!(filter_avx2),
+        SimdLevel::Avx2 => pick!(d3, periodic, filter_avx2),
         #[cfg(target_arch = "x86_64")]
-        SimdLevel::Avx512 => pick!(filter_avx512),
-        _ => pick!(filter_scalar),
+        SimdLevel::Avx512 => pick!(d3, periodic, filter_avx512),
+        _ => pick!(d3, periodic, filter_scalar),
     }
 }
 
@@ -147,22 +150,12 @@ pub type Filter2Fn =
 /// The two-boid filter instance: a shared pass on AVX2 (and AVX-512, whose CPUs have it), two
 /// single passes elsewhere.
 pub fn filter2_fn(level: SimdLevel, d3: bool, periodic: bool) -> Filter2Fn {
-    macro_rules! pick {
-        ($f:ident) => {
-            match (d3, periodic) {
-                (true, false) => $f::<true, false>,
-                (false, false) => $f::<false, false>,
-                (true, true) => $f::<true, true>,
-                (false, true) => $f::<false, true>,
-            }
-        };
-    }
     match level {
         #[cfg(target_arch = "x86_64")]
-        SimdLevel::Avx2 | SimdLevel::Avx512 => pick!(filter2_avx2),
+        SimdLevel::Avx2 | SimdLevel::Avx512 => pick!(d3, periodic, filter2_avx2),
         #[cfg(target_arch = "x86_64")]
-        SimdLevel::Sse2 => pick!(filter2_sse2),
-        _ => pick!(filter2_scalar),
+        SimdLevel::Sse2 => pick!(d3, periodic, filter2_sse2),
+        _ => pick!(d3, periodic, filter2_scalar),
     }
 }
 
@@ -274,7 +267,7 @@ pub type AccumulateFn = fn(&Spec, u32, Vec3, Vec3, &[u32], &[Rec], &[Head], Vec3
 
 /// The accumulation instance for a spec: resolved once per walk, not per boid.
 pub fn accumulate_fn(spec: &Spec) -> AccumulateFn {
-    macro_rules! pick {
+    macro_rules! pick_sums {
         ($f:ident) => {{
             macro_rules! with {
                 ($sep:expr) => {
@@ -295,10 +288,10 @@ pub fn accumulate_fn(spec: &Spec) -> AccumulateFn {
     }
     match spec.level {
         #[cfg(target_arch = "x86_64")]
-        SimdLevel::Sse2 => pick!(accumulate_sse2),
+        SimdLevel::Sse2 => pick_sums!(accumulate_sse2),
         #[cfg(target_arch = "x86_64")]
-        SimdLevel::Avx2 | SimdLevel::Avx512 => pick!(accumulate_avx2),
-        _ => pick!(accumulate_scalar),
+        SimdLevel::Avx2 | SimdLevel::Avx512 => pick_sums!(accumulate_avx2),
+        _ => pick_sums!(accumulate_scalar),
     }
 }
 
