@@ -4,9 +4,10 @@
  * (regenerate with BOIDS_REGEN_HEADER=1 cargo test -p boids-ffi --test header).
  *
  * Conventions (README, "API conventions"): fallible functions return BoidsResult (0 = OK) and
- * boids_last_error_message() explains the calling thread's last failure; a refused call changes
- * nothing; out-parameters are written only on success (a read's count also on
- * BUFFER_TOO_SMALL); ids are values with a generation, all-zero = null; defs come from their
+ * boids_last_error_message() explains the calling thread's last failure (a successful call leaves
+ * it as it was); a refused call changes nothing; out-parameters are written only on success (a
+ * read's count also on BUFFER_TOO_SMALL, which a size query, NULL with capacity 0, returns);
+ * numbers are finite and within BOIDS_MAX_MAGNITUDE, and so is the state; ids are values with a generation, all-zero = null; defs come from their
  * boids_default_* function; the library never keeps a caller's pointer; units are world units,
  * seconds and degrees; calls on one world from two threads at once: one gets BUSY.
  */

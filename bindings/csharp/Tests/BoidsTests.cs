@@ -237,7 +237,7 @@ static unsafe class BoidsTests
                 fixed (BoidsVec3* p = pos) Assert(f.ReadPositions(p, 300) == 300, "pointer positions");
                 fixed (BoidsVec3* p = vel) Assert(f.ReadVelocities(p, 300) == 300, "pointer velocities");
                 fixed (BoidsQuat* p = q) Assert(f.ReadOrientations(p, 300) == 300, "pointer orientations");
-                Refused(BoidsResult.NullPointer, () => f.ReadMatrices((BoidsMat4*)null, 5));
+                Assert(Throws<ArgumentNullException>(() => f.ReadMatrices((BoidsMat4*)null, 5)).ParamName == "buffer", "null buffer");
                 // An empty flock reads into an empty array.
                 var empty = w.CreateFlock("empty");
                 Assert(empty.ReadPositions(new BoidsVec3[0]) == 0, "empty read");
@@ -286,6 +286,7 @@ static unsafe class BoidsTests
             {
                 var p = BoidsFlock.DefaultParams();
                 p.has_target = 1;
+                p.target_point = V(0, 0, 0);
                 p.weight_target = 1f;
                 var f = w.CreateFlock("f", p);
                 f.Spawn(50);
@@ -376,6 +377,36 @@ static unsafe class BoidsTests
                 }
                 long grew = GC.GetAllocatedBytesForCurrentThread() - before;
                 Assert(grew == 0, "allocated " + grew + " bytes over 1000 frames");
+            }
+        });
+
+        Test("hardening: negative capacities, NULs in names, parameter names", () =>
+        {
+            using (var w = new BoidsWorld(4))
+            {
+                var f = w.CreateFlock("fish");
+                f.Spawn(4);
+                ulong before = w.StateHash;
+                IntPtr mem = System.Runtime.InteropServices.Marshal.AllocHGlobal(4 * 64);
+                try
+                {
+                    var e = Throws<ArgumentOutOfRangeException>(() => f.ReadPositions((BoidsVec3*)mem, -1));
+                    Assert(e.ParamName == "capacity", "capacity named: " + e.ParamName);
+                    Throws<ArgumentOutOfRangeException>(() => f.ReadVelocities((BoidsVec3*)mem, int.MinValue));
+                    Throws<ArgumentOutOfRangeException>(() => f.ReadOrientations((BoidsQuat*)mem, -1));
+                    Throws<ArgumentOutOfRangeException>(() => f.ReadMatrices((BoidsMat4*)mem, -1));
+                }
+                finally { System.Runtime.InteropServices.Marshal.FreeHGlobal(mem); }
+                Assert(Throws<ArgumentNullException>(() => f.ReadPositions((BoidsVec3*)null, 4)).ParamName == "buffer", "null buffer named");
+                var nul = Throws<ArgumentException>(() => w.CreateFlock("ab\0cd"));
+                Assert(nul.ParamName == "name", "NUL: " + nul.ParamName);
+                Assert(w.FindFlock("ab") == null, "nothing named 'ab' was created");
+                Assert(Throws<ArgumentNullException>(() => w.CreateFlock(null)).ParamName == "name", "CreateFlock null");
+                Assert(Throws<ArgumentNullException>(() => w.FindFlock(null)).ParamName == "name", "FindFlock null");
+                Assert(Throws<ArgumentNullException>(() => w.CreatePreset(null, "x")).ParamName == "preset", "CreatePreset preset");
+                Assert(Throws<ArgumentNullException>(() => w.CreatePreset("shark", null)).ParamName == "name", "CreatePreset name");
+                Assert(Throws<ArgumentException>(() => w.CreatePreset("shark\0", "x")).ParamName == "preset", "CreatePreset NUL");
+                Assert(w.StateHash == before, "nothing changed");
             }
         });
 

@@ -15,7 +15,7 @@ mod rules;
 pub mod table;
 
 pub use glam::{Quat, Vec3};
-pub use limits::MAX_MAGNITUDE;
+pub use limits::{MAX_MAGNITUDE, MAX_NEIGHBOURS};
 pub use obstacle::{Obstacle, ObstacleKind};
 pub use params::{
     AlignmentMode, Bounds, BoundsKind, Combine, FlockParams, IndexKind, Integrator,

@@ -8,6 +8,10 @@ use glam::Vec3;
 /// sensible scene, small enough that products of two such values stay finite in `f32`.
 pub const MAX_MAGNITUDE: f32 = 1.0e9;
 
+/// Most neighbours a boid may be limited to (`FlockParams::max_neighbours`, the k of k-nearest);
+/// bounds the memory a step needs per boid.
+pub const MAX_NEIGHBOURS: u32 = 1024;
+
 /// A bound for messages: `1e9` rather than `1000000000`.
 pub fn show(x: f32) -> String {
     if x != 0.0 && x.abs() >= 1.0e6 {
@@ -38,6 +42,18 @@ pub fn point(v: Vec3) -> Result<(), String> {
     } else {
         Err(format!(
             "must be finite with every |component| <= {}, got {v}",
+            show(MAX_MAGNITUDE)
+        ))
+    }
+}
+
+/// `Ok` when `x` is finite, above 0 and at most [`MAX_MAGNITUDE`] (a size that must not vanish).
+pub fn positive(x: f32) -> Result<(), String> {
+    if x.is_finite() && x > 0.0 && x <= MAX_MAGNITUDE {
+        Ok(())
+    } else {
+        Err(format!(
+            "must be finite and in (0, {}], got {x}",
             show(MAX_MAGNITUDE)
         ))
     }

@@ -274,7 +274,8 @@ pub struct FlockParams {
     pub fov_half_angle_deg: f32,
     /// Only neighbours strictly closer than this count for separation.
     pub separation_radius: f32,
-    /// Keep only the k nearest within the radius (ties by index); 0 = all.
+    /// Keep only the k nearest within the radius (ties by index); 0 = all; at most
+    /// [`crate::MAX_NEIGHBOURS`] (1024).
     pub max_neighbours: u32,
     /// Rule weights.
     pub weights: Weights,
@@ -464,6 +465,16 @@ impl FlockParams {
         let m = MAX_MAGNITUDE;
         check("perception_radius", self.perception_radius, 0.0, m)?;
         check("fov_half_angle_deg", self.fov_half_angle_deg, 0.0, 360.0)?;
+        if self.max_neighbours > limits::MAX_NEIGHBOURS {
+            return Err(ParamError {
+                field: "max_neighbours",
+                reason: format!(
+                    "must be 0 (all) or at most {}, got {}",
+                    limits::MAX_NEIGHBOURS,
+                    self.max_neighbours
+                ),
+            });
+        }
         check("separation_radius", self.separation_radius, 0.0, m)?;
         let w = &self.weights;
         for (name, x) in [
@@ -506,7 +517,10 @@ impl FlockParams {
                 inner,
             } => {
                 check_vec("bounds.centre", centre)?;
-                check("bounds.radius", radius, f32::MIN_POSITIVE, m)?;
+                limits::positive(radius).map_err(|reason| ParamError {
+                    field: "bounds.radius",
+                    reason,
+                })?;
                 check("bounds.inner", inner, 0.0, 1.0)?;
             }
             Bounds::Wrap { min, max }

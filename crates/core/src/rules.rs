@@ -1,6 +1,7 @@
 //! The per-boid update: a pure function of (own state, neighbourhood, environment, params, rng).
 
 use crate::fmath;
+use crate::limits::MAX_MAGNITUDE;
 use crate::math::{Period, clamp_length, look_rotation, normalize_or_zero, smooth_damp};
 use crate::obstacle::{Obstacle, first_hit, spiral_directions};
 use crate::params::{
@@ -265,6 +266,21 @@ fn bounds_push(b: &Bounds, p: Vec3) -> Vec3 {
             if t < inner { Vec3::ZERO } else { o * (t * t) }
         }
         _ => Vec3::ZERO,
+    }
+}
+
+/// Keeps `position` inside `min..=max`: on each axis it is out, the position is set to the face
+/// and the velocity component turned inward.
+#[inline]
+fn clamp_into(position: &mut Vec3, velocity: &mut Vec3, min: Vec3, max: Vec3) {
+    for axis in 0..3 {
+        if position[axis] < min[axis] {
+            position[axis] = min[axis];
+            velocity[axis] = velocity[axis].abs();
+        } else if position[axis] > max[axis] {
+            position[axis] = max[axis];
+            velocity[axis] = -velocity[axis].abs();
+        }
     }
 }
 
@@ -545,19 +561,13 @@ pub fn step_boid(
     let mut velocity = velocity;
     match p.bounds {
         Bounds::Wrap { min, max } => position = Period::new(min, max).wrap(position),
-        Bounds::Clamp { min, max } => {
-            for axis in 0..3 {
-                if position[axis] < min[axis] {
-                    position[axis] = min[axis];
-                    velocity[axis] = velocity[axis].abs();
-                } else if position[axis] > max[axis] {
-                    position[axis] = max[axis];
-                    velocity[axis] = -velocity[axis].abs();
-                }
-            }
-        }
+        Bounds::Clamp { min, max } => clamp_into(&mut position, &mut velocity, min, max),
         _ => {}
     }
+    // The state never leaves the domain the API accepts: the world ends at ±MAX_MAGNITUDE on
+    // every axis, a hard wall like `Bounds::Clamp`.
+    let world = Vec3::splat(MAX_MAGNITUDE);
+    clamp_into(&mut position, &mut velocity, -world, world);
     let next = BoidState {
         position,
         velocity,

@@ -96,7 +96,7 @@ pub(crate) fn flock_err(id: BoidsFlockId) -> Fail {
     Fail::new(
         BoidsResult::InvalidId,
         format!(
-            "invalid flock id {{ index: {}, generation: {} }} (null, destroyed or never issued)",
+            "invalid flock id (index {}, generation {}): null, destroyed or never issued",
             id.index, id.generation
         ),
     )
@@ -113,6 +113,21 @@ pub(crate) fn with_flock<T>(
             return Err(flock_err(id));
         }
         f(w, fid)
+    })
+}
+
+/// Runs `f` on the flock's locked world entry (the world and the C ABI's notes beside it), after
+/// checking the flock id.
+pub(crate) fn with_flock_entry<T>(
+    id: BoidsFlockId,
+    f: impl FnOnce(&mut registry::Entry, FlockId) -> Result<T, Fail>,
+) -> Result<T, Fail> {
+    registry::with_entry(id.world, |e| {
+        let fid = flock_id(id);
+        if id.index == 0 || !e.world.is_valid(fid) {
+            return Err(flock_err(id));
+        }
+        f(e, fid)
     })
 }
 
@@ -147,6 +162,7 @@ pub(crate) fn flag(what: &str, value: i32) -> Result<bool, Fail> {
 }
 
 pub(crate) fn params_from_c(c: &BoidsFlockParams) -> Result<FlockParams, Fail> {
+    check_unused(c)?;
     let b = &c.bounds;
     let bounds = match choice::<BoundsKind>("bounds.kind", b.kind)? {
         BoundsKind::None => Bounds::None,
@@ -295,9 +311,10 @@ pub(crate) fn params_to_c(p: &FlockParams, target_now: Option<Vec3>) -> BoidsFlo
         bounds: b,
         plane: p.plane.into(),
         has_target: i32::from(p.target.is_some()),
+        // NaN: "not set", so that has_target = 1 without a point is caught.
         target_point: target_now
             .or(p.target.map(|t| t.point))
-            .unwrap_or(Vec3::ZERO)
+            .unwrap_or(Vec3::NAN)
             .into(),
         target_avoid_distance: p.target.map_or(0.0, |t| t.avoid_distance),
         index: p.index.into(),
@@ -324,6 +341,104 @@ pub(crate) fn params_to_c(p: &FlockParams, target_now: Option<Vec3>) -> BoidsFlo
         sleep_distance: p.sleep_distance,
         reserved: 0,
     }
+}
+
+/// Which `BoidsBounds` fields a kind reads: min, max, distance, centre, radius, inner.
+fn bounds_uses(kind: i32) -> [bool; 6] {
+    match BoundsKind::try_from(kind) {
+        Ok(BoundsKind::SoftBox) => [true, true, true, false, false, false],
+        Ok(BoundsKind::SoftSphere) => [false, false, false, true, true, true],
+        Ok(BoundsKind::Wrap | BoundsKind::Clamp | BoundsKind::TurnBack) => {
+            [true, true, false, false, false, false]
+        }
+        Ok(BoundsKind::None) | Err(_) => [false; 6],
+    }
+}
+
+fn xyz(v: &mut BoidsVec3) -> Vec<&mut f32> {
+    vec![&mut v.x, &mut v.y, &mut v.z]
+}
+
+/// The numbers of `c` the engine ignores in its current settings, by field name.
+fn unused(c: &mut BoidsFlockParams) -> Vec<(&'static str, Vec<&mut f32>)> {
+    let uses = bounds_uses(c.bounds.kind);
+    let (target, reloc) = (c.has_target == 1, c.has_target_relocation == 1);
+    let b = &mut c.bounds;
+    let bounds: [(&'static str, Vec<&mut f32>); 6] = [
+        ("bounds.min", xyz(&mut b.min)),
+        ("bounds.max", xyz(&mut b.max)),
+        ("bounds.distance", vec![&mut b.distance]),
+        ("bounds.centre", xyz(&mut b.centre)),
+        ("bounds.radius", vec![&mut b.radius]),
+        ("bounds.inner", vec![&mut b.inner]),
+    ];
+    let mut out: Vec<(&'static str, Vec<&mut f32>)> = bounds
+        .into_iter()
+        .zip(uses)
+        .filter(|(_, used)| !used)
+        .map(|(f, _)| f)
+        .collect();
+    if !target {
+        out.push(("target_point", xyz(&mut c.target_point)));
+        out.push(("target_avoid_distance", vec![&mut c.target_avoid_distance]));
+    }
+    if !reloc {
+        out.push((
+            "target_relocation_probability",
+            vec![&mut c.target_relocation_probability],
+        ));
+        out.push(("target_relocation_min", xyz(&mut c.target_relocation_min)));
+        out.push(("target_relocation_max", xyz(&mut c.target_relocation_max)));
+    }
+    out
+}
+
+/// `reserved` must be 0; a field the settings leave unused may hold any finite value (kept and
+/// read back as written), and `target_point` also NaN, its "not set" mark; `has_target = 1`
+/// needs a point.
+fn check_unused(c: &BoidsFlockParams) -> Result<(), Fail> {
+    if c.reserved != 0 {
+        return Err(bad(format!("reserved must be 0, got {}", c.reserved)));
+    }
+    let t = c.target_point;
+    if c.has_target == 1 && t.x.is_nan() && t.y.is_nan() && t.z.is_nan() {
+        return Err(bad(
+            "has_target is 1 but target_point is not set (it is NaN in boids_default_flock_params)",
+        ));
+    }
+    let mut copy = *c;
+    for (name, values) in unused(&mut copy) {
+        for x in values {
+            if !(x.is_finite() || (name == "target_point" && x.is_nan())) {
+                return Err(bad(format!(
+                    "{name} is not used by these settings, but must still be finite, got {x}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `engine` (what the engine's state reads back as) with every field it leaves unused taken
+/// from `raw`, the caller's last write; a round trip gives back exactly what was set.
+pub(crate) fn keep_unused(
+    mut engine: BoidsFlockParams,
+    raw: Option<&BoidsFlockParams>,
+) -> BoidsFlockParams {
+    let Some(raw) = raw else {
+        return engine;
+    };
+    let mut raw = *raw;
+    // Only the same kind's unused fields carry over.
+    raw.bounds.kind = engine.bounds.kind;
+    raw.has_target = engine.has_target;
+    raw.has_target_relocation = engine.has_target_relocation;
+    for ((_, to), (_, from)) in unused(&mut engine).into_iter().zip(unused(&mut raw)) {
+        for (t, f) in to.into_iter().zip(from) {
+            *t = *f;
+        }
+    }
+    engine
 }
 
 pub(crate) fn spawn_from_c(s: &BoidsSpawnDef) -> Result<Spawn, Fail> {

@@ -36,7 +36,11 @@ pub unsafe extern "C" fn boids_flock_create(
         // SAFETY: documented contract.
         let name = unsafe { text(d.name, "def.name") }?;
         let params = params_from_c(&d.params)?;
-        let id = registry::with_world(world, |w| Ok(w.create_flock(name, params)?))?;
+        let id = registry::with_entry(world, |e| {
+            let id = e.world.create_flock(name, params)?;
+            e.raw.insert(id, d.params);
+            Ok(id)
+        })?;
         // SAFETY: checked non-null.
         unsafe { write(out_flock, to_c_flock(world, id)) };
         Ok(())
@@ -77,7 +81,13 @@ pub unsafe extern "C" fn boids_flock_create_preset(
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_flock_destroy(flock: BoidsFlockId) -> BoidsResult {
-    boundary(|| with_flock(flock, |w, id| Ok(w.destroy_flock(id)?)))
+    boundary(|| {
+        with_flock_entry(flock, |e, id| {
+            e.world.destroy_flock(id)?;
+            e.raw.remove(&id);
+            Ok(())
+        })
+    })
 }
 
 /// 1 while `flock` names a live flock, else 0 (also 0 while its world is busy in another
@@ -126,9 +136,12 @@ pub unsafe extern "C" fn boids_flock_get_params(
 ) -> BoidsResult {
     boundary(|| {
         need_out(out_params, "out_params")?;
-        let p = with_flock(flock, |w, id| {
-            let f = w.flock(id).expect("checked");
-            Ok(params_to_c(f.params(), f.target()))
+        let p = with_flock_entry(flock, |e, id| {
+            let f = e.world.flock(id).expect("checked");
+            Ok(keep_unused(
+                params_to_c(f.params(), f.target()),
+                e.raw.get(&id),
+            ))
         })?;
         // SAFETY: checked non-null.
         unsafe { write(out_params, p) };
@@ -152,11 +165,12 @@ pub unsafe extern "C" fn boids_flock_set_params(
         // SAFETY: documented contract.
         let c = unsafe { read(params, "params") }?;
         let p = params_from_c(&c)?;
-        with_flock(flock, |w, id| {
-            w.set_params(id, p)?;
+        with_flock_entry(flock, |e, id| {
+            e.world.set_params(id, p)?;
             if p.target.is_some() {
-                w.set_target(id, v3(c.target_point))?;
+                e.world.set_target(id, v3(c.target_point))?;
             }
+            e.raw.insert(id, c);
             Ok(())
         })
     })
@@ -183,12 +197,14 @@ pub unsafe extern "C" fn boids_flock_set_bounds(
     boundary(|| {
         // SAFETY: documented contract.
         let b = unsafe { read(bounds, "bounds") }?;
-        with_flock(flock, |w, id| {
-            let f = w.flock(id).expect("checked");
-            let mut c = params_to_c(f.params(), f.target());
+        with_flock_entry(flock, |e, id| {
+            let f = e.world.flock(id).expect("checked");
+            let mut c = keep_unused(params_to_c(f.params(), f.target()), e.raw.get(&id));
             c.bounds = b;
             let p = params_from_c(&c)?;
-            Ok(w.set_params(id, p)?)
+            e.world.set_params(id, p)?;
+            e.raw.insert(id, c);
+            Ok(())
         })
     })
 }

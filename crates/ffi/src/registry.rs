@@ -2,9 +2,11 @@
 //! its own lock, taken with `try_lock` so a second thread gets `BUSY` instead of waiting.
 
 use crate::boundary::Fail;
-use crate::types::{BoidsResult, BoidsWorldId};
+use crate::types::{BoidsFlockParams, BoidsResult, BoidsWorldId};
+use boids_sim::FlockId;
 use boids_sim::World;
 use boids_sim::slotmap::{SlotKey, SlotMap};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 
 /// The world ids of the C ABI are keys of one [`SlotMap`]; their index is 1-based so that the
@@ -24,7 +26,15 @@ impl SlotKey for BoidsWorldId {
     }
 }
 
-type Worlds = SlotMap<BoidsWorldId, Arc<Mutex<World>>>;
+/// A world and what the C ABI remembers beside it: each flock's parameters as the caller last
+/// set them, so that fields the engine does not use (a bounds field its kind ignores, the
+/// target point of a flock without a target) read back as they were written.
+pub(crate) struct Entry {
+    pub world: World,
+    pub raw: HashMap<FlockId, BoidsFlockParams>,
+}
+
+type Worlds = SlotMap<BoidsWorldId, Arc<Mutex<Entry>>>;
 
 static WORLDS: Mutex<Option<Worlds>> = Mutex::new(None);
 
@@ -46,8 +56,11 @@ pub(crate) fn insert(world: World) -> Result<BoidsWorldId, Fail> {
                 format!("too many worlds alive (at most {MAX_WORLDS})"),
             ));
         }
-        w.insert(Arc::new(Mutex::new(world)))
-            .ok_or_else(|| Fail::new(BoidsResult::InvalidArgument, "too many worlds"))
+        w.insert(Arc::new(Mutex::new(Entry {
+            world,
+            raw: HashMap::new(),
+        })))
+        .ok_or_else(|| Fail::new(BoidsResult::InvalidArgument, "too many worlds"))
     })
 }
 
@@ -55,14 +68,14 @@ fn invalid(id: BoidsWorldId) -> Fail {
     Fail::new(
         BoidsResult::InvalidId,
         format!(
-            "invalid world id {{ index: {}, generation: {} }} (null, destroyed or never issued)",
+            "invalid world id (index {}, generation {}): null, destroyed or never issued",
             id.index, id.generation
         ),
     )
 }
 
 /// The world behind `id` (index is 1-based so that the all-zero id is null).
-pub(crate) fn get(id: BoidsWorldId) -> Result<Arc<Mutex<World>>, Fail> {
+pub(crate) fn get(id: BoidsWorldId) -> Result<Arc<Mutex<Entry>>, Fail> {
     worlds(|w| w.get(id).cloned()).ok_or_else(|| invalid(id))
 }
 
@@ -71,7 +84,7 @@ pub(crate) fn is_valid(id: BoidsWorldId) -> bool {
 }
 
 /// Locks a world for one call: `BUSY` when another thread holds it.
-pub(crate) fn lock(cell: &Mutex<World>) -> Result<MutexGuard<'_, World>, Fail> {
+pub(crate) fn lock(cell: &Mutex<Entry>) -> Result<MutexGuard<'_, Entry>, Fail> {
     match cell.try_lock() {
         Ok(g) => Ok(g),
         Err(TryLockError::WouldBlock) => Err(Fail::new(
@@ -89,6 +102,14 @@ pub(crate) fn lock(cell: &Mutex<World>) -> Result<MutexGuard<'_, World>, Fail> {
 pub(crate) fn with_world<T>(
     id: BoidsWorldId,
     f: impl FnOnce(&mut World) -> Result<T, Fail>,
+) -> Result<T, Fail> {
+    with_entry(id, |e| f(&mut e.world))
+}
+
+/// Runs `f` on the locked world and what the C ABI keeps beside it.
+pub(crate) fn with_entry<T>(
+    id: BoidsWorldId,
+    f: impl FnOnce(&mut Entry) -> Result<T, Fail>,
 ) -> Result<T, Fail> {
     let cell = get(id)?;
     let mut g = lock(&cell)?;

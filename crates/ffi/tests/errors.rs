@@ -318,8 +318,18 @@ fn bad_numbers_are_refused_with_the_field_named() {
         ("has_target", |p| p.has_target = 2),
         ("target.point", |p| {
             p.has_target = 1;
-            p.target_point.y = f32::NAN
+            p.target_point = BoidsVec3 {
+                x: 0.0,
+                y: f32::NAN,
+                z: 0.0,
+            }
         }),
+        ("target_point is not set", |p| p.has_target = 1),
+        ("reserved must be 0", |p| p.reserved = 1),
+        ("bounds.radius is not used", |p| {
+            p.bounds.radius = f32::INFINITY
+        }),
+        ("max_neighbours", |p| p.max_neighbours = u32::MAX),
         ("look_ahead", |p| p.look_ahead = -3.0),
     ];
     for (field, edit) in edits {
@@ -346,7 +356,11 @@ fn bad_numbers_are_refused_with_the_field_named() {
         unsafe { boids_flock_get_params(f, &mut now) },
         BoidsResult::Ok
     );
-    assert_eq!(now, base, "params unchanged");
+    assert_eq!(
+        format!("{now:?}"),
+        format!("{base:?}"),
+        "params unchanged (NaN too)"
+    );
     for dt in [0.0, -0.016, f32::NAN, f32::INFINITY, 5.0] {
         assert_eq!(
             boids_world_step(w, dt),

@@ -530,7 +530,11 @@ fn matrix() -> Vec<Row> {
             }
             let mut after = boids_default_flock_params();
             assert_eq!(unsafe { boids_flock_get_params(fx.f, &mut after) }, Ok);
-            assert_eq!(after, before, "params unchanged");
+            assert_eq!(
+                format!("{after:?}"),
+                format!("{before:?}"),
+                "params unchanged (NaN too)"
+            );
             flock_ids(fx, |f| unsafe { boids_flock_set_params(f, &before) });
             busy("set params", |b| unsafe {
                 boids_flock_set_params(b.f, &before)

@@ -281,7 +281,7 @@ impl Flock {
         check_point("target", point)?;
         if self.params.target.is_none() {
             return Err(invalid(format!(
-                "flock '{}' has no target settings (params.target is None)",
+                "flock '{}' has no target to move: give its params a target first (C: has_target = 1)",
                 self.name
             )));
         }

@@ -428,11 +428,7 @@ impl World {
                     f.name
                 )));
             }
-            if !offset.is_finite() {
-                return Err(invalid(format!(
-                    "leader offset must be finite, got {offset}"
-                )));
-            }
+            limits::point(offset).map_err(|e| invalid(format!("leader offset {e}")))?;
             if f.params.target.is_none() {
                 let mut p = f.params;
                 p.target = Some(boids_core::Target {

@@ -61,7 +61,10 @@ impl World {
                 && let Some(s) = f.slot_of(boid)
             {
                 let b = f.boid_in_slot(s);
-                f.target = Some(b.position + boids_core::math::look_rotation(b.heading) * offset);
+                // Inside the world's limits, so the target a host reads back is one it may set.
+                let m = Vec3::splat(boids_core::MAX_MAGNITUDE);
+                let t = b.position + boids_core::math::look_rotation(b.heading) * offset;
+                f.target = Some(t.clamp(-m, m));
             }
             let by_region = match (f.wake_region, observer) {
                 (Some((lo, hi)), Some(o)) => !(o.cmpge(lo).all() && o.cmple(hi).all()),

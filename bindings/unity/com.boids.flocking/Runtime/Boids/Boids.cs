@@ -68,16 +68,30 @@ namespace Boids
             return Utf8(NativeMethods.boids_last_error_message());
         }
 
+        /// <summary>Capacity of raw memory, checked: never negative, and a null buffer holds nothing.</summary>
+        internal static UIntPtr Capacity(void* buffer, int capacity)
+        {
+            if (capacity < 0)
+                throw new ArgumentOutOfRangeException("capacity", capacity, "must not be negative");
+            if (buffer == null && capacity > 0)
+                throw new ArgumentNullException("buffer", "is null but capacity is " + capacity);
+            return (UIntPtr)(uint)capacity;
+        }
+
         /// <summary>Throws BoidsException unless r is Ok. Allocates nothing on success.</summary>
         internal static void Check(BoidsResult r)
         {
             if (r != BoidsResult.Ok) throw new BoidsException(r, LastError());
         }
 
-        /// <summary>NUL-terminated UTF-8 (set-up calls only, never per frame).</summary>
-        internal static byte[] CString(string s)
+        /// <summary>NUL-terminated UTF-8 (set-up calls only, never per frame). Throws
+        /// ArgumentNullException / ArgumentException naming the caller's parameter when s is null
+        /// or holds a NUL, which C would read as the end of the string.</summary>
+        internal static byte[] CString(string s, string param)
         {
-            if (s == null) throw new ArgumentNullException("s");
+            if (s == null) throw new ArgumentNullException(param);
+            if (s.IndexOf('\0') >= 0)
+                throw new ArgumentException("must not contain a NUL character (C would cut the name there)", param);
             byte[] bytes = new byte[Encoding.UTF8.GetByteCount(s) + 1];
             Encoding.UTF8.GetBytes(s, 0, s.Length, bytes, 0);
             return bytes;
@@ -162,7 +176,7 @@ namespace Boids
         public BoidsFlock CreateFlock(string name, BoidsFlockParams p)
         {
             ThrowIfDisposed();
-            byte[] n = Interop.CString(name);
+            byte[] n = Interop.CString(name, "name");
             BoidsFlockDef def = NativeMethods.boids_default_flock_def();
             def.flock_params = p;
             BoidsFlockId id;
@@ -184,7 +198,7 @@ namespace Boids
         public BoidsFlock CreatePreset(string preset, string name)
         {
             ThrowIfDisposed();
-            byte[] p = Interop.CString(preset), n = Interop.CString(name);
+            byte[] p = Interop.CString(preset, "preset"), n = Interop.CString(name, "name");
             BoidsFlockId id;
             fixed (byte* pp = p)
             fixed (byte* np = n)
@@ -196,7 +210,7 @@ namespace Boids
         public BoidsFlock FindFlock(string name)
         {
             ThrowIfDisposed();
-            byte[] n = Interop.CString(name);
+            byte[] n = Interop.CString(name, "name");
             BoidsFlockId id;
             BoidsResult r;
             fixed (byte* np = n) r = NativeMethods.boids_flock_find(handle.Id, np, &id);
@@ -383,7 +397,7 @@ namespace Boids
         /// <summary>Spawns n boids; returns the first new id (ids are consecutive).</summary>
         public uint Spawn(int n, BoidsSpawnDef spawn)
         {
-            if (n < 0) throw new ArgumentOutOfRangeException("n");
+            if (n < 0) throw new ArgumentOutOfRangeException("n", n, "must not be negative");
             uint first;
             Interop.Check(NativeMethods.boids_flock_spawn(Live, (uint)n, &spawn, &first));
             return first;
@@ -397,7 +411,7 @@ namespace Boids
         /// <summary>Grows (spawning) or shrinks (newest first) to n boids.</summary>
         public void Resize(int n, BoidsSpawnDef spawn)
         {
-            if (n < 0) throw new ArgumentOutOfRangeException("n");
+            if (n < 0) throw new ArgumentOutOfRangeException("n", n, "must not be negative");
             Interop.Check(NativeMethods.boids_flock_resize(Live, (uint)n, &spawn));
         }
 
@@ -442,7 +456,7 @@ namespace Boids
         public int ReadPositions(BoidsVec3* buffer, int capacity)
         {
             UIntPtr n;
-            return Done(NativeMethods.boids_flock_read_positions(Live, buffer, (UIntPtr)capacity, &n), n);
+            return Done(NativeMethods.boids_flock_read_positions(Live, buffer, Interop.Capacity(buffer, capacity), &n), n);
         }
 
         public int ReadVelocities(BoidsVec3[] buffer)
@@ -455,7 +469,7 @@ namespace Boids
         public int ReadVelocities(BoidsVec3* buffer, int capacity)
         {
             UIntPtr n;
-            return Done(NativeMethods.boids_flock_read_velocities(Live, buffer, (UIntPtr)capacity, &n), n);
+            return Done(NativeMethods.boids_flock_read_velocities(Live, buffer, Interop.Capacity(buffer, capacity), &n), n);
         }
 
         public int ReadIds(uint[] buffer)
@@ -476,7 +490,7 @@ namespace Boids
         public int ReadOrientations(BoidsQuat* buffer, int capacity)
         {
             UIntPtr n;
-            return Done(NativeMethods.boids_flock_read_orientations(Live, buffer, (UIntPtr)capacity, &n), n);
+            return Done(NativeMethods.boids_flock_read_orientations(Live, buffer, Interop.Capacity(buffer, capacity), &n), n);
         }
 
         /// <summary>4x4 instance matrices, Unity's Matrix4x4 layout, ready for Graphics.RenderMeshInstanced.</summary>
@@ -491,7 +505,7 @@ namespace Boids
         public int ReadMatrices(BoidsMat4* buffer, int capacity, float scale = 1f)
         {
             UIntPtr n;
-            return Done(NativeMethods.boids_flock_read_matrices(Live, scale, buffer, (UIntPtr)capacity, &n), n);
+            return Done(NativeMethods.boids_flock_read_matrices(Live, scale, buffer, Interop.Capacity(buffer, capacity), &n), n);
         }
 
         /// <summary>Overwrites every position (id order; length must equal Count).</summary>
