@@ -326,7 +326,8 @@ pub struct FlockParams {
     pub speed_change_probability: f32,
     /// The target rule applies only when the boid has neighbours (goal-swarm).
     pub target_needs_neighbours: bool,
-    /// The target relocates at random (the goal-swarm preset's goal), if set.
+    /// The target relocates at random (the goal-swarm preset's goal), if set; only while
+    /// `target` is set too.
     #[cfg_attr(
         feature = "serde",
         serde(default, skip_serializing_if = "Option::is_none")

@@ -568,6 +568,10 @@ pub fn step_boid(
     // every axis, a hard wall like `Bounds::Clamp`.
     let world = Vec3::splat(MAX_MAGNITUDE);
     clamp_into(&mut position, &mut velocity, -world, world);
+    // A speed of MAX_MAGNITUDE along a unit vector can round one ulp past it.
+    let velocity = velocity.clamp(-world, world);
+    // The plane lock wins over a wrap or clamp box that does not hold the plane.
+    let (position, velocity) = (p.plane.apply(position), p.plane.apply(velocity));
     let next = BoidState {
         position,
         velocity,

@@ -131,6 +131,20 @@ pub(crate) fn with_flock_entry<T>(
     })
 }
 
+/// A caller array of vectors as the engine's, allocated with `try_reserve`: a count too large
+/// for memory is an error, not an abort.
+pub(crate) fn vec3s(src: &[BoidsVec3], what: &str) -> Result<Vec<Vec3>, Fail> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(src.len()).map_err(|_| {
+        bad(format!(
+            "{what}: cannot allocate memory for {} entries",
+            src.len()
+        ))
+    })?;
+    out.extend(src.iter().map(|&x| Vec3::from(x)));
+    Ok(out)
+}
+
 pub(crate) fn v3(v: BoidsVec3) -> Vec3 {
     v.into()
 }

@@ -4,7 +4,6 @@ use crate::boundary::{Fail, boundary, boundary_value};
 use crate::convert::*;
 use crate::registry;
 use crate::types::*;
-use boids_sim::Vec3;
 use std::ffi::c_char;
 
 // ---------------------------------------------------------------------------------------------
@@ -329,8 +328,8 @@ pub unsafe extern "C" fn boids_flock_add_boids(
         // SAFETY: documented contract.
         let v = unsafe { slice(velocities, count, "velocities") }?;
         need_out(out_first_id, "out_first_id")?;
-        let p: Vec<Vec3> = p.iter().map(|&x| x.into()).collect();
-        let v: Vec<Vec3> = v.iter().map(|&x| x.into()).collect();
+        let p = vec3s(p, "positions")?;
+        let v = vec3s(v, "velocities")?;
         let first = with_flock(flock, |w, id| Ok(w.add_boids(id, &p, &v)?))?;
         // SAFETY: checked non-null.
         unsafe { write(out_first_id, first) };

@@ -3,7 +3,7 @@
 use crate::boundary::{Fail, boundary};
 use crate::convert::*;
 use crate::types::*;
-use boids_sim::{FlockId, Vec3, World};
+use boids_sim::{FlockId, World};
 
 // ---------------------------------------------------------------------------------------------
 // Flock data
@@ -269,7 +269,7 @@ unsafe fn write_vectors(
             }
             // SAFETY: the caller's contract (checked above that `count` is the flock's size).
             let v = unsafe { slice(data, count, what) }?;
-            let v: Vec<Vec3> = v.iter().map(|&x| x.into()).collect();
+            let v = vec3s(v, what)?;
             let (p, v) = if what == "positions" {
                 (Some(&v[..]), None)
             } else {

@@ -5,7 +5,6 @@ use crate::convert::*;
 use crate::registry;
 use crate::types::*;
 use boids_sim::RelationKind;
-use boids_sim::Vec3;
 
 // ---------------------------------------------------------------------------------------------
 // Interactions, paths, leaders
@@ -61,7 +60,7 @@ pub unsafe extern "C" fn boids_flock_set_path(
         let closed = flag("closed", closed)?;
         // SAFETY: documented contract; count bounded above.
         let pts = unsafe { slice(points, count, "points") }?;
-        let pts: Vec<Vec3> = pts.iter().map(|&x| x.into()).collect();
+        let pts = vec3s(pts, "points")?;
         with_flock(flock, |w, id| Ok(w.set_path(id, &pts, closed)?))
     })
 }

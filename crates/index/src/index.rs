@@ -82,6 +82,22 @@ impl Index {
         }
     }
 
+    /// Makes room for `n` boids in every per-boid array of a build, or fails without
+    /// changing anything; a later build of at most `n` boids then allocates nothing per boid
+    /// here (the k-d tree and the cell table aside).
+    pub fn try_reserve(&mut self, n: usize) -> Result<(), std::collections::TryReserveError> {
+        fn room<T>(v: &mut Vec<T>, n: usize) -> Result<(), std::collections::TryReserveError> {
+            v.try_reserve(n.saturating_sub(v.len()))
+        }
+        room(&mut self.keys, n)?;
+        room(&mut self.order, n)?;
+        for c in &mut self.cols {
+            room(c, n + PAD)?;
+        }
+        room(&mut self.rec, n)?;
+        room(&mut self.head, n)
+    }
+
     /// The kind (never `Auto`).
     pub fn kind(&self) -> IndexKind {
         self.kind

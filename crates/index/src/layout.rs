@@ -153,7 +153,7 @@ impl Layout {
     #[inline(always)]
     fn wrap_range(&self, dim: i64, lo: i64, hi: i64, out: &mut [(u32, u32); 2]) -> usize {
         if self.period.is_some() {
-            if hi - lo + 1 >= dim {
+            if hi.saturating_sub(lo).saturating_add(1) >= dim {
                 out[0] = (0, dim as u32 - 1);
                 return 1;
             }
@@ -315,7 +315,7 @@ impl Layout {
         );
         let periodic = self.period.is_some();
         // A periodic axis narrower than the window is scanned once, whole (gaps 0).
-        let whole = |lo: i64, hi: i64, dim: i64| periodic && hi - lo + 1 >= dim;
+        let whole = |lo: i64, hi: i64, dim: i64| periodic && hi.saturating_sub(lo) >= dim - 1;
         let (y0, y1, whole_y) = if whole(y0, y1, ny) {
             (0, ny - 1, true)
         } else {
@@ -325,6 +325,13 @@ impl Layout {
             (0, nz - 1, true)
         } else {
             (z0, z1, false)
+        };
+        // Off a non-periodic grid there are no cells: scan only the rows that exist (a query
+        // far from the flock, or a tiny cell, would otherwise count through ~2^63 empty rows).
+        let (y0, y1, z0, z1) = if periodic {
+            (y0, y1, z0, z1)
+        } else {
+            (y0.max(0), y1.min(ny - 1), z0.max(0), z1.min(nz - 1))
         };
         let mut total = 0usize;
         let mut xw = [(0u32, 0u32); 2];
@@ -371,7 +378,11 @@ impl Layout {
 #[inline(always)]
 pub fn floor_i64(t: f32) -> i64 {
     let i = t as i64;
-    if (i as f32) > t { i - 1 } else { i }
+    if (i as f32) > t {
+        i.saturating_sub(1)
+    } else {
+        i
+    }
 }
 
 /// Stable counting sort of `keys` (each below `cells`): fills `cell_start` (`cells + 1`

@@ -257,7 +257,28 @@ impl Flock {
             k => k,
         };
         if kind != self.index.kind() {
-            self.index = Index::new(kind);
+            let mut index = Index::new(kind);
+            index
+                .try_reserve(self.len())
+                .map_err(|_| invalid("cannot allocate memory for the new index"))?;
+            self.index = index;
+        }
+        // A new plane lock takes hold at once: the state is projected onto the plane, so what
+        // a host reads back is what a write would store.
+        if params.plane != self.params.plane && params.plane != boids_core::PlaneLock::None {
+            let plane = params.plane;
+            for i in 0..self.len() {
+                self.positions[i] = plane.apply(self.positions[i]);
+                self.velocities[i] = plane.apply(self.velocities[i]);
+                let h = plane.apply(self.headings[i]).normalize_or_zero();
+                let v = self.velocities[i].normalize_or_zero();
+                let h = [h, v].into_iter().find(|x| *x != Vec3::ZERO);
+                // Perpendicular to the plane before: any in-plane direction will do.
+                self.headings[i] = h.unwrap_or(plane.apply(Vec3::X));
+                if let Some(e) = self.extras.get_mut(i) {
+                    e.orientation = look_rotation(self.headings[i]);
+                }
+            }
         }
         if params.target.is_some() && self.target.is_none() {
             self.target = params.target.map(|t| t.point);

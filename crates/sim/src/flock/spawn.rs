@@ -135,6 +135,22 @@ impl Flock {
         ] {
             v.try_reserve(n).map_err(oom)?;
         }
+        // The per-boid arrays a step fills (sorted copies, the index's arrays), too, so that an
+        // accepted flock's step does not run out of memory on them.
+        let total = self.ids.len() + n;
+        let room = |len: usize| total.saturating_sub(len);
+        self.ids_sorted
+            .try_reserve(room(self.ids_sorted.len()))
+            .map_err(oom)?;
+        self.rank_sorted
+            .try_reserve(room(self.rank_sorted.len()))
+            .map_err(oom)?;
+        if Self::needs_extra(&self.params) {
+            self.extras.try_reserve(n).map_err(oom)?;
+            let len = self.extras_sorted.len();
+            self.extras_sorted.try_reserve(room(len)).map_err(oom)?;
+        }
+        self.index.try_reserve(total).map_err(oom)?;
         Ok(())
     }
 
@@ -295,7 +311,14 @@ impl Flock {
         if let Some(v) = velocities {
             for (&s, &src) in slots.iter().zip(v) {
                 let s = s as usize;
-                self.velocities[s] = plane.apply(src);
+                let v = plane.apply(src);
+                // Writing back the velocity a boid has keeps its heading and orientation: a
+                // read followed by a write changes nothing.
+                if v.to_array().map(f32::to_bits) == self.velocities[s].to_array().map(f32::to_bits)
+                {
+                    continue;
+                }
+                self.velocities[s] = v;
                 let n = self.velocities[s].normalize_or_zero();
                 if n != Vec3::ZERO {
                     self.headings[s] = n;
@@ -311,7 +334,13 @@ impl Flock {
 
     /// Removes boids by id (all or nothing: an unknown id removes none). Returns how many went.
     pub(crate) fn remove(&mut self, ids: &[u32]) -> Result<usize, Error> {
-        let mut doomed_ranks = Vec::with_capacity(ids.len());
+        let mut doomed_ranks = Vec::new();
+        doomed_ranks.try_reserve_exact(ids.len()).map_err(|_| {
+            invalid(format!(
+                "remove boids: cannot allocate memory for {} ids",
+                ids.len()
+            ))
+        })?;
         for &id in ids {
             match self.position_of(id) {
                 Some(r) => doomed_ranks.push(r),

@@ -46,7 +46,9 @@ impl World {
             let k = id.index;
             // The goal-swarm tutorial's goal: a flock-level draw, keyed by (seed, slot, step)
             // like a boid's.
-            if let Some(r) = f.params.target_relocation {
+            if let Some(r) = f.params.target_relocation
+                && f.params.target.is_some()
+            {
                 let mut rng = boids_core::Rng::keyed(seed, u32::MAX - k, step, GOAL_STREAM);
                 if rng.chance(r.probability) {
                     f.target = Some(Vec3::new(
@@ -57,7 +59,9 @@ impl World {
                 }
             }
             // Leader following: the target rides on the leader.
+            // (Only while the params have a target: params set later without one stop it.)
             if let Some((boid, offset)) = f.leader
+                && f.params.target.is_some()
                 && let Some(s) = f.slot_of(boid)
             {
                 let b = f.boid_in_slot(s);

@@ -1,0 +1,166 @@
+//! The invariants of docs/reliability.md, as property tests over random accepted inputs (256
+//! cases each, in CI):
+//!
+//! - **Round trip.** Every value the Rust API returns (params, state, the leader-driven target,
+//!   obstacles) is accepted when passed back unchanged, and changes nothing.
+//! - **Closed domain.** After any sequence of accepted calls and up to 1,000 steps, every
+//!   position and velocity is finite and within `MAX_MAGNITUDE` (the world's wall), so a write
+//!   of what was read is accepted.
+
+#[path = "support/strategies.rs"]
+mod strategies;
+
+use boids_sim::*;
+use proptest::prelude::*;
+use strategies::*;
+
+fn world_with(params: FlockParams, boids: &[(Vec3, Vec3)]) -> (World, FlockId) {
+    let mut w = World::new(WorldConfig {
+        seed: 9,
+        threads: 1,
+        ..WorldConfig::default()
+    })
+    .unwrap();
+    let f = w.create_flock("f", params).unwrap();
+    let (p, v): (Vec<Vec3>, Vec<Vec3>) = boids.iter().copied().unzip();
+    w.add_boids(f, &p, &v).unwrap();
+    (w, f)
+}
+
+/// Everything a host can read is within the limits a write checks.
+fn assert_in_domain(w: &World, f: FlockId, when: &str) {
+    let fl = w.flock(f).unwrap();
+    for (i, (p, v)) in fl.positions().iter().zip(fl.velocities()).enumerate() {
+        for c in p.to_array().into_iter().chain(v.to_array()) {
+            assert!(
+                c.is_finite() && c.abs() <= MAX_MAGNITUDE,
+                "{when}: boid {i} at {p} moving {v}"
+            );
+        }
+    }
+    if let Some(t) = fl.target() {
+        assert!(
+            t.is_finite() && t.abs().max_element() <= MAX_MAGNITUDE,
+            "{when}: target {t}"
+        );
+    }
+}
+
+/// Reads state, params and target back and writes them unchanged: accepted, and the state hash
+/// does not move.
+fn assert_round_trip(w: &mut World, f: FlockId, when: &str) {
+    let before = w.state_hash();
+    let fl = w.flock(f).unwrap();
+    let (p, v, params, target) = (
+        fl.positions().to_vec(),
+        fl.velocities().to_vec(),
+        *fl.params(),
+        fl.target(),
+    );
+    w.set_params(f, params)
+        .unwrap_or_else(|e| panic!("{when}: params read back refused: {e}"));
+    if let Some(t) = target {
+        w.set_target(f, t)
+            .unwrap_or_else(|e| panic!("{when}: target read back refused: {e}"));
+    }
+    w.write_state(f, Some(&p), Some(&v))
+        .unwrap_or_else(|e| panic!("{when}: state read back refused: {e}"));
+    assert_eq!(*w.flock(f).unwrap().params(), params, "{when}: params");
+    assert_eq!(
+        w.state_hash(),
+        before,
+        "{when}: writing back what was read changed the state"
+    );
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    Steps(u16, f32),
+    SetParams(FlockParams),
+    SetTarget(Vec3),
+    Leader(Vec3),
+    Write(Vec3, Vec3),
+    Obstacle(Obstacle),
+    Path(Vec3, Vec3),
+    Observer(Vec3),
+}
+
+fn op() -> BoxedStrategy<Op> {
+    prop_oneof![
+        4 => (1u16..=250, prop_oneof![Just(1.0f32), 1e-6f32..=1.0, Just(1.0 / 60.0)])
+            .prop_map(|(n, dt)| Op::Steps(n, dt)),
+        2 => params().prop_map(Op::SetParams),
+        1 => point().prop_map(Op::SetTarget),
+        1 => point().prop_map(Op::Leader),
+        1 => (point(), point()).prop_map(|(p, v)| Op::Write(p, v)),
+        1 => obstacle().prop_map(Op::Obstacle),
+        1 => (point(), point()).prop_map(|(a, b)| Op::Path(a, b)),
+        1 => point().prop_map(Op::Observer),
+    ]
+    .boxed()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn closed_domain_after_any_accepted_calls_and_up_to_1000_steps(
+        params in params(),
+        boids in boids(12),
+        ops in proptest::collection::vec(op(), 1..12),
+    ) {
+        let (mut w, f) = world_with(params, &boids);
+        let mut steps = 0u32;
+        for (k, op) in ops.into_iter().enumerate() {
+            let when = format!("op {k} ({op:?})");
+            match op {
+                Op::Steps(n, dt) => {
+                    let n = u32::from(n).min(1000 - steps);
+                    for _ in 0..n {
+                        w.step(dt).unwrap();
+                    }
+                    steps += n;
+                }
+                // Accepted or refused: either way the invariants must hold.
+                Op::SetParams(p) => drop(w.set_params(f, p)),
+                Op::SetTarget(t) => drop(w.set_target(f, t)),
+                Op::Leader(offset) => drop(w.set_leader(f, Some((0, offset)))),
+                Op::Write(p, v) => {
+                    let n = w.flock(f).unwrap().len();
+                    drop(w.write_state(f, Some(&vec![p; n]), Some(&vec![v; n])));
+                }
+                Op::Obstacle(o) => drop(w.add_obstacle(o)),
+                Op::Path(a, b) => drop(w.set_path(f, &[a, b], false)),
+                Op::Observer(o) => drop(w.set_observer(Some(o))),
+            }
+            assert_in_domain(&w, f, &when);
+        }
+        // One more step after everything (a leader's target is computed in a step).
+        w.step(1.0).unwrap();
+        assert_in_domain(&w, f, "final step");
+        assert_round_trip(&mut w, f, "after the sequence");
+    }
+
+    #[test]
+    fn every_value_read_back_is_accepted_unchanged(
+        params in params(),
+        boids in boids(12),
+        offset in point(),
+        obstacle in obstacle(),
+        steps in 0u16..30,
+    ) {
+        let (mut w, f) = world_with(params, &boids);
+        assert_eq!(*w.flock(f).unwrap().params(), params, "params as set");
+        let o = w.add_obstacle(obstacle).unwrap();
+        let back = w.obstacle(o).unwrap();
+        prop_assert_eq!(back, obstacle);
+        w.set_obstacle(o, back).unwrap();
+        w.set_leader(f, Some((0, offset))).unwrap();
+        for _ in 0..steps {
+            w.step(1.0 / 60.0).unwrap();
+        }
+        assert_round_trip(&mut w, f, "after the leader moved the target");
+        let relations = w.relations();
+        prop_assert!(relations.is_empty());
+    }
+}
