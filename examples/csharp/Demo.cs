@@ -1,9 +1,8 @@
-// 10,000 fish for 600 frames through the C# wrapper, matrices read every frame, then a summary.
+// 10,000 fish for 600 frames through the C# API, matrices read every frame, then a summary.
 // Build and run: see the README's C# quick start.
 using System;
 using System.Diagnostics;
 using Boids;
-using Boids.Native;
 
 static class Demo
 {
@@ -11,17 +10,13 @@ static class Demo
     {
         using (var world = new BoidsWorld(42))
         {
-            var p = BoidsFlock.DefaultParams();
-            p.bounds.min = new BoidsVec3(-20, -20, -20);
-            p.bounds.max = new BoidsVec3(20, 20, 20);
-            var fish = world.CreateFlock("fish", p);
-            var spawn = BoidsFlock.DefaultSpawn();
-            spawn.min = new BoidsVec3(-15, -15, -15);
-            spawn.max = new BoidsVec3(15, 15, 15);
-            fish.Spawn(10000, spawn);
+            var settings = new FlockSettings();
+            settings.Bounds = FlockBounds.SoftBox(new Vec3(-20, -20, -20), new Vec3(20, 20, 20));
+            var fish = world.CreateFlock("fish", settings);
+            fish.Spawn(10000, SpawnSettings.Box(new Vec3(-15, -15, -15), new Vec3(15, 15, 15)));
 
-            var matrices = new BoidsMat4[10000];
-            var velocities = new BoidsVec3[10000];
+            var matrices = new Mat4[10000];
+            var velocities = new Vec3[10000];
             var sw = Stopwatch.StartNew();
             for (int frame = 0; frame < 600; frame++)
             {
@@ -31,8 +26,7 @@ static class Demo
             double ms = sw.Elapsed.TotalMilliseconds / 600;
             int n = fish.ReadVelocities(velocities);
             double speed = 0;
-            for (int i = 0; i < n; i++)
-                speed += Math.Sqrt(velocities[i].x * velocities[i].x + velocities[i].y * velocities[i].y + velocities[i].z * velocities[i].z);
+            for (int i = 0; i < n; i++) speed += velocities[i].Length;
             Console.WriteLine("C#: boids " + BoidsWorld.Version + ", " + n + " fish, 600 frames, " + ms.ToString("F3") +
                               " ms/frame (step + matrices), mean speed " + (speed / n).ToString("F3") +
                               ", hash " + world.StateHash.ToString("x16"));

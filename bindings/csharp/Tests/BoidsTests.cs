@@ -1,13 +1,18 @@
-// Tests of the C# wrapper on Mono: every wrapper method, every error path, no allocation per
-// frame. Ends with "N passed, M failed". `mono BoidsTests.exe --bench [N]` measures the wrapper's
-// per-frame cost instead.
+// Tests of the C# API on Mono: every public method, every error path (the hostile matrix, one
+// row per public member, enforced by reflection), 256 random round trips, the hardening
+// reproducers, no allocation per frame. Compiles the package's own files
+// (bindings/unity/com.boids.flocking/Runtime/Boids/*.cs). Ends with "N passed, M failed".
+// `mono BoidsTests.exe --bench [N]` measures the wrapper's per-frame cost instead.
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
+using System.Linq;
+using System.Reflection;
+using System.Runtime.InteropServices;
 using Boids;
 using Boids.Native;
 
-static unsafe class BoidsTests
+static unsafe partial class BoidsTests
 {
     static int passed, failed;
 
@@ -45,7 +50,7 @@ static unsafe class BoidsTests
         return e;
     }
 
-    static BoidsVec3 V(float x, float y, float z) { return new BoidsVec3(x, y, z); }
+    static Vec3 V(float x, float y, float z) { return new Vec3(x, y, z); }
 
     static int Main(string[] args)
     {
@@ -55,8 +60,31 @@ static unsafe class BoidsTests
         {
             Assert(BoidsWorld.Version.Length > 0, "version");
             Assert(NativeMethods.boids_abi_version() == BoidsConst.ABI_VERSION, "abi");
-            Assert(sizeof(BoidsFlockParams) == NativeMethods.boids_struct_size(BoidsConst.STRUCT_FLOCK_PARAMS), "params size");
-            Assert(sizeof(BoidsMat4) == 64, "mat4 is Unity's Matrix4x4 size");
+            Assert(sizeof(Mat4) == 64 && sizeof(Vec3) == 12 && sizeof(Quat) == 16, "Unity's sizes");
+            Assert(sizeof(FlockBounds) == NativeMethods.boids_struct_size(BoidsConst.STRUCT_BOUNDS), "Bounds is its C twin");
+        });
+
+        Test("the P/Invoke layer is internal: no public member takes or returns a C struct or a pointer", () =>
+        {
+            var asm = typeof(BoidsWorld).Assembly;
+            foreach (var t in asm.GetExportedTypes())
+            {
+                Assert(t.Namespace == "Boids", "public type outside namespace Boids: " + t.FullName);
+                foreach (var m in t.GetMembers(BindingFlags.Public | BindingFlags.Instance | BindingFlags.Static | BindingFlags.DeclaredOnly))
+                {
+                    var types = new List<Type>();
+                    var mi = m as MethodInfo;
+                    if (mi != null) { types.Add(mi.ReturnType); types.AddRange(mi.GetParameters().Select(p => p.ParameterType)); }
+                    var fi = m as FieldInfo;
+                    if (fi != null) types.Add(fi.FieldType);
+                    foreach (var x in types)
+                    {
+                        Type y = x.IsArray || x.IsByRef || x.IsPointer ? x.GetElementType() : x;
+                        Assert(!x.IsPointer, t.Name + "." + m.Name + " takes a pointer");
+                        Assert(y.Namespace != "Boids.Native", t.Name + "." + m.Name + " exposes " + y.Name);
+                    }
+                }
+            }
         });
 
         Test("world: step, hash, determinism", () =>
@@ -74,26 +102,7 @@ static unsafe class BoidsTests
             Assert(h1 == h2, "same seed, different thread counts, same state");
         });
 
-        Test("disposed world throws ObjectDisposedException everywhere", () =>
-        {
-            var w = new BoidsWorld();
-            var f = w.CreateFlock("f");
-            f.Spawn(10);
-            w.Dispose();
-            w.Dispose(); // idempotent
-            Assert(w.IsDisposed, "IsDisposed");
-            Throws<ObjectDisposedException>(() => w.Step(0.016f));
-            Throws<ObjectDisposedException>(() => { var h = w.StateHash; });
-            Throws<ObjectDisposedException>(() => w.CreateFlock("g"));
-            Throws<ObjectDisposedException>(() => w.FindFlock("f"));
-            Throws<ObjectDisposedException>(() => w.SetObserver(V(0, 0, 0)));
-            Throws<ObjectDisposedException>(() => { var id = w.Id; });
-            Throws<ObjectDisposedException>(() => { var n = f.Count; });
-            Throws<ObjectDisposedException>(() => f.ReadPositions(new BoidsVec3[10]));
-            Assert(!f.IsValid, "flock of a disposed world is not valid");
-        });
-
-        Test("flock: create, spawn, count, find, params, destroy", () =>
+        Test("flock: create, spawn, count, find, settings, destroy", () =>
         {
             using (var w = new BoidsWorld(1))
             {
@@ -101,7 +110,7 @@ static unsafe class BoidsTests
                 Assert(f.Spawn(100) == 0, "first id");
                 Assert(f.Spawn(50) == 100, "ids continue");
                 Assert(f.Count == 150, "count");
-                Assert(w.FindFlock("fish").Id.index == f.Id.index, "find");
+                Assert(w.FindFlock("fish").Count == 150, "find");
                 Assert(w.FindFlock("nobody") == null, "not found is null");
                 Refused(BoidsResult.InvalidArgument, () => w.CreateFlock("fish"));
                 f.PerceptionRadius = 2.5f;
@@ -111,14 +120,20 @@ static unsafe class BoidsTests
                 f.AlignmentWeight = 3f;
                 f.CohesionWeight = 1f;
                 f.FovHalfAngleDegrees = 120f;
-                var p = f.Params;
-                Assert(p.perception_radius == 2.5f && p.max_speed == 7f && p.min_speed == 1f, "live params");
+                var s = f.Settings;
+                Assert(s.PerceptionRadius == 2.5f && s.MaxSpeed == 7f && s.MinSpeed == 1f, "live settings");
                 Assert(f.PerceptionRadius == 2.5f && f.FovHalfAngleDegrees == 120f && f.CohesionWeight == 1f, "getters");
+                s.Alignment = AlignmentMode.MeanHeading;
+                s.Bounds = FlockBounds.SoftSphere(V(0, 0, 0), 12f);
+                s.Target = V(1, 2, 3);
+                s.TargetWeight = 0.5f;
+                f.Settings = s;
+                Assert(f.Settings.Equals(s), "settings read back bit for bit");
+                Assert(f.Settings.Target.Value.Equals(V(1, 2, 3)) && f.Settings.Bounds.Kind == BoundsKind.SoftSphere, "typed fields");
                 f.Destroy();
                 Assert(!f.IsValid, "destroyed");
                 Refused(BoidsResult.InvalidId, () => { var n = f.Count; });
                 Refused(BoidsResult.InvalidId, () => f.Destroy());
-                Refused(BoidsResult.InvalidId, () => f.ReadPositions(new BoidsVec3[1]));
             }
         });
 
@@ -129,49 +144,55 @@ static unsafe class BoidsTests
                 var f = w.CreateFlock("f");
                 var g = w.CreateFlock("g");
                 int n = 0;
-                foreach (SeparationMode v in Enum.GetValues(typeof(SeparationMode))) { f.Separation = v; Assert(f.Separation == v, "separation " + v); n++; }
-                foreach (AlignmentMode v in Enum.GetValues(typeof(AlignmentMode)))
+                Action<Action<FlockSettings>, Func<FlockSettings, bool>, string> each = (set, check, what) =>
                 {
+                    var s = f.Settings;
+                    set(s);
+                    f.Settings = s;
+                    Assert(check(f.Settings), what);
+                    n++;
+                };
+                foreach (SeparationMode v in Enum.GetValues(typeof(SeparationMode))) each(s => s.Separation = v, s => s.Separation == v, "separation " + v);
+                foreach (AlignmentMode v in Enum.GetValues(typeof(AlignmentMode)))
                     // group-speed belongs to the heading-speed integrator.
-                    f.Integrator = v == AlignmentMode.GroupSpeed ? Integrator.HeadingSpeed : Integrator.Acceleration;
-                    f.Alignment = v; Assert(f.Alignment == v, "alignment " + v); n++;
-                }
-                f.Alignment = AlignmentMode.VelocityDifference;
-                foreach (Combine v in Enum.GetValues(typeof(Combine))) { f.Combine = v; Assert(f.Combine == v, "combine " + v); n++; }
-                foreach (Integrator v in Enum.GetValues(typeof(Integrator))) { f.Integrator = v; Assert(f.Integrator == v, "integrator " + v); n++; }
-                foreach (PlaneLock v in Enum.GetValues(typeof(PlaneLock))) { f.Plane = v; Assert(f.Plane == v, "plane " + v); n++; }
-                foreach (IndexKind v in Enum.GetValues(typeof(IndexKind))) { f.Index = v; Assert(f.Index == v, "index " + v); n++; }
-                foreach (ObstacleAvoidance v in Enum.GetValues(typeof(ObstacleAvoidance))) { f.ObstacleAvoidance = v; Assert(f.ObstacleAvoidance == v, "obstacles " + v); n++; }
+                    each(s => { s.Alignment = v; s.Integrator = v == AlignmentMode.GroupSpeed ? Integrator.HeadingSpeed : Integrator.Acceleration; }, s => s.Alignment == v, "alignment " + v);
+                each(s => { s.Alignment = AlignmentMode.VelocityDifference; s.Integrator = Integrator.Acceleration; }, s => true, "reset");
+                n--;
+                foreach (Combine v in Enum.GetValues(typeof(Combine))) each(s => s.Combine = v, s => s.Combine == v, "combine " + v);
+                foreach (Integrator v in Enum.GetValues(typeof(Integrator))) each(s => s.Integrator = v, s => s.Integrator == v, "integrator " + v);
+                foreach (PlaneLock v in Enum.GetValues(typeof(PlaneLock))) each(s => s.Plane = v, s => s.Plane == v, "plane " + v);
+                foreach (IndexKind v in Enum.GetValues(typeof(IndexKind))) each(s => s.Index = v, s => s.Index == v, "index " + v);
+                foreach (ObstacleAvoidance v in Enum.GetValues(typeof(ObstacleAvoidance))) each(s => s.ObstacleAvoidance = v, s => s.ObstacleAvoidance == v, "obstacles " + v);
                 foreach (BoundsKind v in Enum.GetValues(typeof(BoundsKind)))
                 {
-                    var b = f.Params.bounds;
-                    b.kind = (int)v;
-                    b.min = V(-5, -5, -5); b.max = V(5, 5, 5); b.radius = 5f; b.inner = 0.9f; b.distance = 2f;
+                    var b = new FlockBounds { Kind = v, Min = V(-5, -5, -5), Max = V(5, 5, 5), Radius = 5f, Inner = 0.9f, Distance = 2f };
                     f.SetBounds(b);
-                    Assert(f.BoundsKind == v, "bounds " + v); n++;
+                    Assert(f.Settings.Bounds.Kind == v, "bounds " + v);
+                    n++;
                 }
                 foreach (SpawnKind v in Enum.GetValues(typeof(SpawnKind)))
                 {
-                    var s = BoidsFlock.DefaultSpawn();
-                    s.shape = (int)v;
-                    f.Spawn(2, s); n++;
+                    var s = new SpawnSettings();
+                    s.Shape = v;
+                    f.Spawn(2, s);
+                    n++;
                 }
                 foreach (ObstacleKind v in Enum.GetValues(typeof(ObstacleKind)))
                 {
-                    var d = new BoidsObstacleDef { shape = (int)v, a = V(0, 0, 0), b = V(0, 1, 0), radius = 1f };
-                    w.AddObstacle(d); n++;
+                    w.AddObstacle(new ObstacleShape { Kind = v, A = V(0, 0, 0), B = V(0, 1, 0), Radius = 1f });
+                    n++;
                 }
                 foreach (RelationKind v in Enum.GetValues(typeof(RelationKind))) { w.SetRelation(f, g, v, 2f, 1f); n++; }
                 Assert(n == 4 + 4 + 3 + 4 + 3 + 4 + 3 + 6 + 4 + 3 + 5, "every value visited: " + n);
                 Assert((int)SeparationMode.InverseSquare == BoidsConst.SEPARATION_INVERSE_SQUARE, "enum and constant agree");
-                var p = f.Params;
-                p.combine = 99;
-                var e = Refused(BoidsResult.InvalidArgument, () => f.Params = p);
+                var bad = f.Settings;
+                bad.Combine = (Combine)99;
+                var e = Refused(BoidsResult.InvalidArgument, () => f.Settings = bad);
                 Assert(e.Message.Contains("BOIDS_COMBINE_STEER (1)"), e.Message);
             }
         });
 
-        Test("bad params are refused with the field named, nothing changes", () =>
+        Test("bad settings are refused with the field named, nothing changes", () =>
         {
             using (var w = new BoidsWorld(1))
             {
@@ -181,12 +202,9 @@ static unsafe class BoidsTests
                 var e = Refused(BoidsResult.InvalidArgument, () => f.PerceptionRadius = float.NaN);
                 Assert(e.Message.Contains("perception_radius"), e.Message);
                 Refused(BoidsResult.InvalidArgument, () => f.MinSpeed = 99f);
-                var p = BoidsFlock.DefaultParams();
-                p.integrator = 42;
-                Refused(BoidsResult.InvalidArgument, () => f.Params = p);
-                p = BoidsFlock.DefaultParams();
-                p.weight_cohesion = float.PositiveInfinity;
-                Refused(BoidsResult.InvalidArgument, () => w.CreateFlock("g", p));
+                var s = new FlockSettings();
+                s.CohesionWeight = float.PositiveInfinity;
+                Refused(BoidsResult.InvalidArgument, () => w.CreateFlock("g", s));
                 Refused(BoidsResult.InvalidArgument, () => w.Step(0f));
                 Refused(BoidsResult.InvalidArgument, () => w.Step(-1f));
                 Refused(BoidsResult.InvalidArgument, () => w.Step(float.NaN));
@@ -194,7 +212,7 @@ static unsafe class BoidsTests
                 Refused(BoidsResult.InvalidArgument, () => f.Spawn(int.MaxValue));
                 Throws<ArgumentOutOfRangeException>(() => f.Spawn(-1));
                 Assert(w.StateHash == before, "state unchanged");
-                Assert(f.Params.perception_radius == 1f, "params unchanged");
+                Assert(f.PerceptionRadius == 1f, "settings unchanged");
             }
         });
 
@@ -205,11 +223,11 @@ static unsafe class BoidsTests
                 var f = w.CreateFlock("f");
                 f.Spawn(300);
                 w.Step(1f / 60);
-                var pos = new BoidsVec3[300];
-                var vel = new BoidsVec3[300];
+                var pos = new Vec3[300];
+                var vel = new Vec3[300];
                 var ids = new uint[400];
-                var q = new BoidsQuat[300];
-                var m = new BoidsMat4[300];
+                var q = new Quat[300];
+                var m = new Mat4[300];
                 Assert(f.ReadPositions(pos) == 300, "positions");
                 Assert(f.ReadVelocities(vel) == 300, "velocities");
                 Assert(f.ReadIds(ids) == 300 && ids[299] == 299, "ids");
@@ -217,30 +235,30 @@ static unsafe class BoidsTests
                 Assert(f.ReadMatrices(m, 2f) == 300, "matrices");
                 for (int i = 0; i < 300; i++)
                 {
-                    Assert(m[i].m03 == pos[i].x && m[i].m13 == pos[i].y && m[i].m23 == pos[i].z && m[i].m33 == 1f, "translation");
-                    float len = (float)Math.Sqrt(m[i].m02 * m[i].m02 + m[i].m12 * m[i].m12 + m[i].m22 * m[i].m22);
+                    Assert(m[i].M03 == pos[i].X && m[i].M13 == pos[i].Y && m[i].M23 == pos[i].Z && m[i].M33 == 1f, "translation");
+                    float len = (float)Math.Sqrt(m[i].M02 * m[i].M02 + m[i].M12 * m[i].M12 + m[i].M22 * m[i].M22);
                     Assert(Math.Abs(len - 2f) < 1e-4f, "scaled forward column");
-                    float ql = q[i].x * q[i].x + q[i].y * q[i].y + q[i].z * q[i].z + q[i].w * q[i].w;
+                    float ql = q[i].X * q[i].X + q[i].Y * q[i].Y + q[i].Z * q[i].Z + q[i].W * q[i].W;
                     Assert(Math.Abs(ql - 1f) < 1e-4f, "unit quaternion");
                 }
-                var e = Refused(BoidsResult.BufferTooSmall, () => f.ReadPositions(new BoidsVec3[299]));
+                var e = Refused(BoidsResult.BufferTooSmall, () => f.ReadPositions(new Vec3[299]));
                 Assert(e.Message.Contains("300"), e.Message);
-                Refused(BoidsResult.BufferTooSmall, () => f.ReadMatrices(new BoidsMat4[0]));
+                Refused(BoidsResult.BufferTooSmall, () => f.ReadMatrices(new Mat4[0]));
                 Refused(BoidsResult.BufferTooSmall, () => f.ReadIds(new uint[10]));
-                Refused(BoidsResult.BufferTooSmall, () => f.ReadOrientations(new BoidsQuat[1]));
-                Refused(BoidsResult.BufferTooSmall, () => f.ReadVelocities(new BoidsVec3[2]));
-                Throws<ArgumentNullException>(() => f.ReadPositions((BoidsVec3[])null));
-                // Raw pointers, as a Unity NativeArray gives them.
-                var raw = new BoidsMat4[300];
-                fixed (BoidsMat4* p = raw) Assert(f.ReadMatrices(p, 300, 2f) == 300, "pointer read");
-                Assert(raw[17].m03 == m[17].m03 && raw[17].m22 == m[17].m22, "pointer read = array read");
-                fixed (BoidsVec3* p = pos) Assert(f.ReadPositions(p, 300) == 300, "pointer positions");
-                fixed (BoidsVec3* p = vel) Assert(f.ReadVelocities(p, 300) == 300, "pointer velocities");
-                fixed (BoidsQuat* p = q) Assert(f.ReadOrientations(p, 300) == 300, "pointer orientations");
-                Assert(Throws<ArgumentNullException>(() => f.ReadMatrices((BoidsMat4*)null, 5)).ParamName == "buffer", "null buffer");
-                // An empty flock reads into an empty array.
+                Refused(BoidsResult.BufferTooSmall, () => f.ReadOrientations(new Quat[1]));
+                Refused(BoidsResult.BufferTooSmall, () => f.ReadVelocities(new Vec3[2]));
+                // Caller memory, as a Unity NativeArray gives it.
+                IntPtr mem = Marshal.AllocHGlobal(300 * 64);
+                try
+                {
+                    Assert(f.ReadMatrices(mem, 300, 2f) == 300, "IntPtr read");
+                    Mat4 m17 = ((Mat4*)mem)[17];
+                    Assert(m17.M03 == m[17].M03 && m17.M22 == m[17].M22, "IntPtr read = array read");
+                    Assert(f.ReadPositions(mem, 300) == 300 && ((Vec3*)mem)[5].Equals(pos[5]), "IntPtr positions");
+                }
+                finally { Marshal.FreeHGlobal(mem); }
                 var empty = w.CreateFlock("empty");
-                Assert(empty.ReadPositions(new BoidsVec3[0]) == 0, "empty read");
+                Assert(empty.ReadPositions(new Vec3[0]) == 0, "empty read");
             }
         });
 
@@ -250,33 +268,33 @@ static unsafe class BoidsTests
             {
                 var f = w.CreateFlock("f");
                 f.Spawn(10);
-                var pos = new BoidsVec3[10];
+                var pos = new Vec3[10];
                 for (int i = 0; i < 10; i++) pos[i] = V(i, 0, 0);
                 f.WritePositions(pos);
-                var back = new BoidsVec3[10];
+                var back = new Vec3[10];
                 f.ReadPositions(back);
-                Assert(back[7].x == 7f, "write positions");
-                var vel = new BoidsVec3[10];
+                Assert(back[7].X == 7f, "write positions");
+                var vel = new Vec3[10];
                 for (int i = 0; i < 10; i++) vel[i] = V(0, 0, 3);
                 f.WriteVelocities(vel);
                 f.ReadVelocities(back);
-                Assert(back[3].z == 3f, "write velocities");
-                Refused(BoidsResult.InvalidArgument, () => f.WritePositions(new BoidsVec3[9]));
-                var nan = new BoidsVec3[10];
+                Assert(back[3].Z == 3f, "write velocities");
+                Refused(BoidsResult.InvalidArgument, () => f.WritePositions(new Vec3[9]));
+                var nan = new Vec3[10];
                 nan[4] = V(float.NaN, 0, 0);
                 Refused(BoidsResult.InvalidArgument, () => f.WriteVelocities(nan));
                 Assert(f.Add(new[] { V(1, 1, 1), V(2, 2, 2) }, new[] { V(0, 1, 0), V(0, 1, 0) }) == 10, "add");
-                Throws<ArgumentException>(() => f.Add(new BoidsVec3[2], new BoidsVec3[1]));
+                Assert(Throws<ArgumentException>(() => f.Add(new Vec3[2], new Vec3[1])).ParamName == "velocities", "lengths");
                 Assert(f.Remove(new uint[] { 0, 11 }) == 2, "remove");
                 Refused(BoidsResult.InvalidArgument, () => f.Remove(new uint[] { 0 }));
                 Assert(f.Count == 10, "count after add/remove");
-                f.Resize(25, BoidsFlock.DefaultSpawn());
+                f.Resize(25);
                 Assert(f.Count == 25, "grow");
-                f.Resize(5, BoidsFlock.DefaultSpawn());
+                f.Resize(5, SpawnSettings.Sphere(V(0, 0, 0), 2f));
                 Assert(f.Count == 5, "shrink");
-                var bad = BoidsFlock.DefaultSpawn();
-                bad.internal_cookie = 0;
-                Refused(BoidsResult.InvalidDef, () => f.Spawn(1, bad));
+                var dir = new SpawnSettings();
+                dir.Direction = V(0, 0, 0);
+                Refused(BoidsResult.InvalidArgument, () => f.Spawn(1, dir));
             }
         });
 
@@ -284,23 +302,21 @@ static unsafe class BoidsTests
         {
             using (var w = new BoidsWorld(5))
             {
-                var p = BoidsFlock.DefaultParams();
-                p.has_target = 1;
-                p.target_point = V(0, 0, 0);
-                p.weight_target = 1f;
-                var f = w.CreateFlock("f", p);
+                var s = new FlockSettings();
+                s.Target = V(0, 0, 0);
+                s.TargetWeight = 1f;
+                var f = w.CreateFlock("f", s);
                 f.Spawn(50);
                 f.SetTarget(V(3, 0, 0));
-                Assert(f.Params.target_point.x == 3f, "target");
-                var b = f.Params.bounds;
-                b.kind = BoidsConst.BOUNDS_WRAP;
-                f.SetBounds(b);
-                Assert(f.Params.bounds.kind == BoidsConst.BOUNDS_WRAP, "bounds");
-                b.kind = 17;
+                Assert(f.Settings.Target.Value.X == 3f, "target");
+                f.SetBounds(FlockBounds.Wrap(V(-5, -5, -5), V(5, 5, 5)));
+                Assert(f.Settings.Bounds.Kind == BoundsKind.Wrap, "bounds");
+                var b = FlockBounds.Wrap(V(-5, -5, -5), V(5, 5, 5));
+                b.Kind = (BoundsKind)17;
                 Refused(BoidsResult.InvalidArgument, () => f.SetBounds(b));
-                var o = w.AddObstacle(BoidsObstacle.Sphere(V(0, 0, 0), 1f));
-                o.Set(BoidsObstacle.Box(V(-1, -1, -1), V(1, 1, 1)));
-                Refused(BoidsResult.InvalidArgument, () => o.Set(BoidsObstacle.Plane(V(0, 0, 0), V(0, 5, 0))));
+                var o = w.AddObstacle(ObstacleShape.Sphere(V(0, 0, 0), 1f));
+                o.Set(ObstacleShape.Box(V(-1, -1, -1), V(1, 1, 1)));
+                Refused(BoidsResult.InvalidArgument, () => o.Set(ObstacleShape.Plane(V(0, 0, 0), V(0, 5, 0))));
                 o.Remove();
                 Refused(BoidsResult.InvalidId, () => o.Remove());
                 var tank = w.CreatePreset("fish-tank", "tank");
@@ -331,25 +347,24 @@ static unsafe class BoidsTests
                 var birds = w.CreateFlock("birds");
                 birds.Spawn(50);
                 w.SetRelation(birds, fish, RelationKind.Avoid, 3f, 2f);
-                w.SetRelation(birds, fish, BoidsConst.RELATION_IGNORE, 3f, 2f);
+                w.SetRelation(birds, fish, RelationKind.Ignore, 3f, 2f);
                 Refused(BoidsResult.InvalidArgument, () => w.SetRelation(birds, birds, RelationKind.Flee, 3f, 1f));
-                Refused(BoidsResult.InvalidArgument, () => w.SetRelation(birds, fish, 9, 3f, 1f));
-                Throws<ArgumentNullException>(() => w.SetRelation(null, fish, BoidsConst.RELATION_FLEE, 1f, 1f));
-                var p = birds.Params;
-                p.weight_path = 2f;
-                p.update_every = 2;
-                p.weight_wander = 1f;
-                birds.Params = p;
+                Refused(BoidsResult.InvalidArgument, () => w.SetRelation(birds, fish, (RelationKind)9, 3f, 1f));
+                var s = birds.Settings;
+                s.PathWeight = 2f;
+                s.UpdateEvery = 2;
+                s.WanderWeight = 1f;
+                birds.Settings = s;
                 birds.SetPath(new[] { V(0, 0, 0), V(5, 0, 0), V(5, 0, 5) }, true);
                 Refused(BoidsResult.InvalidArgument, () => birds.SetPath(new[] { V(float.NaN, 0, 0), V(1, 0, 0) }, false));
                 birds.SetLeader(0, V(0, 0, -2));
                 Refused(BoidsResult.InvalidArgument, () => birds.SetLeader(9999, V(0, 0, 0)));
                 for (int i = 0; i < 30; i++) w.Step(1f / 60);
                 birds.ClearLeader();
-                Assert(birds.Params.update_every == 2, "level of detail");
-                var p2 = birds.Params;
-                p2.sleep_distance = 1f;
-                birds.Params = p2;
+                Assert(birds.Settings.UpdateEvery == 2, "level of detail");
+                var s2 = birds.Settings;
+                s2.SleepDistance = 1f;
+                birds.Settings = s2;
                 w.SetObserver(V(500, 0, 0));
                 w.Step(1f / 60);
                 Assert(birds.IsAsleep, "asleep far from the observer");
@@ -362,11 +377,11 @@ static unsafe class BoidsTests
             {
                 var f = w.CreateFlock("f");
                 f.Spawn(2000);
-                var pos = new BoidsVec3[2000];
-                var m = new BoidsMat4[2000];
-                var q = new BoidsQuat[2000];
+                var pos = new Vec3[2000];
+                var m = new Mat4[2000];
+                var q = new Quat[2000];
                 // Warm up: JIT, static constructors.
-                for (int i = 0; i < 5; i++) { w.Step(1f / 60); f.ReadPositions(pos); f.ReadMatrices(m); f.ReadOrientations(q); }
+                for (int i = 0; i < 5; i++) { w.Step(1f / 60); f.ReadPositions(pos); f.ReadMatrices(m); f.ReadOrientations(q); var c = f.Count; f.MaxSpeed = 5f; }
                 long before = GC.GetAllocatedBytesForCurrentThread();
                 for (int i = 0; i < 1000; i++)
                 {
@@ -374,6 +389,8 @@ static unsafe class BoidsTests
                     f.ReadPositions(pos);
                     f.ReadMatrices(m);
                     f.ReadOrientations(q);
+                    var c = f.Count;
+                    f.MaxSpeed = 5f;
                 }
                 long grew = GC.GetAllocatedBytesForCurrentThread() - before;
                 Assert(grew == 0, "allocated " + grew + " bytes over 1000 frames");
@@ -387,17 +404,17 @@ static unsafe class BoidsTests
                 var f = w.CreateFlock("fish");
                 f.Spawn(4);
                 ulong before = w.StateHash;
-                IntPtr mem = System.Runtime.InteropServices.Marshal.AllocHGlobal(4 * 64);
+                IntPtr mem = Marshal.AllocHGlobal(4 * 64);
                 try
                 {
-                    var e = Throws<ArgumentOutOfRangeException>(() => f.ReadPositions((BoidsVec3*)mem, -1));
+                    var e = Throws<ArgumentOutOfRangeException>(() => f.ReadPositions(mem, -1));
                     Assert(e.ParamName == "capacity", "capacity named: " + e.ParamName);
-                    Throws<ArgumentOutOfRangeException>(() => f.ReadVelocities((BoidsVec3*)mem, int.MinValue));
-                    Throws<ArgumentOutOfRangeException>(() => f.ReadOrientations((BoidsQuat*)mem, -1));
-                    Throws<ArgumentOutOfRangeException>(() => f.ReadMatrices((BoidsMat4*)mem, -1));
+                    Throws<ArgumentOutOfRangeException>(() => f.ReadVelocities(mem, int.MinValue));
+                    Throws<ArgumentOutOfRangeException>(() => f.ReadOrientations(mem, -1));
+                    Throws<ArgumentOutOfRangeException>(() => f.ReadMatrices(mem, -1));
                 }
-                finally { System.Runtime.InteropServices.Marshal.FreeHGlobal(mem); }
-                Assert(Throws<ArgumentNullException>(() => f.ReadPositions((BoidsVec3*)null, 4)).ParamName == "buffer", "null buffer named");
+                finally { Marshal.FreeHGlobal(mem); }
+                Assert(Throws<ArgumentNullException>(() => f.ReadPositions(IntPtr.Zero, 4)).ParamName == "buffer", "null buffer named");
                 var nul = Throws<ArgumentException>(() => w.CreateFlock("ab\0cd"));
                 Assert(nul.ParamName == "name", "NUL: " + nul.ParamName);
                 Assert(w.FindFlock("ab") == null, "nothing named 'ab' was created");
@@ -419,6 +436,10 @@ static unsafe class BoidsTests
             }
         });
 
+        Test("round trip: 256 random accepted settings and states read back equal and are accepted again", RoundTrips);
+        Test("hostile matrix: one row per public member, every row refused cleanly with the state unchanged", HostileMatrix);
+        Test("the Unity component's engine calls: 300 frames, the fish stay inside the bounds", UnityComponent);
+
         Console.WriteLine(passed + " passed, " + failed + " failed");
         return failed == 0 ? 0 : 1;
     }
@@ -437,16 +458,13 @@ static unsafe class BoidsTests
         using (var b = new BoidsWorld(1, 2))
         {
             float side = (float)Math.Pow(n / (25.0 / (4.0 / 3.0 * Math.PI)), 1.0 / 3.0);
-            var p = BoidsFlock.DefaultParams();
-            p.bounds.min = V(0, 0, 0);
-            p.bounds.max = V(side, side, side);
-            var spawn = BoidsFlock.DefaultSpawn();
-            spawn.min = V(0, 0, 0);
-            spawn.max = V(side, side, side);
-            a.CreateFlock("bench", p).Spawn(n, spawn);
-            var fb = b.CreateFlock("bench", p);
+            var s = new FlockSettings();
+            s.Bounds = FlockBounds.SoftBox(V(0, 0, 0), V(side, side, side));
+            var spawn = SpawnSettings.Box(V(0, 0, 0), V(side, side, side));
+            a.CreateFlock("bench", s).Spawn(n, spawn);
+            var fb = b.CreateFlock("bench", s);
             fb.Spawn(n, spawn);
-            var m = new BoidsMat4[n];
+            var m = new Mat4[n];
             BoidsWorldId ida = a.Id;
             var ta = new List<double>(steps);
             var tb = new List<double>(steps);
@@ -469,7 +487,7 @@ static unsafe class BoidsTests
             double ma = Median(ta), mb = Median(tb);
             Console.WriteLine("boids " + n + ", 2 threads, " + steps + " steps, interleaved");
             Console.WriteLine("  native step alone (P/Invoke, no read)      " + ma.ToString("F3") + " ms");
-            Console.WriteLine("  wrapper Step + ReadMatrices(BoidsMat4[])   " + mb.ToString("F3") + " ms");
+            Console.WriteLine("  wrapper Step + ReadMatrices(Mat4[])        " + mb.ToString("F3") + " ms");
             Console.WriteLine("  overhead " + ((mb / ma - 1) * 100).ToString("F1") + " %, " + (alloc / steps) + " bytes allocated per frame");
             Console.WriteLine("csharp_bench n=" + n + " native_ms=" + ma.ToString("F4") + " wrapper_ms=" + mb.ToString("F4") +
                               " overhead_pct=" + ((mb / ma - 1) * 100).ToString("F2") + " bytes_per_frame=" + (alloc / steps));

@@ -1,4 +1,4 @@
-//! Every export of `include/boids.h` has a `[DllImport]` in `bindings/csharp/Boids/NativeMethods.cs`
+//! Every export of `include/boids.h` has a `[DllImport]` in `bindings/unity/com.boids.flocking/Runtime/Boids/NativeMethods.cs`
 //! with the same name, return type and parameter types (mapped C -> C#), and nothing extra;
 //! every ABI struct has a C# twin with the same fields in the same order.
 
@@ -91,8 +91,10 @@ fn header_functions() -> BTreeMap<String, (String, Vec<String>)> {
 }
 
 fn csharp_functions() -> BTreeMap<String, (String, Vec<String>)> {
-    let text =
-        std::fs::read_to_string(root().join("bindings/csharp/Boids/NativeMethods.cs")).unwrap();
+    let text = std::fs::read_to_string(
+        root().join("bindings/unity/com.boids.flocking/Runtime/Boids/NativeMethods.cs"),
+    )
+    .unwrap();
     let mut out = BTreeMap::new();
     for line in text.lines() {
         let Some(at) = line.find("public static extern ") else {
@@ -157,8 +159,10 @@ fn every_export_has_a_matching_dllimport() {
 #[test]
 fn every_struct_has_the_same_fields_in_csharp() {
     let header = std::fs::read_to_string(root().join("include/boids.h")).unwrap();
-    let cs =
-        std::fs::read_to_string(root().join("bindings/csharp/Boids/NativeMethods.cs")).unwrap();
+    let cs = std::fs::read_to_string(
+        root().join("bindings/unity/com.boids.flocking/Runtime/Boids/NativeMethods.cs"),
+    )
+    .unwrap();
     let mut checked = 0;
     for chunk in header.split("typedef struct ").skip(1) {
         let name: String = chunk.chars().take_while(|c| c.is_alphanumeric()).collect();
@@ -178,7 +182,7 @@ fn every_struct_has_the_same_fields_in_csharp() {
             })
             .collect();
         let cs_body = cs
-            .split(&format!("public struct {name}\n"))
+            .split(&format!("internal struct {name}\n"))
             .nth(1)
             .unwrap_or_else(|| panic!("no C# struct {name}"));
         let cs_body = &cs_body[..cs_body.find("\n    }").unwrap()];
@@ -215,24 +219,4 @@ fn every_struct_has_the_same_fields_in_csharp() {
         checked += 1;
     }
     assert!(checked >= 12, "checked {checked} structs");
-}
-
-#[test]
-fn unity_package_carries_the_same_wrapper() {
-    // The Unity package cannot reference files outside itself, so it holds a copy of the
-    // wrapper; the copy must stay identical (cp bindings/csharp/Boids/*.cs into it).
-    for file in ["NativeMethods.cs", "Boids.cs"] {
-        let a = std::fs::read(root().join("bindings/csharp/Boids").join(file)).unwrap();
-        let b = std::fs::read(
-            root()
-                .join("bindings/unity/com.boids.flocking/Runtime/Boids")
-                .join(file),
-        )
-        .unwrap();
-        assert!(
-            a == b,
-            "bindings/unity/com.boids.flocking/Runtime/Boids/{file} differs from \
-             bindings/csharp/Boids/{file}; copy it over"
-        );
-    }
 }

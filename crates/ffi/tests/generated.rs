@@ -2,8 +2,8 @@
 //! definitions, `boids_core::table`): this test generates
 //!
 //! - `crates/ffi/src/consts.rs`, the `BOIDS_*` constants cbindgen copies into include/boids.h;
-//! - `bindings/csharp/Boids/Enums.cs`, the C# enums and `BoidsConst`'s integers (and its copy in
-//!   the Unity package);
+//! - `bindings/unity/com.boids.flocking/Runtime/Boids/Enums.cs`, the C# enums and `BoidsConst`'s
+//!   integers (the package's `Runtime/` is the one C# source);
 //!
 //! and fails on any difference. `BOIDS_REGEN=1 cargo test -p boids-ffi --test generated` rewrites
 //! them (then regenerate the header: `BOIDS_REGEN_HEADER=1 cargo test -p boids-ffi --test header`).
@@ -113,7 +113,7 @@ fn enums_cs() -> String {
         s.push_str("    }\n\n");
     }
     s.push_str(
-        "}\n\nnamespace Boids.Native\n{\n    public static partial class BoidsConst\n    {\n",
+        "}\n\nnamespace Boids.Native\n{\n    internal static partial class BoidsConst\n    {\n",
     );
     let _ = writeln!(
         s,
@@ -159,7 +159,6 @@ fn c_constants_are_generated_from_the_tables() {
 #[test]
 fn csharp_enums_are_generated_from_the_tables() {
     let cs = enums_cs();
-    check("bindings/csharp/Boids/Enums.cs", &cs);
     check(
         "bindings/unity/com.boids.flocking/Runtime/Boids/Enums.cs",
         &cs,

@@ -323,10 +323,8 @@ impl World {
     /// observer is inside it (the fish-tank preset's "active while the player is near"). With no observer,
     /// every flock is awake.
     pub fn set_observer(&mut self, point: Option<Vec3>) -> Result<(), Error> {
-        if let Some(p) = point
-            && !p.is_finite()
-        {
-            return Err(invalid(format!("observer must be finite, got {p}")));
+        if let Some(p) = point {
+            crate::flock::check_point("observer", p)?;
         }
         self.observer = point;
         Ok(())
@@ -343,12 +341,14 @@ impl World {
         id: FlockId,
         region: Option<(Vec3, Vec3)>,
     ) -> Result<(), Error> {
-        if let Some((lo, hi)) = region
-            && !(lo.is_finite() && hi.is_finite() && lo.cmple(hi).all())
-        {
-            return Err(invalid(format!(
-                "wake region needs finite corners with min <= max, got {lo}, {hi}"
-            )));
+        if let Some((lo, hi)) = region {
+            crate::flock::check_point("wake region min", lo)?;
+            crate::flock::check_point("wake region max", hi)?;
+            if !lo.cmple(hi).all() {
+                return Err(invalid(format!(
+                    "wake region min {lo} must not exceed max {hi} on any axis"
+                )));
+            }
         }
         self.flock_mut(id)?.wake_region = region;
         Ok(())

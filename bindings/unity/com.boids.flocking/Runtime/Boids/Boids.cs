@@ -1,10 +1,16 @@
-// The idiomatic C# layer over Boids.Native: BoidsWorld (IDisposable over a SafeHandle),
-// BoidsFlock, BoidsObstacle, BoidsException. Hot calls (Step, Read*, Write*) take caller arrays
-// or raw pointers and allocate nothing. C# 7.2 at most (Unity and Mono's mcs).
+// The public C# API over the native boids library: BoidsWorld (IDisposable over a SafeHandle),
+// BoidsFlock, BoidsObstacle, BoidsException, with the value types of Types.cs and the enums of
+// Enums.cs. No C structs, no pointers in any public signature: reads and writes take arrays
+// (or an IntPtr to memory the caller owns, such as a NativeArray) and allocate nothing per
+// frame. Every refusal of the library is a BoidsException carrying its sentence; a bad argument
+// the wrapper can see first is an ArgumentException naming the parameter. C# 7.2 at most.
 using System;
 using System.Runtime.InteropServices;
 using System.Text;
 using Boids.Native;
+
+// The Mono tests (bindings/csharp/Tests) time the bare native step against the wrapper.
+[assembly: System.Runtime.CompilerServices.InternalsVisibleTo("BoidsTests")]
 
 namespace Boids
 {
@@ -22,13 +28,23 @@ namespace Boids
 
     internal static unsafe class Interop
     {
-        static Interop()
+        static readonly object gate = new object();
+        static volatile bool ready;
+
+        /// <summary>Checks once per process that the native library speaks this wrapper's ABI with
+        /// the same struct sizes; throws InvalidOperationException (every time) if not.</summary>
+        internal static void EnsureReady()
         {
-            CheckLayout();
+            if (ready) return;
+            lock (gate)
+            {
+                if (ready) return;
+                CheckLayout();
+                ready = true;
+            }
         }
 
-        /// <summary>Throws unless the native library speaks this wrapper's ABI with the same struct sizes.</summary>
-        internal static void CheckLayout()
+        static void CheckLayout()
         {
             uint abi = NativeMethods.boids_abi_version();
             if (abi != BoidsConst.ABI_VERSION)
@@ -45,6 +61,12 @@ namespace Boids
             Expect(BoidsConst.STRUCT_FLOCK_DEF, sizeof(BoidsFlockDef), "BoidsFlockDef");
             Expect(BoidsConst.STRUCT_SPAWN_DEF, sizeof(BoidsSpawnDef), "BoidsSpawnDef");
             Expect(BoidsConst.STRUCT_OBSTACLE_DEF, sizeof(BoidsObstacleDef), "BoidsObstacleDef");
+            // The public twins are passed as their C structs without copying.
+            Same(sizeof(Vec3), sizeof(BoidsVec3), "Vec3");
+            Same(sizeof(Quat), sizeof(BoidsQuat), "Quat");
+            Same(sizeof(Mat4), sizeof(BoidsMat4), "Mat4");
+            Same(sizeof(FlockBounds), sizeof(BoidsBounds), "FlockBounds");
+            Same(sizeof(ObstacleShape), sizeof(BoidsObstacleDef), "ObstacleShape");
         }
 
         static void Expect(int kind, int managed, string name)
@@ -52,6 +74,11 @@ namespace Boids
             uint native = NativeMethods.boids_struct_size(kind);
             if (native != managed)
                 throw new InvalidOperationException(name + " is " + managed + " bytes in C# but " + native + " in the native library");
+        }
+
+        static void Same(int a, int b, string name)
+        {
+            if (a != b) throw new InvalidOperationException(name + " is " + a + " bytes, its C twin " + b);
         }
 
         internal static string Utf8(IntPtr p)
@@ -66,16 +93,6 @@ namespace Boids
         internal static string LastError()
         {
             return Utf8(NativeMethods.boids_last_error_message());
-        }
-
-        /// <summary>Capacity of raw memory, checked: never negative, and a null buffer holds nothing.</summary>
-        internal static UIntPtr Capacity(void* buffer, int capacity)
-        {
-            if (capacity < 0)
-                throw new ArgumentOutOfRangeException("capacity", capacity, "must not be negative");
-            if (buffer == null && capacity > 0)
-                throw new ArgumentNullException("buffer", "is null but capacity is " + capacity);
-            return (UIntPtr)(uint)capacity;
         }
 
         /// <summary>Throws BoidsException unless r is Ok. Allocates nothing on success.</summary>
@@ -96,10 +113,31 @@ namespace Boids
             Encoding.UTF8.GetBytes(s, 0, s.Length, bytes, 0);
             return bytes;
         }
+
+        /// <summary>Capacity of caller memory, checked: never negative, and a null buffer holds nothing.</summary>
+        internal static UIntPtr Capacity(IntPtr buffer, int capacity)
+        {
+            if (capacity < 0)
+                throw new ArgumentOutOfRangeException("capacity", capacity, "must not be negative");
+            if (buffer == IntPtr.Zero && capacity > 0)
+                throw new ArgumentNullException("buffer", "is null but capacity is " + capacity);
+            return (UIntPtr)(uint)capacity;
+        }
+
+        internal static void NotNull(object o, string param)
+        {
+            if (o == null) throw new ArgumentNullException(param);
+        }
+
+        internal static uint Count(int n, string param)
+        {
+            if (n < 0) throw new ArgumentOutOfRangeException(param, n, "must not be negative");
+            return (uint)n;
+        }
     }
 
     /// <summary>Owns one native world; releases it when disposed or finalised.</summary>
-    public sealed class BoidsWorldHandle : SafeHandle
+    internal sealed class BoidsWorldHandle : SafeHandle
     {
         internal BoidsWorldId Id;
 
@@ -123,28 +161,34 @@ namespace Boids
         }
     }
 
-    /// <summary>A simulation world: flocks, obstacles, a seed, worker threads.</summary>
+    /// <summary>A simulation world: flocks, obstacles, a seed, worker threads. Dispose it (or let
+    /// the finaliser) to free the native world; every method then throws ObjectDisposedException.
+    /// Calls on one world must not overlap from two threads (the second gets BoidsResult.Busy).</summary>
     public sealed unsafe class BoidsWorld : IDisposable
     {
         readonly BoidsWorldHandle handle;
 
         /// <summary>Library version, e.g. "0.2.0".</summary>
-        public static string Version { get { return Interop.Utf8(NativeMethods.boids_version()); } }
-
-        /// <summary>A new world. threads = 0 uses one worker per core.</summary>
-        public BoidsWorld(ulong seed = 0, uint threads = 0)
+        public static string Version
         {
-            Interop.CheckLayout();
+            get { Interop.EnsureReady(); return Interop.Utf8(NativeMethods.boids_version()); }
+        }
+
+        /// <summary>A new world. threads = 0 uses one worker per core; 1..1024 gives the world
+        /// its own pool of that many (Unity: leave cores to the job system, see the docs).</summary>
+        public BoidsWorld(ulong seed = 0, int threads = 0)
+        {
+            if (threads < 0) throw new ArgumentOutOfRangeException("threads", threads, "must not be negative");
+            Interop.EnsureReady();
             BoidsWorldDef def = NativeMethods.boids_default_world_def();
             def.seed = seed;
-            def.threads = threads;
+            def.threads = (uint)threads;
             BoidsWorldId id;
             Interop.Check(NativeMethods.boids_world_create(&def, &id));
             handle = new BoidsWorldHandle(id);
         }
 
-        /// <summary>The native id (throws ObjectDisposedException after Dispose).</summary>
-        public BoidsWorldId Id { get { ThrowIfDisposed(); return handle.Id; } }
+        internal BoidsWorldId Id { get { ThrowIfDisposed(); return handle.Id; } }
 
         public bool IsDisposed { get { return handle.IsClosed; } }
 
@@ -156,64 +200,59 @@ namespace Boids
         /// <summary>Advances every flock by dt seconds (0 &lt; dt &lt;= 1). No allocation.</summary>
         public void Step(float dt)
         {
-            ThrowIfDisposed();
-            Interop.Check(NativeMethods.boids_world_step(handle.Id, dt));
+            Interop.Check(NativeMethods.boids_world_step(Id, dt));
         }
 
-        /// <summary>64-bit hash of the whole state, for determinism checks.</summary>
+        /// <summary>A 64-bit hash of every boid's state: equal hashes, equal worlds.</summary>
         public ulong StateHash
         {
             get
             {
-                ThrowIfDisposed();
                 ulong h;
-                Interop.Check(NativeMethods.boids_world_state_hash(handle.Id, &h));
+                Interop.Check(NativeMethods.boids_world_state_hash(Id, &h));
                 return h;
             }
         }
 
-        /// <summary>Creates a flock named name with parameters p (BoidsFlock.DefaultParams() to start from).</summary>
-        public BoidsFlock CreateFlock(string name, BoidsFlockParams p)
+        /// <summary>Creates a flock named name (unique in the world) with these settings
+        /// (defaults when null). It starts with no boids: Spawn or Add them.</summary>
+        public BoidsFlock CreateFlock(string name, FlockSettings settings = null)
         {
-            ThrowIfDisposed();
             byte[] n = Interop.CString(name, "name");
+            BoidsWorldId w = Id;
             BoidsFlockDef def = NativeMethods.boids_default_flock_def();
-            def.flock_params = p;
+            if (settings != null) def.flock_params = settings.Raw;
             BoidsFlockId id;
             fixed (byte* np = n)
             {
                 def.name = (IntPtr)np;
-                Interop.Check(NativeMethods.boids_flock_create(handle.Id, &def, &id));
+                Interop.Check(NativeMethods.boids_flock_create(w, &def, &id));
             }
             return new BoidsFlock(this, id);
         }
 
-        /// <summary>Creates a flock with the fish-tank preset's default parameters.</summary>
-        public BoidsFlock CreateFlock(string name)
-        {
-            return CreateFlock(name, BoidsFlock.DefaultParams());
-        }
-
-        /// <summary>Creates a flock from a preset (see `boids presets`), with the preset's boids.</summary>
+        /// <summary>Creates a flock from a preset (fish-tank, goal-swarm, target-flock,
+        /// steering-obstacles, flock-2d, shark), with the preset's boids, obstacles and, for
+        /// shark, its second flock "name-predator".</summary>
         public BoidsFlock CreatePreset(string preset, string name)
         {
-            ThrowIfDisposed();
             byte[] p = Interop.CString(preset, "preset"), n = Interop.CString(name, "name");
+            BoidsWorldId w = Id;
             BoidsFlockId id;
             fixed (byte* pp = p)
             fixed (byte* np = n)
-                Interop.Check(NativeMethods.boids_flock_create_preset(handle.Id, pp, np, &id));
+                Interop.Check(NativeMethods.boids_flock_create_preset(w, pp, np, &id));
             return new BoidsFlock(this, id);
         }
 
         /// <summary>The flock with this name, or null.</summary>
         public BoidsFlock FindFlock(string name)
         {
-            ThrowIfDisposed();
             byte[] n = Interop.CString(name, "name");
+            BoidsWorldId w = Id;
             BoidsFlockId id;
             BoidsResult r;
-            fixed (byte* np = n) r = NativeMethods.boids_flock_find(handle.Id, np, &id);
+            fixed (byte* np = n) r = NativeMethods.boids_flock_find(w, np, &id);
             if (r == BoidsResult.NotFound) return null;
             Interop.Check(r);
             return new BoidsFlock(this, id);
@@ -222,54 +261,45 @@ namespace Boids
         /// <summary>Every live flock of the world (allocates: a set-up call, not a per-frame one).</summary>
         public BoidsFlock[] Flocks()
         {
-            ThrowIfDisposed();
+            BoidsWorldId w = Id;
             UIntPtr n;
-            BoidsResult r = NativeMethods.boids_world_list_flocks(handle.Id, null, UIntPtr.Zero, &n);
+            BoidsResult r = NativeMethods.boids_world_list_flocks(w, null, UIntPtr.Zero, &n);
             if (r != BoidsResult.Ok && r != BoidsResult.BufferTooSmall) Interop.Check(r);
             var ids = new BoidsFlockId[(int)n.ToUInt64()];
             fixed (BoidsFlockId* p = ids)
-                Interop.Check(NativeMethods.boids_world_list_flocks(handle.Id, p, (UIntPtr)ids.Length, &n));
+                Interop.Check(NativeMethods.boids_world_list_flocks(w, p, (UIntPtr)ids.Length, &n));
             var flocks = new BoidsFlock[(int)n.ToUInt64()];
             for (int i = 0; i < flocks.Length; i++) flocks[i] = new BoidsFlock(this, ids[i]);
             return flocks;
         }
 
-        /// <summary>Sets the observer (player) point; flocks with a wake region move only while it is inside.</summary>
-        public void SetObserver(BoidsVec3 point)
+        /// <summary>Sets the observer (player) point: flocks with a wake region move only while it
+        /// is inside, flocks with a sleep distance only while it is near.</summary>
+        public void SetObserver(Vec3 point)
         {
-            ThrowIfDisposed();
-            Interop.Check(NativeMethods.boids_world_set_observer(handle.Id, &point));
+            Interop.Check(NativeMethods.boids_world_set_observer(Id, (BoidsVec3*)&point));
         }
 
         /// <summary>Clears the observer: every flock is awake.</summary>
         public void ClearObserver()
         {
-            ThrowIfDisposed();
-            Interop.Check(NativeMethods.boids_world_set_observer(handle.Id, null));
+            Interop.Check(NativeMethods.boids_world_set_observer(Id, null));
         }
 
-        /// <summary>How flock `from` reacts to flock `to`: flee or chase the nearest of its boids in
-        /// range with prediction, avoid them, or move with them; Ignore removes the relation.</summary>
+        /// <summary>How flock from reacts to flock to within radius: flee or chase the nearest of
+        /// its boids with prediction, avoid them, or move with them; Ignore removes it.</summary>
         public void SetRelation(BoidsFlock from, BoidsFlock to, RelationKind kind, float radius, float weight)
         {
-            SetRelation(from, to, (int)kind, radius, weight);
+            Interop.NotNull(from, "from");
+            Interop.NotNull(to, "to");
+            Interop.Check(NativeMethods.boids_world_set_relation(Id, from.Id, to.Id, (int)kind, radius, weight));
         }
 
-        /// <summary>SetRelation with the raw C value (BoidsConst.RELATION_*).</summary>
-        public void SetRelation(BoidsFlock from, BoidsFlock to, int kind, float radius, float weight)
+        /// <summary>Adds an obstacle every flock avoids (per its settings).</summary>
+        public BoidsObstacle AddObstacle(ObstacleShape shape)
         {
-            ThrowIfDisposed();
-            if (from == null) throw new ArgumentNullException("from");
-            if (to == null) throw new ArgumentNullException("to");
-            Interop.Check(NativeMethods.boids_world_set_relation(handle.Id, from.Id, to.Id, kind, radius, weight));
-        }
-
-        /// <summary>Adds an obstacle every flock avoids (per its params).</summary>
-        public BoidsObstacle AddObstacle(BoidsObstacleDef def)
-        {
-            ThrowIfDisposed();
             BoidsObstacleId id;
-            Interop.Check(NativeMethods.boids_obstacle_add(handle.Id, &def, &id));
+            Interop.Check(NativeMethods.boids_obstacle_add(Id, (BoidsObstacleDef*)&shape, &id));
             return new BoidsObstacle(this, id);
         }
 
@@ -280,12 +310,13 @@ namespace Boids
         }
     }
 
-    /// <summary>A flock in a world. Its methods throw ObjectDisposedException once the world is disposed,
-    /// and BoidsException(InvalidId) once the flock itself is destroyed.</summary>
+    /// <summary>A flock in a world. Its methods throw ObjectDisposedException once the world is
+    /// disposed, and BoidsException(InvalidId) once the flock itself is destroyed. Per-frame
+    /// calls (Count, Read*, Write*) allocate nothing.</summary>
     public sealed unsafe class BoidsFlock
     {
         readonly BoidsWorld world;
-        BoidsFlockId id;
+        readonly BoidsFlockId id;
 
         internal BoidsFlock(BoidsWorld world, BoidsFlockId id)
         {
@@ -293,26 +324,12 @@ namespace Boids
             this.id = id;
         }
 
-        /// <summary>The fish-tank preset's fish: radius 1, 90° field of view, weights 5/2/3, speeds 2..5, walls of a 10-unit box.</summary>
-        public static BoidsFlockParams DefaultParams()
-        {
-            Interop.CheckLayout();
-            return NativeMethods.boids_default_flock_params();
-        }
+        internal BoidsFlockId Id { get { world.ThrowIfDisposed(); return id; } }
 
-        /// <summary>Spawn settings: the box -5..5 at speeds 2..5.</summary>
-        public static BoidsSpawnDef DefaultSpawn()
-        {
-            return NativeMethods.boids_default_spawn_def();
-        }
-
-        public BoidsFlockId Id { get { world.ThrowIfDisposed(); return id; } }
         public BoidsWorld World { get { return world; } }
 
         /// <summary>True while the flock (and its world) exist.</summary>
         public bool IsValid { get { return !world.IsDisposed && NativeMethods.boids_flock_is_valid(id) == 1; } }
-
-        BoidsFlockId Live { get { world.ThrowIfDisposed(); return id; } }
 
         /// <summary>Number of boids.</summary>
         public int Count
@@ -320,121 +337,123 @@ namespace Boids
             get
             {
                 UIntPtr n;
-                Interop.Check(NativeMethods.boids_flock_count(Live, &n));
+                Interop.Check(NativeMethods.boids_flock_count(Id, &n));
                 return (int)n.ToUInt64();
             }
         }
 
-        /// <summary>All parameters; setting replaces them live (validated; on error nothing changes).</summary>
-        public BoidsFlockParams Params
+        BoidsFlockParams Raw
         {
             get
             {
                 BoidsFlockParams p;
-                Interop.Check(NativeMethods.boids_flock_get_params(Live, &p));
+                Interop.Check(NativeMethods.boids_flock_get_params(Id, &p));
                 return p;
             }
             set
             {
-                Interop.Check(NativeMethods.boids_flock_set_params(Live, &value));
+                Interop.Check(NativeMethods.boids_flock_set_params(Id, &value));
             }
         }
 
-        public float PerceptionRadius { get { return Params.perception_radius; } set { BoidsFlockParams p = Params; p.perception_radius = value; Params = p; } }
-        /// <summary>Half-angle of the view in degrees: 90 sees the front half, 180 all around.</summary>
-        public float FovHalfAngleDegrees { get { return Params.fov_half_angle_deg; } set { BoidsFlockParams p = Params; p.fov_half_angle_deg = value; Params = p; } }
-        [Obsolete("a half-angle: renamed FovHalfAngleDegrees")]
-        public float FieldOfViewDegrees { get { return FovHalfAngleDegrees; } set { FovHalfAngleDegrees = value; } }
-        public float SeparationWeight { get { return Params.weight_separation; } set { BoidsFlockParams p = Params; p.weight_separation = value; Params = p; } }
-        public float AlignmentWeight { get { return Params.weight_alignment; } set { BoidsFlockParams p = Params; p.weight_alignment = value; Params = p; } }
-        public float CohesionWeight { get { return Params.weight_cohesion; } set { BoidsFlockParams p = Params; p.weight_cohesion = value; Params = p; } }
-        public float MinSpeed { get { return Params.min_speed; } set { BoidsFlockParams p = Params; p.min_speed = value; Params = p; } }
-        public float MaxSpeed { get { return Params.max_speed; } set { BoidsFlockParams p = Params; p.max_speed = value; Params = p; } }
-        public SeparationMode Separation { get { return (SeparationMode)Params.separation_mode; } set { BoidsFlockParams p = Params; p.separation_mode = (int)value; Params = p; } }
-        public AlignmentMode Alignment { get { return (AlignmentMode)Params.alignment_mode; } set { BoidsFlockParams p = Params; p.alignment_mode = (int)value; Params = p; } }
-        public Combine Combine { get { return (Combine)Params.combine; } set { BoidsFlockParams p = Params; p.combine = (int)value; Params = p; } }
-        public Integrator Integrator { get { return (Integrator)Params.integrator; } set { BoidsFlockParams p = Params; p.integrator = (int)value; Params = p; } }
-        public PlaneLock Plane { get { return (PlaneLock)Params.plane; } set { BoidsFlockParams p = Params; p.plane = (int)value; Params = p; } }
-        public IndexKind Index { get { return (IndexKind)Params.index; } set { BoidsFlockParams p = Params; p.index = (int)value; Params = p; } }
-        public ObstacleAvoidance ObstacleAvoidance { get { return (ObstacleAvoidance)Params.obstacle_avoidance; } set { BoidsFlockParams p = Params; p.obstacle_avoidance = (int)value; Params = p; } }
-        /// <summary>The kind of the bounds (set them whole with SetBounds).</summary>
-        public BoundsKind BoundsKind { get { return (BoundsKind)Params.bounds.kind; } }
-
-        /// <summary>Moves the target (the params must have has_target = 1).</summary>
-        public void SetTarget(BoidsVec3 point)
+        /// <summary>Every setting (a copy: change it, then assign it back). Setting validates every
+        /// field first; on an error nothing changes and the message names the field.</summary>
+        public FlockSettings Settings
         {
-            Interop.Check(NativeMethods.boids_flock_set_target(Live, point));
+            get { return new FlockSettings(Raw); }
+            set
+            {
+                Interop.NotNull(value, "value");
+                Raw = value.Raw;
+            }
+        }
+
+        // The settings tuned most, one at a time (no allocation).
+        public float PerceptionRadius { get { return Raw.perception_radius; } set { BoidsFlockParams p = Raw; p.perception_radius = value; Raw = p; } }
+        /// <summary>Half-angle of the view in degrees: 90 sees the front half, 180 all around.</summary>
+        public float FovHalfAngleDegrees { get { return Raw.fov_half_angle_deg; } set { BoidsFlockParams p = Raw; p.fov_half_angle_deg = value; Raw = p; } }
+        public float SeparationWeight { get { return Raw.weight_separation; } set { BoidsFlockParams p = Raw; p.weight_separation = value; Raw = p; } }
+        public float AlignmentWeight { get { return Raw.weight_alignment; } set { BoidsFlockParams p = Raw; p.weight_alignment = value; Raw = p; } }
+        public float CohesionWeight { get { return Raw.weight_cohesion; } set { BoidsFlockParams p = Raw; p.weight_cohesion = value; Raw = p; } }
+        public float MinSpeed { get { return Raw.min_speed; } set { BoidsFlockParams p = Raw; p.min_speed = value; Raw = p; } }
+        public float MaxSpeed { get { return Raw.max_speed; } set { BoidsFlockParams p = Raw; p.max_speed = value; Raw = p; } }
+
+        /// <summary>Moves the target (the settings must have a Target).</summary>
+        public void SetTarget(Vec3 point)
+        {
+            Interop.Check(NativeMethods.boids_flock_set_target(Id, *(BoidsVec3*)&point));
         }
 
         /// <summary>Replaces only the bounds.</summary>
-        public void SetBounds(BoidsBounds bounds)
+        public void SetBounds(FlockBounds bounds)
         {
-            Interop.Check(NativeMethods.boids_flock_set_bounds(Live, &bounds));
+            Interop.Check(NativeMethods.boids_flock_set_bounds(Id, (BoidsBounds*)&bounds));
         }
 
         /// <summary>The box the observer must be in for the flock to move.</summary>
-        public void SetWakeRegion(BoidsVec3 min, BoidsVec3 max)
+        public void SetWakeRegion(Vec3 min, Vec3 max)
         {
-            Interop.Check(NativeMethods.boids_flock_set_wake_region(Live, &min, &max));
+            Interop.Check(NativeMethods.boids_flock_set_wake_region(Id, (BoidsVec3*)&min, (BoidsVec3*)&max));
         }
 
         public void ClearWakeRegion()
         {
-            Interop.Check(NativeMethods.boids_flock_set_wake_region(Live, null, null));
+            Interop.Check(NativeMethods.boids_flock_set_wake_region(Id, null, null));
         }
 
-        /// <summary>True if the last step skipped this flock (observer outside its wake region).</summary>
+        /// <summary>True if the last step skipped this flock (observer outside its wake region, or
+        /// farther than its sleep distance).</summary>
         public bool IsAsleep
         {
             get
             {
                 int a;
-                Interop.Check(NativeMethods.boids_flock_is_asleep(Live, &a));
+                Interop.Check(NativeMethods.boids_flock_is_asleep(Id, &a));
                 return a == 1;
             }
         }
 
-        /// <summary>Spawns n boids; returns the first new id (ids are consecutive).</summary>
-        public uint Spawn(int n, BoidsSpawnDef spawn)
+        /// <summary>Spawns n boids (default spawn settings when null); returns the first new id
+        /// (ids are consecutive).</summary>
+        public uint Spawn(int n, SpawnSettings spawn = null)
         {
-            if (n < 0) throw new ArgumentOutOfRangeException("n", n, "must not be negative");
+            uint count = Interop.Count(n, "n");
+            BoidsSpawnDef def = spawn != null ? spawn.Raw : NativeMethods.boids_default_spawn_def();
             uint first;
-            Interop.Check(NativeMethods.boids_flock_spawn(Live, (uint)n, &spawn, &first));
+            Interop.Check(NativeMethods.boids_flock_spawn(Id, count, &def, &first));
             return first;
         }
 
-        public uint Spawn(int n)
+        /// <summary>Grows (spawning with these settings) or shrinks (newest first) to n boids.</summary>
+        public void Resize(int n, SpawnSettings spawn = null)
         {
-            return Spawn(n, DefaultSpawn());
+            uint count = Interop.Count(n, "n");
+            BoidsSpawnDef def = spawn != null ? spawn.Raw : NativeMethods.boids_default_spawn_def();
+            Interop.Check(NativeMethods.boids_flock_resize(Id, count, &def));
         }
 
-        /// <summary>Grows (spawning) or shrinks (newest first) to n boids.</summary>
-        public void Resize(int n, BoidsSpawnDef spawn)
+        /// <summary>Adds boids with these positions and velocities (same length); returns the
+        /// first new id.</summary>
+        public uint Add(Vec3[] positions, Vec3[] velocities)
         {
-            if (n < 0) throw new ArgumentOutOfRangeException("n", n, "must not be negative");
-            Interop.Check(NativeMethods.boids_flock_resize(Live, (uint)n, &spawn));
-        }
-
-        /// <summary>Adds boids with these positions and velocities (same length); returns the first new id.</summary>
-        public uint Add(BoidsVec3[] positions, BoidsVec3[] velocities)
-        {
-            if (positions == null) throw new ArgumentNullException("positions");
-            if (velocities == null) throw new ArgumentNullException("velocities");
-            if (positions.Length != velocities.Length) throw new ArgumentException("positions and velocities differ in length");
+            Interop.NotNull(positions, "positions");
+            Interop.NotNull(velocities, "velocities");
+            if (positions.Length != velocities.Length)
+                throw new ArgumentException("positions and velocities differ in length (" + positions.Length + ", " + velocities.Length + ")", "velocities");
             uint first;
-            fixed (BoidsVec3* p = positions)
-            fixed (BoidsVec3* v = velocities)
-                Interop.Check(NativeMethods.boids_flock_add_boids(Live, p, v, (UIntPtr)positions.Length, &first));
+            fixed (Vec3* p = positions)
+            fixed (Vec3* v = velocities)
+                Interop.Check(NativeMethods.boids_flock_add_boids(Id, (BoidsVec3*)p, (BoidsVec3*)v, (UIntPtr)positions.Length, &first));
             return first;
         }
 
-        /// <summary>Removes boids by id, all or nothing; returns how many went.</summary>
+        /// <summary>Removes the boids with these ids (all or none); returns how many went.</summary>
         public int Remove(uint[] ids)
         {
-            if (ids == null) throw new ArgumentNullException("ids");
+            Interop.NotNull(ids, "ids");
             UIntPtr n;
             fixed (uint* p = ids)
-                Interop.Check(NativeMethods.boids_flock_remove_boids(Live, p, (UIntPtr)ids.Length, &n));
+                Interop.Check(NativeMethods.boids_flock_remove_boids(Id, p, (UIntPtr)ids.Length, &n));
             return (int)n.ToUInt64();
         }
 
@@ -444,108 +463,109 @@ namespace Boids
             return (int)n.ToUInt64();
         }
 
-        /// <summary>Copies positions (id order) into buffer; returns the count. Throws BufferTooSmall if it does not fit. No allocation.</summary>
-        public int ReadPositions(BoidsVec3[] buffer)
+        /// <summary>Copies every position (id order) into buffer; returns the count. Throws
+        /// BoidsException(BufferTooSmall) when it does not fit. No allocation.</summary>
+        public int ReadPositions(Vec3[] buffer)
         {
-            if (buffer == null) throw new ArgumentNullException("buffer");
-            UIntPtr n;
-            fixed (BoidsVec3* p = buffer) return Done(NativeMethods.boids_flock_read_positions(Live, p, (UIntPtr)buffer.Length, &n), n);
+            Interop.NotNull(buffer, "buffer");
+            fixed (Vec3* p = buffer) return ReadPositions((IntPtr)p, buffer.Length);
         }
 
-        /// <summary>As ReadPositions, into raw memory (e.g. NativeArray.GetUnsafePtr()) holding capacity entries.</summary>
-        public int ReadPositions(BoidsVec3* buffer, int capacity)
+        /// <summary>As ReadPositions, into caller memory holding capacity 12-byte vectors (a
+        /// NativeArray's pointer; Boids.Unity has the NativeArray overloads).</summary>
+        public int ReadPositions(IntPtr buffer, int capacity)
         {
-            UIntPtr n;
-            return Done(NativeMethods.boids_flock_read_positions(Live, buffer, Interop.Capacity(buffer, capacity), &n), n);
+            UIntPtr cap = Interop.Capacity(buffer, capacity), n;
+            return Done(NativeMethods.boids_flock_read_positions(Id, (BoidsVec3*)buffer, cap, &n), n);
         }
 
-        public int ReadVelocities(BoidsVec3[] buffer)
+        public int ReadVelocities(Vec3[] buffer)
         {
-            if (buffer == null) throw new ArgumentNullException("buffer");
-            UIntPtr n;
-            fixed (BoidsVec3* p = buffer) return Done(NativeMethods.boids_flock_read_velocities(Live, p, (UIntPtr)buffer.Length, &n), n);
+            Interop.NotNull(buffer, "buffer");
+            fixed (Vec3* p = buffer) return ReadVelocities((IntPtr)p, buffer.Length);
         }
 
-        public int ReadVelocities(BoidsVec3* buffer, int capacity)
+        public int ReadVelocities(IntPtr buffer, int capacity)
         {
-            UIntPtr n;
-            return Done(NativeMethods.boids_flock_read_velocities(Live, buffer, Interop.Capacity(buffer, capacity), &n), n);
+            UIntPtr cap = Interop.Capacity(buffer, capacity), n;
+            return Done(NativeMethods.boids_flock_read_velocities(Id, (BoidsVec3*)buffer, cap, &n), n);
         }
 
+        /// <summary>Every boid's id, ascending (the order of every read).</summary>
         public int ReadIds(uint[] buffer)
         {
-            if (buffer == null) throw new ArgumentNullException("buffer");
+            Interop.NotNull(buffer, "buffer");
             UIntPtr n;
-            fixed (uint* p = buffer) return Done(NativeMethods.boids_flock_read_ids(Live, p, (UIntPtr)buffer.Length, &n), n);
+            fixed (uint* p = buffer) return Done(NativeMethods.boids_flock_read_ids(Id, p, (UIntPtr)buffer.Length, &n), n);
         }
 
-        /// <summary>Orientations (Unity's LookRotation of each heading), x y z w.</summary>
-        public int ReadOrientations(BoidsQuat[] buffer)
+        /// <summary>Orientations (Unity's LookRotation of each heading).</summary>
+        public int ReadOrientations(Quat[] buffer)
         {
-            if (buffer == null) throw new ArgumentNullException("buffer");
-            UIntPtr n;
-            fixed (BoidsQuat* p = buffer) return Done(NativeMethods.boids_flock_read_orientations(Live, p, (UIntPtr)buffer.Length, &n), n);
+            Interop.NotNull(buffer, "buffer");
+            fixed (Quat* p = buffer) return ReadOrientations((IntPtr)p, buffer.Length);
         }
 
-        public int ReadOrientations(BoidsQuat* buffer, int capacity)
+        public int ReadOrientations(IntPtr buffer, int capacity)
         {
-            UIntPtr n;
-            return Done(NativeMethods.boids_flock_read_orientations(Live, buffer, Interop.Capacity(buffer, capacity), &n), n);
+            UIntPtr cap = Interop.Capacity(buffer, capacity), n;
+            return Done(NativeMethods.boids_flock_read_orientations(Id, (BoidsQuat*)buffer, cap, &n), n);
         }
 
-        /// <summary>4x4 instance matrices, Unity's Matrix4x4 layout, ready for Graphics.RenderMeshInstanced.</summary>
-        public int ReadMatrices(BoidsMat4[] buffer, float scale = 1f)
+        /// <summary>4x4 instance matrices in Unity's Matrix4x4 layout, ready for
+        /// Graphics.RenderMeshInstanced (scale multiplies each boid's size).</summary>
+        public int ReadMatrices(Mat4[] buffer, float scale = 1f)
         {
-            if (buffer == null) throw new ArgumentNullException("buffer");
-            UIntPtr n;
-            fixed (BoidsMat4* p = buffer) return Done(NativeMethods.boids_flock_read_matrices(Live, scale, p, (UIntPtr)buffer.Length, &n), n);
+            Interop.NotNull(buffer, "buffer");
+            fixed (Mat4* p = buffer) return ReadMatrices((IntPtr)p, buffer.Length, scale);
         }
 
-        /// <summary>As ReadMatrices, into raw memory: pass NativeArray&lt;Matrix4x4&gt;.GetUnsafePtr() cast to BoidsMat4*.</summary>
-        public int ReadMatrices(BoidsMat4* buffer, int capacity, float scale = 1f)
+        public int ReadMatrices(IntPtr buffer, int capacity, float scale = 1f)
         {
-            UIntPtr n;
-            return Done(NativeMethods.boids_flock_read_matrices(Live, scale, buffer, Interop.Capacity(buffer, capacity), &n), n);
+            UIntPtr cap = Interop.Capacity(buffer, capacity), n;
+            return Done(NativeMethods.boids_flock_read_matrices(Id, scale, (BoidsMat4*)buffer, cap, &n), n);
         }
 
         /// <summary>Overwrites every position (id order; length must equal Count).</summary>
-        public void WritePositions(BoidsVec3[] positions)
+        public void WritePositions(Vec3[] positions)
         {
-            if (positions == null) throw new ArgumentNullException("positions");
-            fixed (BoidsVec3* p = positions)
-                Interop.Check(NativeMethods.boids_flock_write_positions(Live, p, (UIntPtr)positions.Length));
+            Interop.NotNull(positions, "positions");
+            fixed (Vec3* p = positions)
+                Interop.Check(NativeMethods.boids_flock_write_positions(Id, (BoidsVec3*)p, (UIntPtr)positions.Length));
         }
 
-        public void WriteVelocities(BoidsVec3[] velocities)
+        /// <summary>Overwrites every velocity (id order; length must equal Count).</summary>
+        public void WriteVelocities(Vec3[] velocities)
         {
-            if (velocities == null) throw new ArgumentNullException("velocities");
-            fixed (BoidsVec3* p = velocities)
-                Interop.Check(NativeMethods.boids_flock_write_velocities(Live, p, (UIntPtr)velocities.Length));
+            Interop.NotNull(velocities, "velocities");
+            fixed (Vec3* p = velocities)
+                Interop.Check(NativeMethods.boids_flock_write_velocities(Id, (BoidsVec3*)p, (UIntPtr)velocities.Length));
         }
 
-        /// <summary>The polyline the flock follows with weight_path (fewer than two points clears it).</summary>
-        public void SetPath(BoidsVec3[] points, bool closed)
+        /// <summary>The polyline the flock follows with PathWeight (fewer than two points clears it).</summary>
+        public void SetPath(Vec3[] points, bool closed)
         {
-            if (points == null) throw new ArgumentNullException("points");
-            fixed (BoidsVec3* p = points)
-                Interop.Check(NativeMethods.boids_flock_set_path(Live, p, (UIntPtr)points.Length, closed ? 1 : 0));
+            Interop.NotNull(points, "points");
+            fixed (Vec3* p = points)
+                Interop.Check(NativeMethods.boids_flock_set_path(Id, (BoidsVec3*)p, (UIntPtr)points.Length, closed ? 1 : 0));
         }
 
-        /// <summary>Boid `boidId` leads: the target follows it at `offset` in its frame (+Z ahead).</summary>
-        public void SetLeader(uint boidId, BoidsVec3 offset)
+        /// <summary>Boid boidId leads: the target follows it at offset in its frame (+Z ahead,
+        /// +Y up), and the others steer to it with TargetWeight.</summary>
+        public void SetLeader(uint boidId, Vec3 offset)
         {
-            Interop.Check(NativeMethods.boids_flock_set_leader(Live, boidId, offset));
+            Interop.Check(NativeMethods.boids_flock_set_leader(Id, boidId, *(BoidsVec3*)&offset));
         }
 
         public void ClearLeader()
         {
-            Interop.Check(NativeMethods.boids_flock_clear_leader(Live));
+            Interop.Check(NativeMethods.boids_flock_clear_leader(Id));
         }
 
         /// <summary>Destroys the flock; later calls on it throw BoidsException(InvalidId).</summary>
         public void Destroy()
         {
-            Interop.Check(NativeMethods.boids_flock_destroy(Live));
+            Interop.Check(NativeMethods.boids_flock_destroy(Id));
         }
     }
 
@@ -561,40 +581,16 @@ namespace Boids
             this.id = id;
         }
 
-        public static BoidsObstacleDef Sphere(BoidsVec3 centre, float radius)
-        {
-            BoidsObstacleDef d = new BoidsObstacleDef();
-            d.shape = BoidsConst.OBSTACLE_SPHERE;
-            d.a = centre;
-            d.radius = radius;
-            return d;
-        }
-
-        public static BoidsObstacleDef Box(BoidsVec3 min, BoidsVec3 max)
-        {
-            BoidsObstacleDef d = new BoidsObstacleDef();
-            d.shape = BoidsConst.OBSTACLE_BOX;
-            d.a = min;
-            d.b = max;
-            return d;
-        }
-
-        public static BoidsObstacleDef Plane(BoidsVec3 point, BoidsVec3 unitNormal)
-        {
-            BoidsObstacleDef d = new BoidsObstacleDef();
-            d.shape = BoidsConst.OBSTACLE_PLANE;
-            d.a = point;
-            d.b = unitNormal;
-            return d;
-        }
+        public BoidsWorld World { get { return world; } }
 
         /// <summary>Moves or reshapes the obstacle.</summary>
-        public void Set(BoidsObstacleDef def)
+        public void Set(ObstacleShape shape)
         {
             world.ThrowIfDisposed();
-            Interop.Check(NativeMethods.boids_obstacle_set(id, &def));
+            Interop.Check(NativeMethods.boids_obstacle_set(id, (BoidsObstacleDef*)&shape));
         }
 
+        /// <summary>Removes the obstacle; later calls on it throw BoidsException(InvalidId).</summary>
         public void Remove()
         {
             world.ThrowIfDisposed();

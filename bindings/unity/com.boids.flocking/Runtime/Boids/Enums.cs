@@ -147,7 +147,7 @@ namespace Boids
 
 namespace Boids.Native
 {
-    public static partial class BoidsConst
+    internal static partial class BoidsConst
     {
         /// <summary>Largest magnitude accepted for any coordinate, length, speed or weight.</summary>
         public const float MAX_MAGNITUDE = 1e9f;

@@ -1,13 +1,13 @@
 // Raw P/Invoke layer over the boids C ABI (include/boids.h): one [DllImport] per export, the ABI
-// structs with the same layout, nothing else. Checked against the header by
-// crates/ffi/tests/csharp_decls.rs and against the native struct sizes at start-up.
-// C# 7.2 at most, so Unity's compiler and Mono's mcs both accept it.
+// structs with the same layout, nothing else. Internal: user code goes through Boids.cs. Checked
+// against the header by crates/ffi/tests/csharp_decls.rs and against the native struct sizes
+// once per process. C# 7.2 at most, so Unity's compiler and Mono's mcs both accept it.
 using System;
 using System.Runtime.InteropServices;
 
-namespace Boids.Native
+namespace Boids
 {
-    /// <summary>Result of every fallible call (BOIDS_RESULT_*).</summary>
+    /// <summary>Result of every fallible call (BOIDS_RESULT_*); BoidsException.Result.</summary>
     public enum BoidsResult : int
     {
         Ok = 0,
@@ -20,9 +20,13 @@ namespace Boids.Native
         InvalidDef = 7,
         NotFound = 8,
     }
+}
+
+namespace Boids.Native
+{
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct BoidsVec3
+    internal struct BoidsVec3
     {
         public float x, y, z;
         public BoidsVec3(float x, float y, float z) { this.x = x; this.y = y; this.z = z; }
@@ -31,14 +35,14 @@ namespace Boids.Native
 
     /// <summary>Quaternion in Unity's memory order x, y, z, w.</summary>
     [StructLayout(LayoutKind.Sequential)]
-    public struct BoidsQuat
+    internal struct BoidsQuat
     {
         public float x, y, z, w;
     }
 
     /// <summary>4x4 matrix, column-major, field for field Unity's Matrix4x4 (m00 m10 m20 m30 m01 ...).</summary>
     [StructLayout(LayoutKind.Sequential)]
-    public struct BoidsMat4
+    internal struct BoidsMat4
     {
         public float m00, m10, m20, m30;
         public float m01, m11, m21, m31;
@@ -47,27 +51,27 @@ namespace Boids.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct BoidsWorldId
+    internal struct BoidsWorldId
     {
         public uint index, generation;
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct BoidsFlockId
-    {
-        public BoidsWorldId world;
-        public uint index, generation;
-    }
-
-    [StructLayout(LayoutKind.Sequential)]
-    public struct BoidsObstacleId
+    internal struct BoidsFlockId
     {
         public BoidsWorldId world;
         public uint index, generation;
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct BoidsWorldDef
+    internal struct BoidsObstacleId
+    {
+        public BoidsWorldId world;
+        public uint index, generation;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct BoidsWorldDef
     {
         public ulong seed;
         public uint threads;
@@ -75,7 +79,7 @@ namespace Boids.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct BoidsBounds
+    internal struct BoidsBounds
     {
         public int kind;
         public BoidsVec3 min, max, centre;
@@ -83,7 +87,7 @@ namespace Boids.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct BoidsFlockParams
+    internal struct BoidsFlockParams
     {
         public float perception_radius, fov_half_angle_deg, separation_radius;
         public uint max_neighbours;
@@ -111,7 +115,7 @@ namespace Boids.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct BoidsFlockDef
+    internal struct BoidsFlockDef
     {
         public IntPtr name;
         public BoidsFlockParams flock_params;
@@ -120,7 +124,7 @@ namespace Boids.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct BoidsSpawnDef
+    internal struct BoidsSpawnDef
     {
         public int shape;
         public BoidsVec3 min, max, centre;
@@ -131,7 +135,7 @@ namespace Boids.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
-    public struct BoidsObstacleDef
+    internal struct BoidsObstacleDef
     {
         public int shape;
         public BoidsVec3 a, b;
@@ -140,7 +144,7 @@ namespace Boids.Native
 
     /// <summary>Constants of include/boids.h. The enum values (BOUNDS_*, SEPARATION_*, ...) are in
     /// Enums.cs, generated from the engine's enum tables, as are the typed enums of namespace Boids.</summary>
-    public static partial class BoidsConst
+    internal static partial class BoidsConst
     {
         public const uint ABI_VERSION = 1;
         public const int STRUCT_VEC3 = 0, STRUCT_QUAT = 1, STRUCT_MAT4 = 2, STRUCT_WORLD_ID = 3, STRUCT_FLOCK_ID = 4,
@@ -149,7 +153,7 @@ namespace Boids.Native
     }
 
     /// <summary>One [DllImport] per export of include/boids.h, Cdecl, pointers as pointers.</summary>
-    public static unsafe class NativeMethods
+    internal static unsafe class NativeMethods
     {
 #if (UNITY_IOS || UNITY_WEBGL) && !UNITY_EDITOR
         /// <summary>Statically linked into the player on iOS.</summary>
