@@ -465,6 +465,23 @@ fn every_refused_magnitude_states_the_limit() {
             .unwrap_err(),
         ),
         (
+            // Centre and radius each inside the limit, the ball reaching past it (found by
+            // the `calls` fuzz target: the spawned boids read back where writes refuse them).
+            "spawn reach",
+            w.spawn(
+                f,
+                1,
+                &Spawn {
+                    shape: SpawnShape::Sphere {
+                        centre: Vec3::splat(MAX_MAGNITUDE),
+                        radius: MAX_MAGNITUDE,
+                    },
+                    ..Spawn::default()
+                },
+            )
+            .unwrap_err(),
+        ),
+        (
             "spawn speed",
             w.spawn(
                 f,

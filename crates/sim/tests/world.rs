@@ -838,3 +838,23 @@ fn cfg(seed: u64, threads: usize) -> boids_sim::WorldConfig {
         ..boids_sim::WorldConfig::default()
     }
 }
+
+/// Found by fuzzing the C ABI: a preset whose second flock's name was taken left its first flock
+/// behind. Adding a scene is all or nothing.
+#[test]
+fn a_refused_preset_or_scene_leaves_the_world_as_it_was() {
+    let mut w = World::new(WorldConfig::default()).unwrap();
+    let taken = w
+        .create_flock("p-predator", FlockParams::default())
+        .unwrap();
+    w.spawn(taken, 10, &Spawn::default()).unwrap();
+    let before = (w.state_hash(), w.flock_ids().count(), w.obstacles().len());
+    let e = boids_sim::presets::create(&mut w, "shark", "p").unwrap_err();
+    assert!(e.to_string().contains("p-predator"), "{e}");
+    assert_eq!(
+        (w.state_hash(), w.flock_ids().count(), w.obstacles().len()),
+        before,
+        "the shark's school and rocks were taken back"
+    );
+    assert!(w.find_flock("p").is_none());
+}

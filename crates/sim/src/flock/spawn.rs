@@ -200,6 +200,16 @@ impl Flock {
             | SpawnShape::FlatBall { centre, radius } => {
                 check_point("spawn centre", centre)?;
                 limits::length(radius).map_err(|e| invalid(format!("spawn radius {e}")))?;
+                // Every point of the ball, not only its centre, must be inside the limit, or
+                // a spawn puts boids where `write_positions` would refuse them.
+                let reach = centre.abs().max_element() + radius;
+                if reach > limits::MAX_MAGNITUDE {
+                    return Err(invalid(format!(
+                        "spawn centre {centre} ± radius {radius} reaches {}, beyond the limit {}: every spawned coordinate must stay within it",
+                        limits::show(reach),
+                        limits::show(limits::MAX_MAGNITUDE)
+                    )));
+                }
             }
         }
         self.reserve(n)?;

@@ -196,12 +196,30 @@ impl Scene {
     }
 
     /// Adds the scene's flocks, obstacles, relations and observer to `world`; returns the new
-    /// flocks' ids in order. Messages name the flock or item that was refused.
+    /// flocks' ids in order. All or nothing: on an error every flock and obstacle added so far
+    /// is removed again and the world is as it was. Messages name the flock or item that was
+    /// refused.
     pub fn add_to(&self, world: &mut World) -> Result<Vec<FlockId>, Error> {
-        let mut ids = Vec::with_capacity(self.flock.len());
+        let mut added = Added::default();
+        match self.add_all(world, &mut added) {
+            Ok(()) => Ok(added.flocks),
+            Err(e) => {
+                for id in added.flocks {
+                    let _ = world.destroy_flock(id);
+                }
+                for id in added.obstacles {
+                    let _ = world.remove_obstacle(id);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    fn add_all(&self, world: &mut World, added: &mut Added) -> Result<(), Error> {
         for f in &self.flock {
             let ctx = |e: Error| invalid(format!("flock '{}': {e}", f.name));
             let id = world.create_flock(&f.name, f.params).map_err(ctx)?;
+            added.flocks.push(id);
             if f.count > 0 {
                 world.spawn(id, f.count, &f.spawn).map_err(ctx)?;
             }
@@ -218,12 +236,12 @@ impl Scene {
                     .set_wake_region(id, Some((r.min, r.max)))
                     .map_err(ctx)?;
             }
-            ids.push(id);
         }
         for (i, o) in self.obstacle.iter().enumerate() {
-            world
+            let id = world
                 .add_obstacle(*o)
                 .map_err(|e| invalid(format!("obstacle {}: {e}", i + 1)))?;
+            added.obstacles.push(id);
         }
         for (i, r) in self.relation.iter().enumerate() {
             let ctx = |m: String| invalid(format!("relation {}: {m}", i + 1));
@@ -233,6 +251,13 @@ impl Scene {
                     .ok_or_else(|| ctx(format!("no flock named '{name}'")))
             };
             let (from, to) = (find(&r.from)?, find(&r.to)?);
+            // A relation between two flocks that were there before would outlive a rollback.
+            if !added.flocks.contains(&from) && !added.flocks.contains(&to) {
+                return Err(ctx(format!(
+                    "'{}' and '{}' are not flocks of this scene",
+                    r.from, r.to
+                )));
+            }
             world
                 .set_relation(from, to, r.kind, r.radius, r.weight)
                 .map_err(|e| ctx(e.to_string()))?;
@@ -240,8 +265,15 @@ impl Scene {
         if let Some(o) = self.observer {
             world.set_observer(Some(o))?;
         }
-        Ok(ids)
+        Ok(())
     }
+}
+
+/// What [`Scene::add_to`] has added so far, to take back on an error.
+#[derive(Default)]
+struct Added {
+    flocks: Vec<FlockId>,
+    obstacles: Vec<crate::world::ObstacleId>,
 }
 
 /// A [`Spawn`] as a scene file writes it: `shape` and the fields that shape uses.
