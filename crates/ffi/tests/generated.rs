@@ -4,6 +4,7 @@
 //! - `crates/ffi/src/consts.rs`, the `BOIDS_*` constants cbindgen copies into include/boids.h;
 //! - `bindings/unity/com.boids.flocking/Runtime/Boids/Enums.cs`, the C# enums and `BoidsConst`'s
 //!   integers (the package's `Runtime/` is the one C# source);
+//! - `bindings/cpp/boids_enums.hpp`, the C++ `enum class`es (valued by the C constants);
 //!
 //! and fails on any difference. `BOIDS_REGEN=1 cargo test -p boids-ffi --test generated` rewrites
 //! them (then regenerate the header: `BOIDS_REGEN_HEADER=1 cargo test -p boids-ffi --test header`).
@@ -133,6 +134,35 @@ fn enums_cs() -> String {
     s
 }
 
+fn enums_hpp() -> String {
+    let mut s = String::from(
+        "// The engine's enums as C++ enum classes, valued by the C constants of boids.h.\n\
+         // Generated from the engine's enum tables (c_enum!) by crates/ffi/tests/generated.rs;\n\
+         // do not edit. Included by boids.hpp.\n\
+         #pragma once\n\n\
+         #include \"boids.h\"\n\n\
+         #include <cstdint>\n\n\
+         namespace boids {\n",
+    );
+    for t in tables() {
+        let _ = write!(
+            s,
+            "\n/// The {} ({}; C: {}*).\nenum class {} : std::int32_t {{\n",
+            t.what,
+            t.used.replace('`', ""),
+            t.c_prefix,
+            t.cs_name
+        );
+        for (suffix, _, variant, doc) in &t.rows {
+            let _ = writeln!(s, "    /// {doc}");
+            let _ = writeln!(s, "    {variant} = {}{suffix},", t.c_prefix);
+        }
+        s.push_str("};\n");
+    }
+    s.push_str("\n}  // namespace boids\n");
+    s
+}
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -163,6 +193,11 @@ fn csharp_enums_are_generated_from_the_tables() {
         "bindings/unity/com.boids.flocking/Runtime/Boids/Enums.cs",
         &cs,
     );
+}
+
+#[test]
+fn cpp_enums_are_generated_from_the_tables() {
+    check("bindings/cpp/boids_enums.hpp", &enums_hpp());
 }
 
 /// Every value of every table through the C ABI: the constant the header declares, the value

@@ -1,0 +1,208 @@
+// The C++ wrapper's contract, through every method of boids.hpp: results, errors (code and
+// message), move semantics (a moved-from owner is safe to destroy and to assign to), owners
+// outliving their world, span reads that do not fit. Built by scripts/test with -Werror and
+// run under -fsanitize=address,undefined. Exits non-zero on the first failed check.
+#include "boids.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+static int checks = 0;
+#define CHECK(cond)                                                              \
+    do {                                                                         \
+        ++checks;                                                                \
+        if (!(cond)) {                                                           \
+            std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+            std::exit(1);                                                        \
+        }                                                                        \
+    } while (0)
+
+// Runs `f`, which must throw boids::Error with `code`; returns its message.
+template <typename F>
+static std::string throws(BoidsResult code, F f) {
+    try {
+        f();
+    } catch (const boids::Error& e) {
+        CHECK(e.code() == code);
+        CHECK(!e.detail().empty());
+        CHECK(std::string(e.what()).find(e.detail()) != std::string::npos);
+        return e.detail();
+    }
+    std::fprintf(stderr, "expected boids::Error %d, nothing thrown\n", (int)code);
+    std::exit(1);
+}
+
+static_assert(!std::is_copy_constructible<boids::World>::value, "worlds never copy");
+static_assert(!std::is_copy_assignable<boids::World>::value, "worlds never copy");
+static_assert(std::is_nothrow_move_constructible<boids::World>::value, "worlds move");
+static_assert(std::is_nothrow_move_assignable<boids::World>::value, "worlds move");
+static_assert(!std::is_copy_constructible<boids::Flock>::value, "owning flocks never copy");
+static_assert(std::is_nothrow_move_constructible<boids::Flock>::value, "owning flocks move");
+static_assert(!std::is_copy_constructible<boids::Obstacle>::value, "obstacles never copy");
+static_assert(std::is_nothrow_move_constructible<boids::Obstacle>::value, "obstacles move");
+static_assert(std::is_copy_constructible<boids::FlockRef>::value, "handles copy");
+
+int main() {
+    CHECK(boids::abi_version() == BOIDS_ABI_VERSION);
+    CHECK(!boids::version().empty());
+    boids::check_abi();
+
+    boids::World world(7, 2);
+    CHECK(world.valid());
+    boids::FlockParams p = boids::default_params();
+    p.bounds = boids::BoundsOf::soft_box({-10, -10, -10}, {10, 10, 10});
+    p.has_target = 1;  // set_target and set_leader move a target the params must have
+    p.target_point = boids::Vec3{0, 0, 0};
+    boids::Flock fish = world.create_flock("fish", p);
+    CHECK(fish.valid());
+    CHECK(fish.size() == 0);
+    CHECK(fish.spawn(100, boids::Spawn::box({-5, -5, -5}, {5, 5, 5}).speeds(1, 2)) == 0);
+    CHECK(fish.spawn(10, boids::Spawn::sphere({0, 0, 0}, 2).heading({0, 0, 1})) == 100);
+    CHECK(fish.size() == 110);
+    std::vector<boids::Vec3> pos{{1, 2, 3}, {4, 5, 6}}, vel{{0, 0, 1}, {1, 0, 0}};
+    CHECK(fish.add(pos, vel) == 110);
+    throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { fish.add(pos, std::vector<boids::Vec3>(1)); });
+    CHECK(fish.remove(std::vector<std::uint32_t>{110, 111}) == 2);
+    throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { fish.remove(std::vector<std::uint32_t>{110}); });
+    fish.resize(50);
+    CHECK(fish.size() == 50);
+
+    // Params: read, change, write; a bad value is refused and changes nothing.
+    boids::FlockParams q = fish.params();
+    q.perception_radius = 3.5f;
+    q.index = static_cast<std::int32_t>(boids::IndexKind::KdTree);
+    fish.set_params(q);
+    CHECK(fish.params().perception_radius == 3.5f);
+    q.perception_radius = NAN;
+    std::string msg = throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { fish.set_params(q); });
+    CHECK(msg.find("perception_radius") != std::string::npos);
+    CHECK(fish.params().perception_radius == 3.5f);
+    fish.set_bounds(boids::BoundsOf::soft_sphere({0, 0, 0}, 12));
+    CHECK(fish.params().bounds.kind == static_cast<std::int32_t>(boids::BoundsKind::SoftSphere));
+    fish.set_bounds(boids::BoundsOf::wrap({-10, -10, -10}, {10, 10, 10}));
+    fish.set_bounds(boids::BoundsOf::clamp({-10, -10, -10}, {10, 10, 10}));
+    fish.set_bounds(boids::BoundsOf::turn_back({-10, -10, -10}, {10, 10, 10}));
+    fish.set_bounds(boids::BoundsOf::none());
+    fish.set_bounds(boids::BoundsOf::soft_box({-10, -10, -10}, {10, 10, 10}));
+    fish.set_target({1, 1, 1});
+    fish.set_leader(3, {0, 0, -2});
+    fish.clear_leader();
+    std::vector<boids::Vec3> path{{0, 0, 0}, {5, 0, 0}, {5, 0, 5}};
+    fish.set_path(path, true);
+    fish.set_path(nullptr, 0, false);
+    fish.set_wake_region({-50, -50, -50}, {50, 50, 50});
+    world.set_observer({0, 0, 0});
+    world.step(1.0f / 60);
+    CHECK(!fish.asleep());
+    world.set_observer({100, 0, 0});
+    world.step(1.0f / 60);
+    CHECK(fish.asleep());
+    fish.clear_wake_region();
+    world.clear_observer();
+    world.step(1.0f / 60);
+    CHECK(!fish.asleep());
+
+    // Reads: vectors grow to fit; spans that do not fit throw BUFFER_TOO_SMALL.
+    std::vector<boids::Vec3> positions, velocities;
+    std::vector<std::uint32_t> ids;
+    std::vector<boids::Quat> rot;
+    std::vector<boids::Mat4> mats;
+    fish.read_positions(positions);
+    fish.read_velocities(velocities);
+    fish.read_ids(ids);
+    fish.read_orientations(rot);
+    fish.read_matrices(mats, 2.0f);
+    CHECK(positions.size() == 50 && velocities.size() == 50 && ids.size() == 50 && rot.size() == 50 && mats.size() == 50);
+    for (std::size_t i = 1; i < ids.size(); ++i) CHECK(ids[i - 1] < ids[i]);
+    for (const auto& v : positions) CHECK(std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z));
+    CHECK(mats[0].m[15] == 1.0f);
+    boids::Vec3 small[10];
+    throws(BOIDS_RESULT_BUFFER_TOO_SMALL, [&] { fish.read_positions(small, 10); });
+    throws(BOIDS_RESULT_BUFFER_TOO_SMALL, [&] { fish.read_velocities(small, 10); });
+    std::vector<boids::Vec3> exact(50);
+    CHECK(fish.read_positions(exact.data(), exact.size()) == 50);
+    CHECK(fish.read_velocities(exact.data(), exact.size()) == 50);
+    std::vector<std::uint32_t> id_span(50);
+    CHECK(fish.read_ids(id_span.data(), id_span.size()) == 50);
+    std::vector<boids::Quat> rot_span(50);
+    CHECK(fish.read_orientations(rot_span.data(), rot_span.size()) == 50);
+    std::vector<boids::Mat4> mat_span(50);
+    CHECK(fish.read_matrices(mat_span.data(), mat_span.size()) == 50);
+
+    // Writes: read -> write changes nothing; a wrong count is refused.
+    std::uint64_t before = world.state_hash();
+    fish.write_positions(positions);
+    fish.write_velocities(velocities);
+    CHECK(world.state_hash() == before);
+    throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { fish.write_positions(positions.data(), 3); });
+    throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { fish.write_velocities(velocities.data(), 3); });
+    CHECK(world.state_hash() == before);
+
+    // Presets, names, lists, relations.
+    boids::Flock sharks = world.create_preset("shark", "sharks");
+    CHECK(sharks.size() > 0);
+    throws(BOIDS_RESULT_NOT_FOUND, [&] { world.create_preset("no-such-preset", "x"); });
+    throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { world.create_flock("fish"); });
+    boids::FlockRef found = world.find_flock("sharks");
+    CHECK(found.id().index == sharks.id().index && found.id().generation == sharks.id().generation);
+    throws(BOIDS_RESULT_NOT_FOUND, [&] { world.find_flock("nobody"); });
+    // The shark preset is a school and its predator: "sharks" and "sharks-predator".
+    CHECK(world.flocks().size() == 3);
+    CHECK(world.find_flock("sharks-predator").size() == 1);
+    world.set_relation(fish, sharks, boids::RelationKind::Flee, 5, 3);
+    world.set_relation(sharks, fish, boids::RelationKind::Chase, 10, 1);
+    world.step(1.0f / 60);
+
+    // Obstacles: add, reshape, remove; a bad shape is refused.
+    boids::Obstacle rock = world.add_obstacle(boids::Shape::sphere({3, 0, 3}, 1));
+    rock.set(boids::Shape::box({-1, -1, -1}, {1, 1, 1}));
+    boids::Obstacle wall = world.add_obstacle(boids::Shape::plane({0, -9, 0}, {0, 1, 0}));
+    throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { rock.set(boids::Shape::sphere({0, 0, 0}, -1)); });
+    world.step(1.0f / 60);
+    wall.remove();
+    throws(BOIDS_RESULT_INVALID_ID, [&] { wall.remove(); });
+    BoidsObstacleId kept = rock.release();
+    CHECK(kept.index != 0 && rock.id().index == 0);
+    boids::Obstacle again(kept);
+
+    // Moves: the moved-from owner is null, safe to destroy and to assign to.
+    boids::Flock moved = std::move(fish);
+    CHECK(!fish.valid() && moved.valid());
+    throws(BOIDS_RESULT_INVALID_ID, [&] { fish.size(); });
+    fish = std::move(moved);
+    CHECK(fish.valid() && !moved.valid());
+    boids::Flock temp = world.create_flock("temp");
+    temp.destroy();
+    throws(BOIDS_RESULT_INVALID_ID, [&] { temp.destroy(); });
+    boids::FlockRef loose = world.create_flock("loose").release();
+    CHECK(loose.valid());
+    boids::Flock owner(loose);
+    owner = boids::Flock();
+    CHECK(!loose.valid());
+
+    // Errors: dt out of range, a stale world.
+    throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { world.step(0.0f); });
+    throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { world.step(NAN); });
+    boids::World other = std::move(world);
+    CHECK(!world.valid() && other.valid());
+    throws(BOIDS_RESULT_INVALID_ID, [&] { world.step(0.1f); });
+    world = boids::World(8, 1);
+    CHECK(world.valid());
+
+    // Owners that outlive their world: destroying them is a no-op, using them throws.
+    {
+        boids::World short_lived(1, 1);
+        boids::Flock orphan = short_lived.create_flock("orphan");
+        boids::Obstacle o = short_lived.add_obstacle(boids::Shape::sphere({0, 0, 0}, 1));
+        short_lived = boids::World();
+        throws(BOIDS_RESULT_INVALID_ID, [&] { orphan.size(); });
+        throws(BOIDS_RESULT_INVALID_ID, [&] { o.set(boids::Shape::sphere({0, 0, 0}, 2)); });
+    }
+
+    std::printf("C++ wrapper: %d checks passed\n", checks);
+    return 0;
+}
