@@ -1252,6 +1252,58 @@ BoidsResult boids_world_list_flocks(struct BoidsWorldId world,
                                     size_t *out_count);
 
 /**
+ * Creates a world from bytes `boids_world_save` wrote (`len` bytes at `bytes`) and writes its
+ * id to `out_world`. The seed, step count, flocks (with their names, parameters and boids),
+ * obstacles and relations come from the bytes; `def` (from `boids_default_world_def()`)
+ * gives only the thread count (its `seed` is ignored). Flock ids keep their index and
+ * generation under the new world id; `boids_flock_find` finds them by name. Bytes that are not
+ * a save file, truncated, corrupt (checksum), of a newer format version, or holding a value
+ * the API refuses: `BOIDS_RESULT_INVALID_ARGUMENT` with the reason, and no world is created.
+ * Threads: any thread.
+ *
+ * # Safety
+ * `def` and `out_world` are NULL or valid pointers; `bytes` is NULL (only with `len` 0) or
+ * holds `len` readable bytes.
+ */
+BoidsResult boids_world_load(const struct BoidsWorldDef *def,
+                             const uint8_t *bytes,
+                             size_t len,
+                             struct BoidsWorldId *out_world);
+
+/**
+ * Writes to `out_digest` a 64-bit digest of the current state with every coordinate rounded
+ * to `digits` significant digits (1..=9): unlike `boids_world_state_hash`, which is exact, it
+ * ignores differences below the rounding, so it is the one to pin in a snapshot test meant to
+ * hold across compilers and operating systems (docs/snapshot-testing.md).
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+ *
+ * # Safety
+ * `out_digest` is NULL or writable.
+ */
+BoidsResult boids_world_rounded_digest(struct BoidsWorldId world,
+                                       uint32_t digits,
+                                       uint64_t *out_digest);
+
+/**
+ * Saves the whole world (every flock, parameter, obstacle, relation, path, leader, observer,
+ * the seed, the step count and every boid's full state) as bytes into `out` (room for
+ * `capacity` bytes); writes the size to `out_len`. Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL`
+ * with the size needed in `out_len`; NULL with capacity 0 asks for the size. The bytes are a
+ * versioned file (magic `BOIDSAVE`, then a CBOR payload) that `boids_world_load` reads back
+ * into a world that continues bit for bit as this one would. Parameter fields the current
+ * settings do not use are not kept.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+ *
+ * # Safety
+ * `out` is NULL (only with capacity 0) or holds `capacity` writable bytes; `out_len` NULL or
+ * writable.
+ */
+BoidsResult boids_world_save(struct BoidsWorldId world,
+                             uint8_t *out,
+                             size_t capacity,
+                             size_t *out_len);
+
+/**
  * Sets the observer point (the player): a flock with a wake region moves only while the
  * observer is inside it. NULL clears it (every flock awake).
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.

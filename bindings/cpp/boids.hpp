@@ -473,6 +473,13 @@ public:
     void set_relation(const FlockRef& from, const FlockRef& to, RelationKind kind, float radius, float weight) {
         check(boids_world_set_relation(id_, from.id(), to.id(), static_cast<std::int32_t>(kind), radius, weight));
     }
+    /// Digest of the state rounded to `digits` significant digits, 1..=9: the fingerprint to
+    /// pin across compilers and OSes (boids_world_rounded_digest).
+    std::uint64_t rounded_digest(std::uint32_t digits = 6) const {
+        std::uint64_t d = 0;
+        check(boids_world_rounded_digest(id_, digits, &d));
+        return d;
+    }
     /// Sets the observer (player) point (boids_world_set_observer).
     void set_observer(Vec3 p) { check(boids_world_set_observer(id_, &p)); }
     /// Clears the observer point (boids_world_set_observer with NULL).
@@ -484,7 +491,31 @@ public:
         return Obstacle(id);
     }
 
+    /// The whole world as bytes, for World::load: a save game, or a lockstep checkpoint
+    /// (boids_world_save).
+    std::vector<std::uint8_t> save() const {
+        std::vector<std::uint8_t> bytes;
+        detail::read_vector(id_, bytes, boids_world_save);
+        return bytes;
+    }
+    /// A world from bytes World::save wrote; it continues exactly as the saved one would.
+    /// Seed, step count and every flock come from the bytes; `threads` never changes results
+    /// (boids_world_load). Flocks keep their index and generation: find them by name.
+    static World load(const std::uint8_t* bytes, std::size_t len, std::uint32_t threads = 0) {
+        check_abi();
+        BoidsWorldDef def = boids_default_world_def();
+        def.threads = threads;
+        BoidsWorldId id{};
+        check(boids_world_load(&def, bytes, len, &id));
+        return World(Adopt{}, id);
+    }
+    static World load(const std::vector<std::uint8_t>& bytes, std::uint32_t threads = 0) {
+        return load(bytes.data(), bytes.size(), threads);
+    }
+
 private:
+    struct Adopt {};
+    World(Adopt, BoidsWorldId id) noexcept : id_(id) {}
     void reset() noexcept {
         if (id_.index != 0) boids_world_destroy(id_);
         id_ = BoidsWorldId{};

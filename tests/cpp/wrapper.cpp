@@ -169,6 +169,28 @@ int main() {
     CHECK(kept.index != 0 && rock.id().index == 0);
     boids::Obstacle again(kept);
 
+    // Save and load: the loaded world continues exactly; bad bytes are refused.
+    {
+        std::vector<std::uint8_t> bytes = world.save();
+        CHECK(bytes.size() > 28);
+        boids::World copy = boids::World::load(bytes, 1);
+        CHECK(copy.state_hash() == world.state_hash());
+        CHECK(copy.rounded_digest() == world.rounded_digest(6));
+        throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { copy.rounded_digest(0); });
+        CHECK(copy.find_flock("fish").size() == fish.size());
+        std::uint64_t h0 = world.state_hash();
+        for (int i = 0; i < 20; ++i) {
+            world.step(1.0f / 60);
+            copy.step(1.0f / 60);
+        }
+        CHECK(copy.state_hash() == world.state_hash());
+        CHECK(world.state_hash() != h0);
+        bytes.resize(bytes.size() / 2);
+        std::string why = throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { boids::World::load(bytes); });
+        CHECK(why.find("truncated") != std::string::npos);
+        throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { boids::World::load(nullptr, 0); });
+    }
+
     // Moves: the moved-from owner is null, safe to destroy and to assign to.
     boids::Flock moved = std::move(fish);
     CHECK(!fish.valid() && moved.valid());

@@ -436,6 +436,35 @@ static unsafe partial class BoidsTests
             }
         });
 
+        Test("save at step 100, load, run to 300: the same state as never stopping, every preset", () =>
+        {
+            string[] presets = { "fish-tank", "goal-swarm", "target-flock", "steering-obstacles", "flock-2d", "shark" };
+            foreach (var name in presets)
+            {
+                ulong straight;
+                using (var w = new BoidsWorld(1, 1))
+                {
+                    w.CreatePreset(name, name);
+                    for (int i = 0; i < 300; i++) w.Step(1f / 60);
+                    straight = w.StateHash;
+                }
+                byte[] saved;
+                using (var w = new BoidsWorld(1, 1))
+                {
+                    w.CreatePreset(name, name);
+                    for (int i = 0; i < 100; i++) w.Step(1f / 60);
+                    var stream = new System.IO.MemoryStream();
+                    w.Save(stream);
+                    saved = stream.ToArray();
+                }
+                using (var loaded = BoidsWorld.Load(new System.IO.MemoryStream(saved), 2))
+                {
+                    Assert(loaded.FindFlock(name) != null, name + ": the flock is found by name");
+                    for (int i = 0; i < 200; i++) loaded.Step(1f / 60);
+                    Assert(loaded.StateHash == straight, name + ": saved at 100 and loaded, the hash at 300 differs");
+                }
+            }
+        });
         Test("round trip: 256 random accepted settings and states read back equal and are accepted again", RoundTrips);
         Test("hostile matrix: one row per public member, every row refused cleanly with the state unchanged", HostileMatrix);
         Test("the Unity component's engine calls: 300 frames, the fish stay inside the bounds", UnityComponent);

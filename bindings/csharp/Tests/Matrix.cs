@@ -82,6 +82,43 @@ static unsafe partial class BoidsTests
                 Code(fx, "Step(" + dt + ")", BoidsResult.InvalidArgument, () => fx.W.Step(dt));
             No<ObjectDisposedException>(fx, "Step disposed", () => fx.Disposed.Step(0.1f));
         };
+        r["BoidsWorld.RoundedDigest"] = fx =>
+        {
+            No<ObjectDisposedException>(fx, "RoundedDigest disposed", () => fx.Disposed.RoundedDigest());
+            foreach (int d in new[] { 0, 10, -1 })
+                Param<ArgumentOutOfRangeException>(fx, "RoundedDigest(" + d + ")", "digits", () => fx.W.RoundedDigest(d));
+            Assert(fx.W.RoundedDigest() == fx.W.RoundedDigest(6), "6 digits by default");
+        };
+        r["BoidsWorld.Save"] = fx =>
+        {
+            No<ObjectDisposedException>(fx, "Save disposed", () => fx.Disposed.Save());
+            Param<ArgumentNullException>(fx, "Save(null stream)", "stream", () => fx.W.Save((System.IO.Stream)null));
+            var bytes = fx.W.Save();
+            using (var copy = BoidsWorld.Load(bytes, 1))
+                Assert(copy.StateHash == fx.W.StateHash, "Save then Load: the same state");
+        };
+        r["BoidsWorld.Load"] = fx =>
+        {
+            var good = fx.W.Save();
+            Param<ArgumentNullException>(fx, "Load(null)", "bytes", () => BoidsWorld.Load((byte[])null));
+            Param<ArgumentNullException>(fx, "Load(null stream)", "stream", () => BoidsWorld.Load((System.IO.Stream)null));
+            Param<ArgumentOutOfRangeException>(fx, "Load threads -1", "threads", () => BoidsWorld.Load(good, -1));
+            var cut = new byte[good.Length - 1];
+            Array.Copy(good, cut, cut.Length);
+            var flipped = (byte[])good.Clone();
+            flipped[flipped.Length / 2] ^= 8;
+            var newer = (byte[])good.Clone();
+            newer[8] = 7;
+            var cases = new[] { new byte[0], cut, flipped, newer, System.Text.Encoding.ASCII.GetBytes("not a save file") };
+            var words = new[] { "BOIDSAVE", "truncated", "checksum", "version", "BOIDSAVE" };
+            for (int i = 0; i < cases.Length; i++)
+            {
+                var c = cases[i];
+                var e = No<BoidsException>(fx, "Load bad bytes " + i, () => BoidsWorld.Load(c));
+                Assert(e.Result == BoidsResult.InvalidArgument && e.Message.Contains(words[i]),
+                       "Load bad bytes " + i + ": " + e.Message);
+            }
+        };
         r["BoidsWorld.StateHash"] = fx => No<ObjectDisposedException>(fx, "StateHash disposed", () => { var h = fx.Disposed.StateHash; });
         r["BoidsWorld.CreateFlock"] = fx =>
         {

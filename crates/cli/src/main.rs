@@ -9,6 +9,7 @@ macro_rules! out {
 }
 
 mod bench;
+mod compare;
 mod output;
 mod render;
 
@@ -46,6 +47,12 @@ Outputs by extension: .gif (animation), .png (last frame with trails), .csv and 
 (trajectories every --every steps); --metrics takes .csv or .png. Files are written to a
 temporary name and renamed when complete. Bad input: one error line, exit code 2.")]
     Run(RunArgs),
+    /// Compare two trajectory CSVs: per flock, the first step where they diverge and the largest
+    /// deviation. Exit 1 when they differ by more than --tolerance.
+    #[command(
+        after_help = "Examples:\n  boids run --preset shark --steps 300 --out a.csv\n  boids run --preset shark --steps 300 --threads 1 --out b.csv\n  boids compare a.csv b.csv\n  boids compare a.csv c.csv --tolerance 0.001"
+    )]
+    Compare(CompareArgs),
     /// List the presets, one a line: name, then what it is; or print one as a scenario file.
     #[command(after_help = "Examples:\n  boids presets\n  boids presets --show shark > shark.toml")]
     Presets(PresetsArgs),
@@ -103,6 +110,34 @@ struct RunArgs {
     /// Picture height in pixels.
     #[arg(long, default_value_t = 360)]
     height: u32,
+    /// Print the rounded digest of the run (6 significant digits, every --every steps; see
+    /// docs/snapshot-testing.md): pin it to catch a change of behaviour.
+    #[arg(long)]
+    digest: bool,
+    /// Continue a world saved with --save: --steps more steps (default 600), dt --dt.
+    #[arg(long, conflicts_with_all = ["preset", "scenario", "boids", "seed"])]
+    load: Option<PathBuf>,
+    /// Save the whole world to this file (at the end, or at --save-at); --load continues it
+    /// exactly.
+    #[arg(long)]
+    save: Option<PathBuf>,
+    /// The step (counted in this run) after which --save writes.
+    #[arg(long, requires = "save", value_parser = positive::<u64>)]
+    save_at: Option<u64>,
+    /// Seconds a step (default: 1/60, or the scenario's).
+    #[arg(long)]
+    dt: Option<f32>,
+}
+
+#[derive(clap::Args)]
+struct CompareArgs {
+    /// Trajectories written by `boids run --out a.csv`.
+    a: PathBuf,
+    /// The other run's trajectories.
+    b: PathBuf,
+    /// Largest position difference (world units) still counted as equal.
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    tolerance: f64,
 }
 
 /// What a run steps: a world, how many steps, how long each.
@@ -203,11 +238,53 @@ fn run(a: &RunArgs) -> Result<(), String> {
     if let Some(s) = a.steps {
         scene.steps = s;
     }
-    let mut setup = Setup {
-        world: scene.build().map_err(|e| e.to_string())?,
-        steps: scene.steps,
-        dt: scene.dt,
+    let mut setup = match &a.load {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let world = boids_sim::World::load(
+                &bytes,
+                boids_sim::WorldConfig {
+                    threads: a.threads.unwrap_or(0),
+                    ..boids_sim::WorldConfig::default()
+                },
+            )
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+            Setup {
+                world,
+                steps: a.steps.unwrap_or(600),
+                dt: 1.0 / 60.0,
+            }
+        }
+        None => Setup {
+            world: scene.build().map_err(|e| e.to_string())?,
+            steps: scene.steps,
+            dt: scene.dt,
+        },
     };
+    if let Some(dt) = a.dt {
+        if !(dt.is_finite() && dt > 0.0 && dt <= boids_sim::MAX_DT) {
+            return Err(format!(
+                "--dt must be in (0, {}], got {dt}",
+                boids_sim::MAX_DT
+            ));
+        }
+        setup.dt = dt;
+    }
+    let save_at = match (&a.save, a.save_at) {
+        (Some(_), Some(n)) if n > setup.steps => {
+            return Err(format!(
+                "--save-at {n} is after the last step ({})",
+                setup.steps
+            ));
+        }
+        (Some(_), at) => Some(at.unwrap_or(setup.steps)),
+        (None, _) => None,
+    };
+    if let Some(p) = &a.save {
+        drop(Pending::create(p)?);
+    }
+    let mut recorder = a.digest.then(|| boids_sim::Recorder::new(a.every, 6));
     let world = &mut setup.world;
     let cam = Camera::fit(world, a.projection, a.width, a.height);
     let mut gifs: Vec<GifOut> = outs
@@ -266,11 +343,32 @@ fn run(a: &RunArgs) -> Result<(), String> {
         &mut metrics,
         &mut trails,
     )?;
+    if let Some(r) = recorder.as_mut() {
+        r.record(world);
+    }
+    let mut saved_at = None;
+    if save_at == Some(0) {
+        saved_at = Some(save_world(
+            world,
+            a.save.as_deref().expect("save_at needs save"),
+            0,
+        )?);
+    }
     let mut sim_secs = 0.0;
     for step in 1..=setup.steps {
         let t = Instant::now();
         world.step(setup.dt).map_err(|e| e.to_string())?;
         sim_secs += t.elapsed().as_secs_f64();
+        if let Some(r) = recorder.as_mut() {
+            r.record(world);
+        }
+        if save_at == Some(step) {
+            saved_at = Some(save_world(
+                world,
+                a.save.as_deref().expect("save_at needs save"),
+                step,
+            )?);
+        }
         if step % a.every == 0 || step == setup.steps {
             record(
                 world,
@@ -331,10 +429,36 @@ fn run(a: &RunArgs) -> Result<(), String> {
         );
     }
     out!("  state hash {:016x}", world.state_hash());
+    if let Some(r) = &recorder {
+        out!(
+            "  digest {} (every {} steps, 6 significant digits)",
+            r.digest(),
+            a.every
+        );
+    }
+    if let (Some(p), Some(text)) = (&a.save, saved_at) {
+        out!("saved {} ({text})", p.display());
+    }
     for p in outs.iter().chain(&a.metrics) {
         out!("wrote {}", p.display());
     }
     Ok(())
+}
+
+/// Writes the world's save file to `path` (through a temporary file); says what it wrote.
+fn save_world(world: &boids_sim::World, path: &Path, step: u64) -> Result<String, String> {
+    use std::io::Write as _;
+    let bytes = world.save();
+    let (pending, mut w) = Pending::create(path)?;
+    w.write_all(&bytes)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    pending.commit(w)?;
+    Ok(format!(
+        "{} bytes, after step {step} of this run, world step {}, state hash {:016x}",
+        bytes.len(),
+        world.steps(),
+        world.state_hash()
+    ))
 }
 
 fn presets(a: &PresetsArgs) -> Result<(), String> {
@@ -368,6 +492,11 @@ fn main() -> ExitCode {
         Command::Run(a) => run(a),
         Command::Presets(a) => presets(a),
         Command::Bench(a) => bench::bench(a),
+        Command::Compare(a) => match compare::compare(&a.a, &a.b, a.tolerance) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

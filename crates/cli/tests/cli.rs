@@ -266,7 +266,7 @@ radius = 1.5
 #[test]
 fn help_on_every_subcommand_has_examples() {
     let dir = tempfile::tempdir().unwrap();
-    for sub in ["run", "bench"] {
+    for sub in ["run", "bench", "compare"] {
         let out = ok(&boids(&[sub, "--help"], dir.path()));
         assert!(out.contains("Examples:"), "{sub}: {out}");
     }
@@ -503,4 +503,168 @@ fn an_interrupted_run_leaves_no_file_behind() {
         assert!(err.contains("interrupted"), "{err}");
         assert_eq!(files(dir.path()), Vec::<String>::new(), "{signal}");
     }
+}
+
+/// The line of `out` that starts (after spaces) with `key`, its next word.
+fn field<'a>(out: &'a str, key: &str) -> &'a str {
+    out.lines()
+        .find_map(|l| l.trim_start().strip_prefix(key))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no '{key}' in: {out}"))
+}
+
+#[test]
+fn save_at_100_then_load_continues_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let straight = ok(&boids(
+        &[
+            "run",
+            "--preset",
+            "goal-swarm",
+            "--steps",
+            "300",
+            "--out",
+            "a.csv",
+            "--digest",
+        ],
+        d,
+    ));
+    let first = ok(&boids(
+        &[
+            "run",
+            "--preset",
+            "goal-swarm",
+            "--steps",
+            "150",
+            "--threads",
+            "1",
+            "--save-at",
+            "100",
+            "--save",
+            "s.boids",
+            "--out",
+            "x.csv",
+        ],
+        d,
+    ));
+    assert!(
+        first.contains("saved s.boids") && first.contains("world step 100"),
+        "{first}"
+    );
+    let resumed = ok(&boids(
+        &[
+            "run",
+            "--load",
+            "s.boids",
+            "--steps",
+            "200",
+            "--threads",
+            "2",
+            "--out",
+            "b.csv",
+        ],
+        d,
+    ));
+    assert_eq!(
+        field(&resumed, "state hash"),
+        field(&straight, "state hash")
+    );
+    // The digest does not depend on the thread count either.
+    let again = ok(&boids(
+        &[
+            "run",
+            "--preset",
+            "goal-swarm",
+            "--steps",
+            "300",
+            "--threads",
+            "1",
+            "--out",
+            "c.csv",
+            "--digest",
+        ],
+        d,
+    ));
+    assert_eq!(field(&again, "digest"), field(&straight, "digest"));
+    assert_eq!(field(&straight, "digest").len(), 16);
+
+    // Bad save files: one line, exit 2.
+    std::fs::write(d.join("junk.boids"), b"hello").unwrap();
+    refused(&boids(&["run", "--load", "junk.boids"], d), "BOIDSAVE");
+    let mut cut = std::fs::read(d.join("s.boids")).unwrap();
+    cut.truncate(cut.len() - 10);
+    std::fs::write(d.join("cut.boids"), cut).unwrap();
+    refused(&boids(&["run", "--load", "cut.boids"], d), "truncated");
+    refused(&boids(&["run", "--load", "none.boids"], d), "cannot read");
+    refused(
+        &boids(&["run", "--load", "s.boids", "--preset", "fish-tank"], d),
+        "cannot be used with",
+    );
+    refused(
+        &boids(
+            &[
+                "run",
+                "--steps",
+                "10",
+                "--save-at",
+                "20",
+                "--save",
+                "t.boids",
+            ],
+            d,
+        ),
+        "after the last step",
+    );
+    assert!(!d.join("t.boids").exists());
+}
+
+#[test]
+fn compare_finds_where_two_runs_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = |seed: &str, threads: &str, out: &str| {
+        ok(&boids(
+            &[
+                "run",
+                "--preset",
+                "shark",
+                "--steps",
+                "120",
+                "--every",
+                "20",
+                "--seed",
+                seed,
+                "--threads",
+                threads,
+                "--out",
+                out,
+            ],
+            d,
+        ))
+    };
+    run("1", "1", "a.csv");
+    run("1", "2", "b.csv");
+    run("2", "1", "c.csv");
+    let same = boids(&["compare", "a.csv", "b.csv"], d);
+    let text = ok(&same);
+    assert!(
+        text.contains("shark: same within 0") && text.contains("shark-predator: same within 0"),
+        "{text}"
+    );
+    let differ = boids(&["compare", "a.csv", "c.csv", "--tolerance", "0.001"], d);
+    assert_eq!(differ.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&differ.stdout);
+    assert!(text.contains("shark: diverges at step"), "{text}");
+    assert!(text.contains("largest deviation"), "{text}");
+    // A huge tolerance hides the difference.
+    ok(&boids(
+        &["compare", "a.csv", "c.csv", "--tolerance", "1e9"],
+        d,
+    ));
+    refused(&boids(&["compare", "a.csv", "nope.csv"], d), "cannot read");
+    refused(
+        &boids(&["compare", "a.csv", "b.csv", "--tolerance", "-1"], d),
+        "tolerance",
+    );
 }

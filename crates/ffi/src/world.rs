@@ -89,6 +89,120 @@ pub unsafe extern "C" fn boids_world_state_hash(
     })
 }
 
+/// Writes to `out_digest` a 64-bit digest of the current state with every coordinate rounded
+/// to `digits` significant digits (1..=9): unlike `boids_world_state_hash`, which is exact, it
+/// ignores differences below the rounding, so it is the one to pin in a snapshot test meant to
+/// hold across compilers and operating systems (docs/snapshot-testing.md).
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+///
+/// # Safety
+/// `out_digest` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_world_rounded_digest(
+    world: BoidsWorldId,
+    digits: u32,
+    out_digest: *mut u64,
+) -> BoidsResult {
+    boundary(|| {
+        need_out(out_digest, "out_digest")?;
+        if !(1..=9).contains(&digits) {
+            return Err(bad(format!("digits must be 1..=9, got {digits}")));
+        }
+        let h = registry::with_world(world, |w| Ok(w.rounded_digest(digits as usize)))?;
+        // SAFETY: checked non-null.
+        unsafe { write(out_digest, h) };
+        Ok(())
+    })
+}
+
+/// Saves the whole world (every flock, parameter, obstacle, relation, path, leader, observer,
+/// the seed, the step count and every boid's full state) as bytes into `out` (room for
+/// `capacity` bytes); writes the size to `out_len`. Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL`
+/// with the size needed in `out_len`; NULL with capacity 0 asks for the size. The bytes are a
+/// versioned file (magic `BOIDSAVE`, then a CBOR payload) that `boids_world_load` reads back
+/// into a world that continues bit for bit as this one would. Parameter fields the current
+/// settings do not use are not kept.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+///
+/// # Safety
+/// `out` is NULL (only with capacity 0) or holds `capacity` writable bytes; `out_len` NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_world_save(
+    world: BoidsWorldId,
+    out: *mut u8,
+    capacity: usize,
+    out_len: *mut usize,
+) -> BoidsResult {
+    boundary(|| {
+        need_out(out_len, "out_len")?;
+        if out.is_null() && capacity > 0 {
+            return Err(null("out"));
+        }
+        let bytes = registry::with_world(world, |w| Ok(w.save()))?;
+        // SAFETY: checked non-null; the size is written on success and on BUFFER_TOO_SMALL.
+        unsafe { write(out_len, bytes.len()) };
+        if capacity < bytes.len() {
+            return Err(Fail::new(
+                BoidsResult::BufferTooSmall,
+                format!("buffer holds {capacity} bytes, {} needed", bytes.len()),
+            ));
+        }
+        // SAFETY: `out` holds `capacity >= bytes.len()` writable bytes, per the contract; a
+        // caller buffer never overlaps our fresh Vec.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), out, bytes.len()) };
+        Ok(())
+    })
+}
+
+/// Creates a world from bytes `boids_world_save` wrote (`len` bytes at `bytes`) and writes its
+/// id to `out_world`. The seed, step count, flocks (with their names, parameters and boids),
+/// obstacles and relations come from the bytes; `def` (from `boids_default_world_def()`)
+/// gives only the thread count (its `seed` is ignored). Flock ids keep their index and
+/// generation under the new world id; `boids_flock_find` finds them by name. Bytes that are not
+/// a save file, truncated, corrupt (checksum), of a newer format version, or holding a value
+/// the API refuses: `BOIDS_RESULT_INVALID_ARGUMENT` with the reason, and no world is created.
+/// Threads: any thread.
+///
+/// # Safety
+/// `def` and `out_world` are NULL or valid pointers; `bytes` is NULL (only with `len` 0) or
+/// holds `len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_world_load(
+    def: *const BoidsWorldDef,
+    bytes: *const u8,
+    len: usize,
+    out_world: *mut BoidsWorldId,
+) -> BoidsResult {
+    boundary(|| -> Res {
+        // SAFETY: documented contract.
+        let d = unsafe { read(def, "def") }?;
+        need_out(out_world, "out_world")?;
+        if d.internal_cookie != WORLD_DEF_COOKIE {
+            return Err(Fail::new(
+                BoidsResult::InvalidDef,
+                "world def was not initialised by boids_default_world_def()",
+            ));
+        }
+        if d.threads > 1024 {
+            return Err(bad(format!("threads must be 0..=1024, got {}", d.threads)));
+        }
+        // SAFETY: documented contract.
+        let data = unsafe { slice(bytes, len, "bytes") }?;
+        let world = World::load(
+            data,
+            WorldConfig {
+                threads: d.threads as usize,
+                ..WorldConfig::default()
+            },
+        )?;
+        let id = registry::insert(world)?;
+        // SAFETY: checked non-null above.
+        unsafe { write(out_world, id) };
+        Ok(())
+    })
+}
+
 /// Copies the ids of the world's live flocks (in slot order) into `out` (room for `capacity`);
 /// writes how many to `out_count`. Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number
 /// needed in `out_count`; NULL with capacity 0 asks for the number.

@@ -20,6 +20,7 @@ fn cs_type(c: &str) -> String {
         "int32_t" => "int",
         "uint32_t" => "uint",
         "uint64_t" => "ulong",
+        "uint8_t" => "byte",
         "size_t" => "UIntPtr",
         "float" => "float",
         "void" => "void",

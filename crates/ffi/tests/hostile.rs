@@ -368,6 +368,105 @@ fn matrix() -> Vec<Row> {
             world_ids(fx, |w| unsafe { boids_world_state_hash(w, &mut h) });
             busy("hash", |b| unsafe { boids_world_state_hash(b.w, &mut h) });
         }),
+        ("boids_world_rounded_digest", |fx| {
+            let mut d = 0u64;
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_world_rounded_digest(fx.w, 6, null_mut())
+            });
+            for digits in [0, 10, u32::MAX] {
+                refused(fx, "digits out of range", InvalidArgument, || unsafe {
+                    boids_world_rounded_digest(fx.w, digits, &mut d)
+                });
+            }
+            assert_eq!(unsafe { boids_world_rounded_digest(fx.w, 6, &mut d) }, Ok);
+            world_ids(fx, |w| unsafe { boids_world_rounded_digest(w, 6, &mut d) });
+            busy("digest", |b| unsafe {
+                boids_world_rounded_digest(b.w, 6, &mut d)
+            });
+        }),
+        ("boids_world_save", |fx| {
+            let mut n = 0usize;
+            let mut buf = vec![0u8; 64];
+            refused(fx, "NULL len", NullPointer, || unsafe {
+                boids_world_save(fx.w, buf.as_mut_ptr(), buf.len(), null_mut())
+            });
+            refused(fx, "NULL buffer", NullPointer, || unsafe {
+                boids_world_save(fx.w, null_mut(), 8, &mut n)
+            });
+            refused(fx, "size query", BufferTooSmall, || unsafe {
+                boids_world_save(fx.w, null_mut(), 0, &mut n)
+            });
+            let needed = n;
+            assert!(needed > 64);
+            refused(fx, "too small", BufferTooSmall, || unsafe {
+                boids_world_save(fx.w, buf.as_mut_ptr(), buf.len(), &mut n)
+            });
+            assert!(buf.iter().all(|&b| b == 0), "buffer untouched");
+            buf.resize(needed, 0);
+            assert_eq!(
+                unsafe { boids_world_save(fx.w, buf.as_mut_ptr(), buf.len(), &mut n) },
+                Ok
+            );
+            assert_eq!(n, needed);
+            world_ids(fx, |w| unsafe {
+                boids_world_save(w, buf.as_mut_ptr(), buf.len(), &mut n)
+            });
+            busy("save", |b| unsafe {
+                boids_world_save(b.w, buf.as_mut_ptr(), buf.len(), &mut n)
+            });
+        }),
+        ("boids_world_load", |fx| {
+            let mut n = 0usize;
+            unsafe { boids_world_save(fx.w, null_mut(), 0, &mut n) };
+            let mut good = vec![0u8; n];
+            assert_eq!(
+                unsafe { boids_world_save(fx.w, good.as_mut_ptr(), n, &mut n) },
+                Ok
+            );
+            let def = boids_default_world_def();
+            let mut out = BoidsWorldId::default();
+            refused(fx, "NULL def", NullPointer, || unsafe {
+                boids_world_load(null(), good.as_ptr(), good.len(), &mut out)
+            });
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_world_load(&def, good.as_ptr(), good.len(), null_mut())
+            });
+            refused(fx, "NULL bytes", NullPointer, || unsafe {
+                boids_world_load(&def, null(), good.len(), &mut out)
+            });
+            let zeroed = BoidsWorldDef {
+                seed: 0,
+                threads: 0,
+                internal_cookie: 0,
+            };
+            refused(fx, "zeroed def", InvalidDef, || unsafe {
+                boids_world_load(&zeroed, good.as_ptr(), good.len(), &mut out)
+            });
+            let mut flipped = good.clone();
+            let mid = flipped.len() / 2;
+            flipped[mid] ^= 4;
+            let mut newer = good.clone();
+            newer[8] = 9;
+            for (case, bytes) in [
+                ("empty", &good[..0]),
+                ("truncated", &good[..good.len() - 1]),
+                ("header only", &good[..28]),
+                ("corrupt", &flipped[..]),
+                ("newer version", &newer[..]),
+                ("not a save", &b"{\"flocks\": []} and more text"[..]),
+            ] {
+                refused(fx, case, InvalidArgument, || unsafe {
+                    boids_world_load(&def, bytes.as_ptr(), bytes.len(), &mut out)
+                });
+            }
+            assert_eq!(out, BoidsWorldId::default(), "out untouched");
+            assert_eq!(
+                unsafe { boids_world_load(&def, good.as_ptr(), good.len(), &mut out) },
+                Ok
+            );
+            assert_eq!(hash(out), hash(fx.w), "the loaded world is the saved one");
+            assert_eq!(boids_world_destroy(out), Ok);
+        }),
         ("boids_world_list_flocks", |fx| {
             let mut n = 0usize;
             let mut ids = [BoidsFlockId::default(); 8];

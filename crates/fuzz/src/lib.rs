@@ -5,7 +5,8 @@
 //! - a panic inside the engine, or `BOIDS_RESULT_PANIC` from the C ABI;
 //! - a state that is not finite or leaves `BOIDS_MAX_MAGNITUDE`;
 //! - a refused call that changed the state;
-//! - a value the API returned that it refuses when passed back, or that reads back changed.
+//! - a value the API returned that it refuses when passed back, or that reads back changed;
+//! - a world that does not save and load back to the same state.
 #![expect(
     unsafe_code,
     reason = "the C ABI targets call the library exactly as C does, with pointers to locals"
@@ -66,6 +67,15 @@ pub fn scenario(data: &[u8]) {
         }
     }
     check_sim_world(&world);
+    let bytes = world.save();
+    let loaded = boids_sim::World::load(&bytes, boids_sim::WorldConfig::default())
+        .unwrap_or_else(|e| panic!("a saved world must load: {e}"));
+    assert_eq!(
+        loaded.state_hash(),
+        world.state_hash(),
+        "the loaded world is the saved one"
+    );
+    assert!(loaded.save() == bytes, "save(load(b)) == b");
     let file = scene.to_toml().expect("an accepted scene serializes");
     let again = Scene::from_toml(&file, "again.toml").expect("a scene's own file parses");
     assert_eq!(again, scene, "a scene's file reads back as the same scene");
@@ -293,6 +303,7 @@ pub fn params(data: &[u8]) {
             assert_eq!(r, BoidsResult::Ok, "{}", last_error());
         }
         check_c_world(w);
+        save_and_load(w);
         // SAFETY: pointers to locals.
         unsafe {
             assert_eq!(boids_flock_get_params(f, &mut back), BoidsResult::Ok);
@@ -528,6 +539,40 @@ pub fn calls(data: &[u8]) {
         }
     }
     for w in ids.worlds {
+        save_and_load(w);
         boids_world_destroy(w);
+    }
+}
+
+/// Any state the API can reach saves, and loads back into a world with the same hash and the
+/// same bytes.
+fn save_and_load(w: BoidsWorldId) {
+    let mut n = 0usize;
+    // SAFETY: a size query, then a buffer of the size given; pointers to locals.
+    unsafe {
+        if boids_world_save(w, std::ptr::null_mut(), 0, &mut n) != BoidsResult::BufferTooSmall {
+            return; // not a live world
+        }
+        let mut bytes = vec![0u8; n];
+        assert_eq!(
+            boids_world_save(w, bytes.as_mut_ptr(), n, &mut n),
+            BoidsResult::Ok
+        );
+        let mut loaded = BoidsWorldId::default();
+        let r = boids_world_load(&boids_default_world_def(), bytes.as_ptr(), n, &mut loaded);
+        assert_eq!(
+            r,
+            BoidsResult::Ok,
+            "a saved world must load: {}",
+            last_error()
+        );
+        assert_eq!(hash(loaded), hash(w), "the loaded world is the saved one");
+        let mut again = vec![0u8; n];
+        assert_eq!(
+            boids_world_save(loaded, again.as_mut_ptr(), n, &mut n),
+            BoidsResult::Ok
+        );
+        assert!(again == bytes, "save(load(b)) == b");
+        boids_world_destroy(loaded);
     }
 }

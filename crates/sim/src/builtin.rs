@@ -181,7 +181,7 @@ pub fn clustered_world(
 /// has about four others within its radius, so the picture shows a school rather than a ball.
 pub fn default_school_scene(n: usize) -> Scene {
     let radius = 2.5f64;
-    let rho = 4.0 / (4.0 / 3.0 * std::f64::consts::PI * radius.powi(3));
+    let rho = 4.0 / (4.0 / 3.0 * std::f64::consts::PI * (radius * radius * radius));
     let half = (fmath::cbrt64(n as f64 / rho) as f32 / 2.0).max(6.0);
     let params = FlockParams {
         perception_radius: radius as f32,

@@ -21,6 +21,7 @@ mod error;
 mod flock;
 pub mod metrics;
 pub mod presets;
+pub mod record;
 pub mod scene;
 pub mod slotmap;
 
@@ -40,7 +41,10 @@ pub use boids_core::{
 pub use boids_index::{Index, NeighbourIndex, SimdLevel};
 pub use error::Error;
 pub use flock::{Flock, FlockSnapshot, Spawn, SpawnKind, SpawnShape};
+pub use record::Recorder;
 pub use scene::{BoidSpec, FlockSpec, PathSpec, RegionSpec, RelationSpec, Scene};
+#[cfg(feature = "save")]
+pub use world::SAVE_FORMAT_VERSION;
 pub use world::{
     FlockId, MAX_BOIDS_PER_FLOCK, MAX_DT, ObstacleId, Relation, RelationKind, World, WorldConfig,
 };

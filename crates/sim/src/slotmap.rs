@@ -142,6 +142,29 @@ impl<K: SlotKey, T> SlotMap<K, T> {
         self.slots.get(index)?.value.as_ref()
     }
 
+    /// Every slot in order, free or live, with its generation (what a save file keeps, so
+    /// that keys issued before a save stay valid after a load and new keys come out the same).
+    pub fn slots(&self) -> impl Iterator<Item = (u32, Option<&T>)> + '_ {
+        self.slots.iter().map(|s| (s.generation, s.value.as_ref()))
+    }
+
+    /// The map with exactly these slots (generation, value), as [`SlotMap::slots`] lists them;
+    /// `None` if a generation is 0 (never issued) or there are more than 2³² slots.
+    pub fn from_slots(slots: Vec<(u32, Option<T>)>) -> Option<Self> {
+        if u32::try_from(slots.len()).is_err() || slots.iter().any(|s| s.0 == 0) {
+            return None;
+        }
+        let live = slots.iter().filter(|s| s.1.is_some()).count();
+        Some(SlotMap {
+            slots: slots
+                .into_iter()
+                .map(|(generation, value)| Slot { generation, value })
+                .collect(),
+            live,
+            _key: std::marker::PhantomData,
+        })
+    }
+
     /// Live keys and values, in slot order.
     pub fn iter(&self) -> impl Iterator<Item = (K, &T)> + '_ {
         self.slots.iter().enumerate().filter_map(|(i, s)| {

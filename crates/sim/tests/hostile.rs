@@ -103,6 +103,55 @@ fn rows() -> Vec<Row> {
                 w.create_flock("f", FlockParams::default())
             });
         }),
+        ("write_states", |fx| {
+            let f = fx.f;
+            let good = fx.w.flock(f).unwrap().states();
+            for id in bad_ids(fx) {
+                refused(fx, "bad id", |w| w.write_states(id, &good));
+            }
+            refused(fx, "short", |w| w.write_states(f, &good[1..]));
+            let edits: [fn(&mut BoidState); 5] = [
+                |b| b.position = NAN3,
+                |b| b.velocity = Vec3::splat(2.0e9),
+                |b| b.heading = Vec3::ZERO,
+                |b| b.heading = Vec3::new(3.0, 0.0, 0.0),
+                |b| b.position = Vec3::new(0.0, f32::INFINITY, 0.0),
+            ];
+            for edit in edits {
+                let mut bad = good.clone();
+                edit(&mut bad[7]);
+                refused(fx, "bad state", |w| w.write_states(f, &bad));
+            }
+            let before = fx.w.state_hash();
+            fx.w.write_states(f, &good).unwrap();
+            assert_eq!(fx.w.state_hash(), before, "read -> write changes nothing");
+        }),
+        ("load", |fx| {
+            let good = fx.w.save();
+            let cfg = WorldConfig::default();
+            for bad in [
+                &b""[..],
+                &good[..20],
+                &good[..good.len() - 3],
+                b"BOIDSAVE and junk",
+            ] {
+                assert!(World::load(bad, cfg).is_err());
+            }
+            let mut flipped = good.clone();
+            let mid = flipped.len() / 2;
+            flipped[mid] ^= 1;
+            assert!(World::load(&flipped, cfg).is_err());
+            assert!(
+                World::load(
+                    &good,
+                    WorldConfig {
+                        threads: 5000,
+                        ..cfg
+                    }
+                )
+                .is_err()
+            );
+        }),
         ("destroy_flock", |fx| {
             for id in bad_ids(fx) {
                 refused(fx, "bad id", |w| w.destroy_flock(id));
@@ -369,6 +418,7 @@ fn rows() -> Vec<Row> {
 
 /// Methods that cannot fail (getters, infallible actions) need no row.
 const INFALLIBLE: &[&str] = &[
+    "save",
     "seed",
     "steps",
     "threads",

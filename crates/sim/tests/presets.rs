@@ -409,15 +409,47 @@ fn deviations(engine: &[B], reference: &[B]) -> Vec<f32> {
         .map(|(e, r)| {
             let dp = (e.p - r.p).length() / r.p.length().max(1.0);
             let dv = (e.v - r.v).length() / r.v.length().max(1.0);
-            dp.max(dv)
+            worst([dp, dv])
         })
         .collect()
 }
 
+/// The largest of `xs`, or NaN if any is NaN (`f32::max` would drop a NaN and let a broken
+/// step pass).
+fn worst(xs: impl IntoIterator<Item = f32>) -> f32 {
+    xs.into_iter().fold(0.0, |a, b| {
+        if a.is_nan() || b.is_nan() {
+            f32::NAN
+        } else {
+            a.max(b)
+        }
+    })
+}
+
 fn deviation(engine: &[B], reference: &[B]) -> f32 {
-    deviations(engine, reference)
-        .into_iter()
-        .fold(0.0, f32::max)
+    worst(deviations(engine, reference))
+}
+
+#[test]
+fn the_worst_deviation_keeps_a_nan() {
+    assert!(worst([0.1, f32::NAN, 0.2]).is_nan());
+    assert!(worst([f32::NAN]).is_nan());
+    assert_eq!(worst([0.1, 0.3, 0.2]), 0.3);
+    let b = B {
+        p: Vec3::ZERO,
+        v: Vec3::X,
+        f: Vec3::X,
+        q: Quat::IDENTITY,
+        damp: Vec3::ZERO,
+    };
+    let nan = B {
+        p: Vec3::new(f32::NAN, 0.0, 0.0),
+        ..b
+    };
+    assert!(
+        deviation(&[b, nan], &[b, b]).is_nan(),
+        "a NaN boid makes the deviation NaN, which fails every bound"
+    );
 }
 
 fn preset_world(name: &str, seed: u64) -> (World, FlockId) {
@@ -453,6 +485,24 @@ fn randomise(w: &mut World, id: FlockId, half: f32, speed: (f32, f32), plane_xy:
         vel.push(d * rng.range(speed.0, speed.1));
     }
     w.write_state(id, Some(&pos), Some(&vel)).unwrap();
+    // The full state too: a rolled orientation (same forward, any roll; goal-swarm's turns
+    // depend on it) and a SmoothDamp velocity in progress (flock-2d's cohesion), so one step
+    // starts from any state a run can reach, not only a freshly written one.
+    let mut states = w.flock(id).unwrap().states();
+    for s in &mut states {
+        let roll = Quat::from_rotation_z(rng.range(-3.1, 3.1));
+        let mut damp = rng.unit_vector() * rng.range(0.0, 3.0);
+        if plane_xy {
+            // In the plane the heading must stay exactly in it: no roll.
+            damp.z = 0.0;
+            s.extra.orientation = look(s.heading);
+        } else {
+            s.extra.orientation = (look(s.heading) * roll).normalize();
+            s.heading = unit(s.extra.orientation * Vec3::Z);
+        }
+        s.extra.damp = damp;
+    }
+    w.write_states(id, &states).unwrap();
 }
 
 fn boids_core_rng(seed: u32) -> TestRng {
@@ -501,7 +551,7 @@ fn parity(
         randomise(&mut w, id, half, speed, xy, trial as u32);
         let start = read(&w, id);
         w.step(DT).unwrap();
-        one = one.max(deviation(&read(&w, id), &reference(&start)));
+        one = worst([one, deviation(&read(&w, id), &reference(&start))]);
     }
     let (mut w, id) = preset_world(name, 7);
     adjust(&mut w, id);
@@ -512,7 +562,7 @@ fn parity(
     }
     let all = deviations(&read(&w, id), &r);
     let sixty = all.iter().sum::<f32>() / all.len() as f32;
-    let worst = all.iter().copied().fold(0.0, f32::max);
+    let worst = worst(all.iter().copied());
     println!(
         "{name}: one step, max over all boids of 12 random states {one:.2e}; \
          60 steps, mean over boids {sixty:.2e}, worst boid {worst:.2e}"
@@ -577,26 +627,121 @@ fn goal_swarm_matches_its_tutorial() {
 fn goal_swarm_randomness_is_seeded_and_used() {
     // With the tutorial's probabilities the speeds change and the goal moves, reproducibly.
     let run = |seed| {
-        let (mut w, id) = preset_world("goal-swarm", seed);
-        let t0 = w.flock(id).unwrap().target();
-        let s0: Vec<f32> = w
-            .flock(id)
-            .unwrap()
-            .velocities()
-            .iter()
-            .map(|v| v.length())
-            .collect();
+        let (mut w, _) = preset_world("goal-swarm", seed);
         for _ in 0..120 {
             w.step(DT).unwrap();
         }
-        let f = w.flock(id).unwrap();
-        let s1: Vec<f32> = f.velocities().iter().map(|v| v.length()).collect();
-        assert_ne!(f.target(), t0, "the goal relocated");
-        assert_ne!(s0, s1, "speeds changed");
         w.state_hash()
     };
     assert_eq!(run(5), run(5));
     assert_ne!(run(5), run(6));
+}
+
+/// The draws happen at the stated rates: per boid per step a new speed with
+/// `speed_change_probability`, per step a new goal with the relocation probability, and rules
+/// applied with `rule_probability`. Counted over thousands of draws; each bound is 5 standard
+/// deviations of a binomial, so a wrong rate (say 0.2 for 0.1) fails and a right one passes.
+#[test]
+fn goal_swarm_draws_happen_at_their_rates() {
+    let within = |count: usize, n: usize, p: f32, what: &str| {
+        let mean = n as f32 * p;
+        let sd = (n as f32 * p * (1.0 - p)).sqrt();
+        assert!(
+            (count as f32 - mean).abs() <= 5.0 * sd,
+            "{what}: {count} of {n} draws, expected {mean:.0} +- {:.0}",
+            5.0 * sd
+        );
+    };
+    let (mut w, id) = preset_world("goal-swarm", 3);
+    let preset = *w.flock(id).unwrap().params();
+    assert!(preset.speed_change_probability > 0.0 && preset.rule_probability > 0.0);
+    let relocation = preset
+        .target_relocation
+        .expect("the tutorial's goal moves")
+        .probability;
+
+    // Speeds: with rules off nothing else changes a boid's scalar speed.
+    let mut p = preset;
+    p.rule_probability = 0.0;
+    w.set_params(id, p).unwrap();
+    let speeds = |w: &World| -> Vec<f32> {
+        w.flock(id)
+            .unwrap()
+            .velocities()
+            .iter()
+            .map(|v| v.length())
+            .collect()
+    };
+    // A boid outside the box turns back and draws nothing that step (as in the tutorial):
+    // count the draws of boids inside it.
+    let Bounds::TurnBack { min, max } = preset.bounds else {
+        panic!("goal-swarm turns back at a box");
+    };
+    let (mut changes, mut moves, mut draws) = (0, 0, 0);
+    let steps = 400;
+    for _ in 0..steps {
+        let (s0, t0) = (speeds(&w), w.flock(id).unwrap().target());
+        let inside: Vec<bool> = w
+            .flock(id)
+            .unwrap()
+            .positions()
+            .iter()
+            .map(|p| p.cmpge(min).all() && p.cmple(max).all())
+            .collect();
+        w.step(DT).unwrap();
+        let s1 = speeds(&w);
+        for i in (0..s0.len()).filter(|&i| inside[i]) {
+            draws += 1;
+            changes += usize::from((s0[i] - s1[i]).abs() > 1e-6);
+        }
+        moves += usize::from(w.flock(id).unwrap().target() != t0);
+    }
+    within(
+        changes,
+        draws,
+        preset.speed_change_probability,
+        "speed changes",
+    );
+    within(moves, steps, relocation, "goal relocations");
+    println!(
+        "goal-swarm: {changes} speed changes in {draws} boid-steps (p {}), {moves} goal moves in {steps} steps (p {relocation})",
+        preset.speed_change_probability
+    );
+
+    // Rules: with speed changes off, a boid's speed changes only when it applies the rules
+    // (alignment sets it to its neighbours' mean speed), which needs neighbours: count the
+    // steps where a boid with neighbours kept its speed exactly.
+    let mut p = preset;
+    p.speed_change_probability = 0.0;
+    w.set_params(id, p).unwrap();
+    let (mut applied, mut chances) = (0, 0);
+    for _ in 0..steps {
+        let s0 = speeds(&w);
+        let inside: Vec<bool> = w
+            .flock(id)
+            .unwrap()
+            .positions()
+            .iter()
+            .map(|p| p.cmpge(min).all() && p.cmple(max).all())
+            .collect();
+        w.step(DT).unwrap();
+        let s1 = speeds(&w);
+        // A boid whose speed already equals its group's, or with no neighbour, cannot show the
+        // draw: that only makes the count smaller.
+        for i in (0..s0.len()).filter(|&i| inside[i]) {
+            chances += 1;
+            applied += usize::from((s0[i] - s1[i]).abs() > 1e-6);
+        }
+    }
+    // Boids without neighbours never show an application, so this is a lower bound: the
+    // count must not exceed the rate, and must show a good share of it.
+    let rate = applied as f32 / chances as f32;
+    println!("goal-swarm: rules visibly applied in {applied} of {chances} boid-steps");
+    assert!(
+        rate <= preset.rule_probability * 1.1 && rate >= preset.rule_probability * 0.75,
+        "rules visibly applied in {rate:.3} of boid-steps, probability {}",
+        preset.rule_probability
+    );
 }
 
 #[test]
@@ -620,29 +765,55 @@ fn target_flock_lone_boid_uses_the_nearest_and_a_moving_target() {
     })
     .unwrap();
     let id = presets::create(&mut w, "target-flock", "a").unwrap();
-    let far = [Vec3::new(500.0, 0.0, 0.0), Vec3::new(0.0, 0.0, 0.0)];
-    w.write_state(id, Some(&vec![Vec3::ZERO; 100]), None)
-        .unwrap();
-    w.add_boids(id, &far, &[Vec3::X, Vec3::Y]).unwrap();
+    let radius = w.flock(id).unwrap().params().perception_radius;
+
+    // A flock of exactly one boid: no neighbour, no nearest; it steers to the target alone.
+    w.resize_flock(id, 0, &Spawn::default()).unwrap();
+    w.add_boids(
+        id,
+        &[Vec3::new(40.0, 3.0, -7.0)],
+        &[Vec3::new(1.0, 2.0, 0.5)],
+    )
+    .unwrap();
+    assert_eq!(w.flock(id).unwrap().len(), 1);
     let before = read(&w, id);
     w.step(DT).unwrap();
-    let lone = 100;
-    let expect = ref002(&before, Vec3::ZERO)[lone];
-    assert!((read(&w, id)[lone].v - expect.v).length() < 1e-4);
+    let expect = ref002(&before, Vec3::ZERO);
+    assert!(deviation(&read(&w, id), &expect) <= 1e-5, "a lone boid");
+
+    // An isolated boid among others: nobody within the radius, so it follows the nearest.
+    w.resize_flock(id, 0, &Spawn::default()).unwrap();
+    let mut pos = vec![Vec3::ZERO; 100];
+    pos.push(Vec3::new(500.0, 0.0, 0.0));
+    pos.push(Vec3::new(3.0, 0.0, 0.0));
+    let vel: Vec<Vec3> = (0..pos.len())
+        .map(|i| Vec3::new(0.0, 1.0, i as f32 * 0.01))
+        .collect();
+    w.add_boids(id, &pos, &vel).unwrap();
+    let isolated = 100;
+    let nearest = pos
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != isolated)
+        .map(|(_, p)| (p - pos[isolated]).length())
+        .fold(f32::INFINITY, f32::min);
+    assert!(
+        nearest > radius,
+        "the isolated boid has no neighbour: {nearest} > {radius}"
+    );
+    let before = read(&w, id);
+    w.step(DT).unwrap();
+    let expect = ref002(&before, Vec3::ZERO)[isolated];
+    assert!((read(&w, id)[isolated].v - expect.v).length() < 1e-4);
+
     // The host moves the target every step; the flock follows it.
     for k in 0..600 {
         w.set_target(id, Vec3::new(200.0, 0.0, k as f32 * 0.1))
             .unwrap();
         w.step(DT).unwrap();
     }
-    let mean_x = w
-        .flock(id)
-        .unwrap()
-        .positions()
-        .iter()
-        .map(|p| p.x)
-        .sum::<f32>()
-        / 102.0;
+    let f = w.flock(id).unwrap();
+    let mean_x = f.positions().iter().map(|p| p.x).sum::<f32>() / f.len() as f32;
     assert!(mean_x > 100.0, "followed the target: {mean_x}");
 }
 

@@ -10,11 +10,15 @@
 //! order go through a permutation built when first asked for after a change (`view.rs`).
 
 mod relations;
+#[cfg(feature = "save")]
+mod saved;
 mod spawn;
 mod step;
 mod view;
 
 pub(crate) use relations::external_steering;
+#[cfg(feature = "save")]
+pub(crate) use saved::SavedFlock;
 pub use spawn::{Spawn, SpawnKind, SpawnShape};
 pub(crate) use step::StepInput;
 

@@ -342,6 +342,66 @@ impl Flock {
         Ok(())
     }
 
+    /// Overwrites every boid's full state (position, velocity, heading, and for models that
+    /// keep it the orientation, SmoothDamp velocity and wander point), in id order. All or
+    /// nothing; the plane lock must already hold (nothing is projected: what is written is
+    /// what the next step reads).
+    pub(crate) fn write_states(&mut self, states: &[BoidState]) -> Result<(), Error> {
+        if states.len() != self.len() {
+            return Err(invalid(format!(
+                "write states: got {} states for {} boids",
+                states.len(),
+                self.len()
+            )));
+        }
+        let plane = self.params.plane;
+        let keeps_extra = !self.extras.is_empty();
+        for (i, b) in states.iter().enumerate() {
+            for (what, v) in [
+                ("position", b.position),
+                ("velocity", b.velocity),
+                ("heading", b.heading),
+            ] {
+                check_vec(&format!("states.{what}"), i, v)?;
+                // A heading may leave the plane (a boid at rest keeps +Z), a position or
+                // velocity may not.
+                if what != "heading" && plane.apply(v) != v {
+                    return Err(invalid(format!(
+                        "write states: {what}[{i}] {v} is off the flock's plane"
+                    )));
+                }
+            }
+            if (b.heading.length() - 1.0).abs() > 1e-3 {
+                return Err(invalid(format!(
+                    "write states: heading[{i}] {} is not a unit vector",
+                    b.heading
+                )));
+            }
+            if keeps_extra {
+                let q = b.extra.orientation;
+                if !(q.is_finite() && (q.length() - 1.0).abs() <= 1e-3) {
+                    return Err(invalid(format!(
+                        "write states: orientation[{i}] {q} is not a unit quaternion"
+                    )));
+                }
+                check_vec("states.damp", i, b.extra.damp)?;
+                check_vec("states.wander", i, b.extra.wander)?;
+            }
+        }
+        let slots = self.id_slots().to_vec();
+        for (&s, b) in slots.iter().zip(states) {
+            let s = s as usize;
+            self.positions[s] = b.position;
+            self.velocities[s] = b.velocity;
+            self.headings[s] = b.heading;
+            if let Some(e) = self.extras.get_mut(s) {
+                *e = b.extra;
+            }
+        }
+        self.changed();
+        Ok(())
+    }
+
     /// Removes boids by id (all or nothing: an unknown id removes none). Returns how many went.
     pub(crate) fn remove(&mut self, ids: &[u32]) -> Result<usize, Error> {
         let mut doomed_ranks = Vec::new();

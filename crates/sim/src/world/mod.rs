@@ -11,7 +11,11 @@ pub const MAX_BOIDS_PER_FLOCK: usize = 1 << 24;
 /// Random stream of flock-level draws (target relocation).
 const GOAL_STREAM: u32 = 2;
 
+#[cfg(feature = "save")]
+mod save;
 mod step;
+#[cfg(feature = "save")]
+pub use save::SAVE_FORMAT_VERSION;
 
 /// Largest time step accepted, seconds.
 pub const MAX_DT: f32 = 1.0;
@@ -259,6 +263,19 @@ impl World {
         velocities: Option<&[Vec3]>,
     ) -> Result<(), Error> {
         self.flock_mut(id)?.write(positions, velocities)
+    }
+
+    /// Overwrites every boid's full state, in id order, as [`Flock::states`] reads it:
+    /// position, velocity, heading and, for models that keep them, orientation (with its
+    /// roll), SmoothDamp velocity and wander point (ignored for models that keep none). All
+    /// or nothing; every vector must be inside the limit and on the flock's plane, headings
+    /// and orientations of unit length. With it a test can start a step from any state.
+    pub fn write_states(
+        &mut self,
+        id: FlockId,
+        states: &[boids_core::BoidState],
+    ) -> Result<(), Error> {
+        self.flock_mut(id)?.write_states(states)
     }
 
     /// Puts back a flock's boids from a [`Flock::snapshot`].

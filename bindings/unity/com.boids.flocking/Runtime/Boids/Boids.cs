@@ -5,6 +5,7 @@
 // frame. Every refusal of the library is a BoidsException carrying its sentence; a bad argument
 // the wrapper can see first is an ArgumentException naming the parameter. C# 7.2 at most.
 using System;
+using System.IO;
 using System.Runtime.InteropServices;
 using System.Text;
 using Boids.Native;
@@ -186,6 +187,77 @@ namespace Boids
             BoidsWorldId id;
             Interop.Check(NativeMethods.boids_world_create(&def, &id));
             handle = new BoidsWorldHandle(id);
+        }
+
+        BoidsWorld(BoidsWorldId loaded)
+        {
+            handle = new BoidsWorldHandle(loaded);
+        }
+
+        /// <summary>A 64-bit digest of the state with every coordinate rounded to digits
+        /// significant digits (1..9): unlike StateHash (exact), the fingerprint to pin in a
+        /// snapshot test meant to hold across compilers and platforms.</summary>
+        public ulong RoundedDigest(int digits = 6)
+        {
+            if (digits < 1 || digits > 9) throw new ArgumentOutOfRangeException("digits", digits, "must be 1..9");
+            ulong d;
+            Interop.Check(NativeMethods.boids_world_rounded_digest(Id, (uint)digits, &d));
+            return d;
+        }
+
+        /// <summary>The whole world as bytes (every flock, its settings and boids, obstacles,
+        /// relations, the seed and step count): a save game, or a lockstep checkpoint.
+        /// BoidsWorld.Load reads them into a world that continues exactly as this one would.</summary>
+        public byte[] Save()
+        {
+            BoidsWorldId id = Id;
+            UIntPtr n;
+            BoidsResult r = NativeMethods.boids_world_save(id, null, UIntPtr.Zero, &n);
+            if (r != BoidsResult.BufferTooSmall && r != BoidsResult.Ok) Interop.Check(r);
+            byte[] bytes = new byte[(long)n.ToUInt64()];
+            fixed (byte* p = bytes)
+            {
+                Interop.Check(NativeMethods.boids_world_save(id, p, new UIntPtr((ulong)bytes.Length), &n));
+            }
+            return bytes;
+        }
+
+        /// <summary>Writes Save()'s bytes to a stream.</summary>
+        public void Save(Stream stream)
+        {
+            if (stream == null) throw new ArgumentNullException("stream");
+            byte[] bytes = Save();
+            stream.Write(bytes, 0, bytes.Length);
+        }
+
+        /// <summary>A world from bytes Save wrote; it continues exactly as the saved world would.
+        /// The seed, step count and flocks come from the bytes (find flocks by name);
+        /// threads never changes results. Bytes that are not a save, truncated, corrupt or from a
+        /// newer version throw BoidsException (InvalidArgument) saying which.</summary>
+        public static BoidsWorld Load(byte[] bytes, int threads = 0)
+        {
+            if (bytes == null) throw new ArgumentNullException("bytes");
+            if (threads < 0) throw new ArgumentOutOfRangeException("threads", threads, "must not be negative");
+            Interop.EnsureReady();
+            BoidsWorldDef def = NativeMethods.boids_default_world_def();
+            def.threads = (uint)threads;
+            BoidsWorldId id;
+            fixed (byte* p = bytes)
+            {
+                Interop.Check(NativeMethods.boids_world_load(&def, p, new UIntPtr((ulong)bytes.Length), &id));
+            }
+            return new BoidsWorld(id);
+        }
+
+        /// <summary>Load from the rest of a stream.</summary>
+        public static BoidsWorld Load(Stream stream, int threads = 0)
+        {
+            if (stream == null) throw new ArgumentNullException("stream");
+            using (var copy = new MemoryStream())
+            {
+                stream.CopyTo(copy);
+                return Load(copy.ToArray(), threads);
+            }
         }
 
         internal BoidsWorldId Id { get { ThrowIfDisposed(); return handle.Id; } }

@@ -178,6 +178,9 @@ namespace Boids.Native
         [DllImport(Lib, CallingConvention = CC)] public static extern int boids_world_is_valid(BoidsWorldId world);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_step(BoidsWorldId world, float dt);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_state_hash(BoidsWorldId world, ulong* out_hash);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_rounded_digest(BoidsWorldId world, uint digits, ulong* out_digest);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_save(BoidsWorldId world, byte* out_buf, UIntPtr capacity, UIntPtr* out_len);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_load(BoidsWorldDef* def, byte* bytes, UIntPtr len, BoidsWorldId* out_world);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_list_flocks(BoidsWorldId world, BoidsFlockId* out_buf, UIntPtr capacity, UIntPtr* out_count);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_set_observer(BoidsWorldId world, BoidsVec3* point);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_create(BoidsWorldId world, BoidsFlockDef* def, BoidsFlockId* out_flock);

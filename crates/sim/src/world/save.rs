@@ -1,0 +1,193 @@
+//! Exact save and restore of a whole world: see [`SAVE_FORMAT_VERSION`] for the format.
+
+use super::{FlockId, RelationKind, World, WorldConfig};
+use crate::error::{Error, invalid};
+use crate::flock::{Flock, SavedFlock};
+use crate::slotmap::SlotMap;
+use boids_core::{Obstacle, Vec3};
+use serde::{Deserialize, Serialize};
+
+/// Exact save and restore: [`World::save`] writes the whole world as bytes, [`World::load`]
+/// reads them back into a world that continues bit for bit as the saved one would have.
+///
+/// # Format (version 1)
+///
+/// | Bytes | What |
+/// | --- | --- |
+/// | 8 | the magic `BOIDSAVE` |
+/// | 4 | format version, little-endian `u32` (this library writes [`SAVE_FORMAT_VERSION`]) |
+/// | 8 | payload length in bytes, little-endian `u64` |
+/// | 8 | FNV-1a 64 of the payload, little-endian `u64` |
+/// | n | the payload: CBOR (RFC 8949, self-describing; any CBOR tool can read it) |
+///
+/// The payload is a map: `engine` (the library that wrote it, e.g. `"boids 0.2.0"`), `seed`,
+/// `steps`, `observer`, `flocks` and `obstacles` (every slot, free or live, with its
+/// generation, so ids issued before a save name the same things after a load, and new ids come
+/// out the same), `relations`. Each flock holds its name, parameters, target, path, leader,
+/// wake region, sleep state, next id and per-boid state in storage order: id, position,
+/// velocity, heading and, for models that keep it, orientation (with its roll), SmoothDamp
+/// velocity and wander point. Floats are stored exactly. Randomness is keyed by (seed, boid id,
+/// step), so the seed and step count are the whole random state.
+///
+/// Loading checks the magic, the version (a newer one is refused, naming both), the length (a
+/// truncated file is refused) and the checksum (a corrupt one is refused), then validates every
+/// value as the API would (a crafted file cannot put a NaN or an out-of-range value into the
+/// state). A refused load returns an error and creates nothing.
+///
+/// This constant: the save format this library writes, and the newest it reads.
+pub const SAVE_FORMAT_VERSION: u32 = 1;
+
+const MAGIC: &[u8; 8] = b"BOIDSAVE";
+const HEADER: usize = 8 + 4 + 8 + 8;
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedRelation {
+    from: (u32, u32),
+    to: (u32, u32),
+    kind: RelationKind,
+    radius: f32,
+    weight: f32,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SaveFile {
+    engine: String,
+    seed: u64,
+    steps: u64,
+    observer: Option<Vec3>,
+    flocks: Vec<(u32, Option<SavedFlock>)>,
+    obstacles: Vec<(u32, Option<Obstacle>)>,
+    relations: Vec<SavedRelation>,
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn corrupt(why: impl std::fmt::Display) -> Error {
+    invalid(format!("not a loadable boids save: {why}"))
+}
+
+impl World {
+    /// The whole world as bytes (format: [`SAVE_FORMAT_VERSION`](crate::SAVE_FORMAT_VERSION)). [`World::load`]
+    /// reads them into a world that continues exactly as this one would: same state hash after
+    /// any number of further steps, on any thread count.
+    pub fn save(&self) -> Vec<u8> {
+        let file = SaveFile {
+            engine: format!("boids {}", env!("CARGO_PKG_VERSION")),
+            seed: self.seed,
+            steps: self.steps,
+            observer: self.observer,
+            flocks: self
+                .flocks
+                .slots()
+                .map(|(g, f)| (g, f.map(Flock::to_saved)))
+                .collect(),
+            obstacles: self
+                .obstacles
+                .slots()
+                .map(|(g, o)| (g, o.copied()))
+                .collect(),
+            // A relation of a destroyed flock is inert (a step skips it): not saved.
+            relations: self
+                .relations
+                .iter()
+                .filter(|r| self.flocks.contains(r.from) && self.flocks.contains(r.to))
+                .map(|r| SavedRelation {
+                    from: (r.from.index, r.from.generation),
+                    to: (r.to.index, r.to.generation),
+                    kind: r.kind,
+                    radius: r.radius,
+                    weight: r.weight,
+                })
+                .collect(),
+        };
+        let mut payload = Vec::new();
+        ciborium::into_writer(&file, &mut payload).expect("writing CBOR into a Vec cannot fail");
+        let mut out = Vec::with_capacity(HEADER + payload.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&SAVE_FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// A world from bytes [`World::save`] wrote. The seed, step count and every flock come from
+    /// the bytes; `config` gives only what never changes results (`threads`, `simd`; its
+    /// `seed` is ignored). Refuses, with an error saying why, bytes that are not a save file,
+    /// are truncated or corrupt, come from a newer format, or hold any value the API would
+    /// refuse.
+    pub fn load(bytes: &[u8], config: WorldConfig) -> Result<World, Error> {
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err(corrupt(format!(
+                "{} bytes that do not start with the BOIDSAVE header",
+                bytes.len()
+            )));
+        }
+        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version == 0 || version > SAVE_FORMAT_VERSION {
+            return Err(invalid(format!(
+                "save format version {version} is not one this library reads (1..={SAVE_FORMAT_VERSION}); \
+                 a newer boids wrote it"
+            )));
+        }
+        let len = word(12);
+        let payload = &bytes[HEADER..];
+        if payload.len() as u64 != len {
+            return Err(corrupt(format!(
+                "the header announces {len} payload bytes, {} follow (truncated or padded)",
+                payload.len()
+            )));
+        }
+        if fnv1a(payload) != word(20) {
+            return Err(corrupt(
+                "the checksum does not match (the bytes were changed)",
+            ));
+        }
+        let file: SaveFile = ciborium::from_reader(payload).map_err(corrupt)?;
+
+        let mut world = World::new(WorldConfig {
+            seed: file.seed,
+            ..config
+        })?;
+        let mut names = std::collections::HashSet::new();
+        let mut flocks = Vec::with_capacity(file.flocks.len());
+        for (generation, saved) in file.flocks {
+            let flock = saved.map(Flock::from_saved).transpose()?;
+            if let Some(f) = &flock
+                && !names.insert(f.name().to_owned())
+            {
+                return Err(invalid(format!("two flocks are named '{}'", f.name())));
+            }
+            flocks.push((generation, flock));
+        }
+        world.flocks =
+            SlotMap::from_slots(flocks).ok_or_else(|| corrupt("a flock slot has generation 0"))?;
+        let mut obstacles = Vec::with_capacity(file.obstacles.len());
+        for (generation, o) in file.obstacles {
+            if let Some(o) = &o {
+                o.validate().map_err(invalid)?;
+            }
+            obstacles.push((generation, o));
+        }
+        world.obstacles = SlotMap::from_slots(obstacles)
+            .ok_or_else(|| corrupt("an obstacle slot has generation 0"))?;
+        world.obstacles_changed();
+        world.set_observer(file.observer)?;
+        for r in file.relations {
+            let id = |(index, generation)| FlockId { index, generation };
+            world.set_relation(id(r.from), id(r.to), r.kind, r.radius, r.weight)?;
+        }
+        world.steps = file.steps;
+        Ok(world)
+    }
+}

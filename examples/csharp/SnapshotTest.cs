@@ -1,0 +1,29 @@
+// A snapshot test in C# (docs/snapshot-testing.md): run a preset and assert the rounded
+// digest (and the exact state hash) against pinned values. Works the same in NUnit or Unity's
+// Test Runner: replace the checks by Assert.AreEqual.
+using System;
+using Boids;
+
+static class SnapshotTest
+{
+    const ulong PinnedStateHash = 0xdbd05f6074b407c9UL;  // exact bits
+    const ulong PinnedDigest = 0xd42c01b3cc9859e9UL;   // 6 significant digits: across compilers and platforms
+
+    static int Main()
+    {
+        using (var world = new BoidsWorld(seed: 7))
+        {
+            var bees = world.CreatePreset("goal-swarm", "bees");
+            for (int step = 0; step < 180; step++) world.Step(1f / 60);
+            ulong digest = world.RoundedDigest(6), hash = world.StateHash;
+            Console.WriteLine("C#: " + bees.Count + " bees, state hash " + hash.ToString("x16") +
+                              ", rounded digest " + digest.ToString("x16"));
+            if (digest != PinnedDigest || hash != PinnedStateHash)
+            {
+                Console.Error.WriteLine("the bees changed their behaviour");
+                return 1;
+            }
+        }
+        return 0;
+    }
+}
