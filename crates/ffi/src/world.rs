@@ -9,6 +9,30 @@ use boids_sim::{World, WorldConfig};
 // ---------------------------------------------------------------------------------------------
 // World
 
+/// The configuration a world def asks for, checked (the def came from its default function,
+/// a thread count the library can start).
+///
+/// # Safety
+/// `def` is NULL or a valid pointer.
+unsafe fn world_config(def: *const BoidsWorldDef) -> Result<WorldConfig, Fail> {
+    // SAFETY: the caller's contract.
+    let d = unsafe { read(def, "def") }?;
+    if d.internal_cookie != WORLD_DEF_COOKIE {
+        return Err(Fail::new(
+            BoidsResult::InvalidDef,
+            "world def was not initialised by boids_default_world_def()",
+        ));
+    }
+    if d.threads > 1024 {
+        return Err(bad(format!("threads must be 0..=1024, got {}", d.threads)));
+    }
+    Ok(WorldConfig {
+        seed: d.seed,
+        threads: d.threads as usize,
+        ..WorldConfig::default()
+    })
+}
+
 /// Creates a world. `def` must come from `boids_default_world_def()`; it is only read.
 /// On success writes the new id to `out_world`. The world lives until `boids_world_destroy`.
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
@@ -23,22 +47,9 @@ pub unsafe extern "C" fn boids_world_create(
 ) -> BoidsResult {
     boundary(|| -> Res {
         // SAFETY: documented contract.
-        let d = unsafe { read(def, "def") }?;
+        let config = unsafe { world_config(def) }?;
         need_out(out_world, "out_world")?;
-        if d.internal_cookie != WORLD_DEF_COOKIE {
-            return Err(Fail::new(
-                BoidsResult::InvalidDef,
-                "world def was not initialised by boids_default_world_def()",
-            ));
-        }
-        if d.threads > 1024 {
-            return Err(bad(format!("threads must be 0..=1024, got {}", d.threads)));
-        }
-        let world = World::new(WorldConfig {
-            seed: d.seed,
-            threads: d.threads as usize,
-            ..WorldConfig::default()
-        })?;
+        let world = World::new(config)?;
         let id = registry::insert(world)?;
         // SAFETY: checked non-null above.
         unsafe { write(out_world, id) };
@@ -176,26 +187,11 @@ pub unsafe extern "C" fn boids_world_load(
 ) -> BoidsResult {
     boundary(|| -> Res {
         // SAFETY: documented contract.
-        let d = unsafe { read(def, "def") }?;
+        let config = unsafe { world_config(def) }?;
         need_out(out_world, "out_world")?;
-        if d.internal_cookie != WORLD_DEF_COOKIE {
-            return Err(Fail::new(
-                BoidsResult::InvalidDef,
-                "world def was not initialised by boids_default_world_def()",
-            ));
-        }
-        if d.threads > 1024 {
-            return Err(bad(format!("threads must be 0..=1024, got {}", d.threads)));
-        }
         // SAFETY: documented contract.
         let data = unsafe { slice(bytes, len, "bytes") }?;
-        let world = World::load(
-            data,
-            WorldConfig {
-                threads: d.threads as usize,
-                ..WorldConfig::default()
-            },
-        )?;
+        let world = World::load(data, config)?;
         let id = registry::insert(world)?;
         // SAFETY: checked non-null above.
         unsafe { write(out_world, id) };

@@ -677,17 +677,19 @@ fn goal_swarm_draws_happen_at_their_rates() {
     let Bounds::TurnBack { min, max } = preset.bounds else {
         panic!("goal-swarm turns back at a box");
     };
-    let (mut changes, mut moves, mut draws) = (0, 0, 0);
-    let steps = 400;
-    for _ in 0..steps {
-        let (s0, t0) = (speeds(&w), w.flock(id).unwrap().target());
-        let inside: Vec<bool> = w
-            .flock(id)
+    let inside = |w: &World| -> Vec<bool> {
+        w.flock(id)
             .unwrap()
             .positions()
             .iter()
             .map(|p| p.cmpge(min).all() && p.cmple(max).all())
-            .collect();
+            .collect()
+    };
+    let (mut changes, mut moves, mut draws) = (0, 0, 0);
+    let steps = 400;
+    for _ in 0..steps {
+        let (s0, t0) = (speeds(&w), w.flock(id).unwrap().target());
+        let inside = inside(&w);
         w.step(DT).unwrap();
         let s1 = speeds(&w);
         for i in (0..s0.len()).filter(|&i| inside[i]) {
@@ -717,13 +719,7 @@ fn goal_swarm_draws_happen_at_their_rates() {
     let (mut applied, mut chances) = (0, 0);
     for _ in 0..steps {
         let s0 = speeds(&w);
-        let inside: Vec<bool> = w
-            .flock(id)
-            .unwrap()
-            .positions()
-            .iter()
-            .map(|p| p.cmpge(min).all() && p.cmple(max).all())
-            .collect();
+        let inside = inside(&w);
         w.step(DT).unwrap();
         let s1 = speeds(&w);
         // A boid whose speed already equals its group's, or with no neighbour, cannot show the
