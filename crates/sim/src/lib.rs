@@ -19,6 +19,7 @@
 pub mod builtin;
 mod error;
 mod flock;
+mod fnv;
 pub mod metrics;
 pub mod presets;
 pub mod record;

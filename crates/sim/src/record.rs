@@ -22,6 +22,7 @@
 //! which boid moved where.
 
 use crate::World;
+use crate::fnv::Fnv1a;
 use std::fmt::Write as _;
 
 /// Records chosen flocks every `every` steps as rounded text; see the [module docs](self).
@@ -95,7 +96,7 @@ impl Recorder {
 
     /// A 16-hex-digit digest of [`Recorder::text`] (FNV-1a 64).
     pub fn digest(&self) -> String {
-        format!("{:016x}", fnv1a(self.text.as_bytes()))
+        format!("{:016x}", Fnv1a::of(self.text.as_bytes()))
     }
 }
 
@@ -109,15 +110,6 @@ pub fn round(x: f32, digits: usize) -> String {
     s
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
 impl World {
     /// A 64-bit digest of the current state rounded to `digits` significant digits (1..=9):
     /// the [`Recorder`] line of every boid of every flock at this step, hashed. Where
@@ -126,7 +118,7 @@ impl World {
     pub fn rounded_digest(&self, digits: usize) -> u64 {
         let mut r = Recorder::new(1, digits);
         r.record(self);
-        fnv1a(r.text.as_bytes())
+        Fnv1a::of(r.text.as_bytes())
     }
 }
 

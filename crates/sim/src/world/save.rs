@@ -3,6 +3,7 @@
 use super::{FlockId, RelationKind, World, WorldConfig};
 use crate::error::{Error, invalid};
 use crate::flock::{Flock, SavedFlock};
+use crate::fnv::Fnv1a;
 use crate::slotmap::SlotMap;
 use boids_core::{Obstacle, Vec3};
 use serde::{Deserialize, Serialize};
@@ -62,15 +63,6 @@ struct SaveFile {
     relations: Vec<SavedRelation>,
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
 fn corrupt(why: impl std::fmt::Display) -> Error {
     invalid(format!("not a loadable boids save: {why}"))
 }
@@ -115,7 +107,7 @@ impl World {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&SAVE_FORMAT_VERSION.to_le_bytes());
         out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+        out.extend_from_slice(&Fnv1a::of(&payload).to_le_bytes());
         out.extend_from_slice(&payload);
         out
     }
@@ -148,7 +140,7 @@ impl World {
                 payload.len()
             )));
         }
-        if fnv1a(payload) != word(20) {
+        if Fnv1a::of(payload) != word(20) {
             return Err(corrupt(
                 "the checksum does not match (the bytes were changed)",
             ));

@@ -4,6 +4,7 @@
 use super::{GOAL_STREAM, Relation, World, install};
 use crate::error::{Error, invalid};
 use crate::flock::{Flock, StepInput};
+use crate::fnv::Fnv1a;
 use crate::world::{FlockId, MAX_DT};
 use boids_core::Vec3;
 use boids_index::PARALLEL_MIN;
@@ -144,25 +145,19 @@ impl World {
     /// A 64-bit hash of every flock's ids, positions, velocities and headings (bit patterns),
     /// for determinism checks.
     pub fn state_hash(&self) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut eat = |x: u32| {
-            for b in x.to_le_bytes() {
-                h ^= u64::from(b);
-                h = h.wrapping_mul(0x0000_0100_0000_01b3);
-            }
-        };
+        let mut h = Fnv1a::new();
         for id in self.flock_ids() {
             let f = self.flock(id).expect("live id");
-            eat(f.len() as u32);
+            h.u32(f.len() as u32);
             for i in 0..f.len() {
-                eat(f.ids()[i]);
+                h.u32(f.ids()[i]);
                 for v in [f.positions()[i], f.velocities()[i], f.headings()[i]] {
                     for c in v.to_array() {
-                        eat(c.to_bits());
+                        h.u32(c.to_bits());
                     }
                 }
             }
         }
-        h
+        h.finish()
     }
 }
