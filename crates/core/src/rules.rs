@@ -12,6 +12,7 @@ use glam::{Quat, Vec3};
 
 /// Per-boid state only some models need (kept by the flock only for those).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Extra {
     /// Full orientation for [`Integrator::HeadingSpeed`]: turning by slerp does not keep zero
     /// roll, and later turns depend on it (goal-swarm).

@@ -89,6 +89,19 @@ pub(crate) fn check_vec(what: &str, i: usize, v: Vec3) -> Result<(), Error> {
     limits::point(v).map_err(|e| invalid(format!("{what}[{i}] {e}")))
 }
 
+/// Checks boid `i`'s extra state (a save file's, or a caller's): a unit orientation, and a
+/// SmoothDamp velocity and wander point inside the limit.
+pub(crate) fn check_extra(i: usize, e: &Extra) -> Result<(), Error> {
+    let q = e.orientation;
+    if !(q.is_finite() && (q.length() - 1.0).abs() <= 1e-3) {
+        return Err(invalid(format!(
+            "orientation[{i}] {q} is not a unit quaternion"
+        )));
+    }
+    check_vec("smooth-damp velocity", i, e.damp)?;
+    check_vec("wander point", i, e.wander)
+}
+
 /// Extra state of a boid heading along `h`.
 fn extra_for(h: Vec3) -> Extra {
     Extra {

@@ -1,19 +1,11 @@
 //! A flock as a save file holds it, and back: everything a step reads, in storage order, so a
 //! loaded flock continues bit for bit. Loading validates every value as the API would.
 
-use super::{Flock, check_point, check_vec};
+use super::{Flock, check_extra, check_point, check_vec};
 use crate::error::{Error, invalid};
 use crate::world::MAX_BOIDS_PER_FLOCK;
-use boids_core::{Extra, FlockParams, Quat, Vec3, limits};
+use boids_core::{Extra, FlockParams, Vec3, limits};
 use serde::{Deserialize, Serialize};
-
-/// One boid's extra state (orientation, SmoothDamp velocity, wander point).
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-pub(crate) struct SavedExtra {
-    orientation: Quat,
-    damp: Vec3,
-    wander: Vec3,
-}
 
 /// A flock in a save file.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -29,7 +21,7 @@ pub(crate) struct SavedFlock {
     velocities: Vec<Vec3>,
     headings: Vec<Vec3>,
     /// Empty unless the model keeps extra state.
-    extras: Vec<SavedExtra>,
+    extras: Vec<Extra>,
     wake_region: Option<(Vec3, Vec3)>,
     asleep: bool,
     active: bool,
@@ -49,15 +41,7 @@ impl Flock {
             positions: self.positions.clone(),
             velocities: self.velocities.clone(),
             headings: self.headings.clone(),
-            extras: self
-                .extras
-                .iter()
-                .map(|e| SavedExtra {
-                    orientation: e.orientation,
-                    damp: e.damp,
-                    wander: e.wander,
-                })
-                .collect(),
+            extras: self.extras.clone(),
             wake_region: self.wake_region,
             asleep: self.asleep,
             active: self.active,
@@ -126,15 +110,7 @@ impl Flock {
             ))));
         }
         for (i, e) in s.extras.iter().enumerate() {
-            let len = e.orientation.length();
-            if !(e.orientation.is_finite() && (len - 1.0).abs() <= 1e-3) {
-                return Err(what(invalid(format!(
-                    "orientation[{i}] {} is not a unit quaternion",
-                    e.orientation
-                ))));
-            }
-            check_vec("smooth-damp velocity", i, e.damp).map_err(what)?;
-            check_vec("wander point", i, e.wander).map_err(what)?;
+            check_extra(i, e).map_err(what)?;
         }
         match (s.params.target.is_some(), s.target) {
             (true, Some(t)) => check_point("target", t).map_err(what)?,
@@ -178,15 +154,7 @@ impl Flock {
         f.positions = s.positions;
         f.velocities = s.velocities;
         f.headings = s.headings;
-        f.extras = s
-            .extras
-            .into_iter()
-            .map(|e| Extra {
-                orientation: e.orientation,
-                damp: e.damp,
-                wander: e.wander,
-            })
-            .collect();
+        f.extras = s.extras;
         f.wake_region = s.wake_region;
         f.asleep = s.asleep;
         f.active = s.active;

@@ -1,6 +1,6 @@
 //! Where new boids come from, and adding, removing and overwriting boids.
 
-use super::{Flock, SPAWN_STREAM, check_point, check_vec};
+use super::{Flock, SPAWN_STREAM, check_extra, check_point, check_vec};
 use crate::error::{Error, invalid};
 use boids_core::math::look_rotation;
 use boids_core::{BoidState, PlaneLock, Rng, Vec3, fmath, limits};
@@ -378,14 +378,7 @@ impl Flock {
                 )));
             }
             if keeps_extra {
-                let q = b.extra.orientation;
-                if !(q.is_finite() && (q.length() - 1.0).abs() <= 1e-3) {
-                    return Err(invalid(format!(
-                        "write states: orientation[{i}] {q} is not a unit quaternion"
-                    )));
-                }
-                check_vec("states.damp", i, b.extra.damp)?;
-                check_vec("states.wander", i, b.extra.wander)?;
+                check_extra(i, &b.extra).map_err(|e| invalid(format!("write states: {e}")))?;
             }
         }
         let slots = self.id_slots().to_vec();
