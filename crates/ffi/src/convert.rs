@@ -45,6 +45,43 @@ pub(crate) fn need_out<T>(p: *mut T, what: &str) -> Result<(), Fail> {
     if p.is_null() { Err(null(what)) } else { Ok(()) }
 }
 
+/// Copies `items` into a caller buffer of `capacity` entries and writes how many to `out_count`.
+/// Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number needed in `out_count` and the
+/// buffer untouched. `what` names the entries in the message.
+///
+/// # Safety
+/// `out_count` is writable; `out` holds `capacity` writable entries (any alignment) or is NULL
+/// with `capacity == 0`.
+pub(crate) unsafe fn copy_out<T: Copy>(
+    items: &[T],
+    out: *mut T,
+    capacity: usize,
+    out_count: *mut usize,
+    what: &str,
+) -> Result<(), Fail> {
+    // SAFETY: the caller's contract; the count is written on success and on BUFFER_TOO_SMALL.
+    unsafe { write(out_count, items.len()) };
+    if capacity < items.len() {
+        return Err(Fail::new(
+            BoidsResult::BufferTooSmall,
+            format!("buffer holds {capacity} {what}, {} needed", items.len()),
+        ));
+    }
+    if items.is_empty() {
+        return Ok(()); // `out` may be NULL, which even a zero-length copy must not be given
+    }
+    // SAFETY: `out` holds at least `items.len()` entries, per the contract; copied as bytes, so
+    // a caller buffer of any alignment is fine, and it never overlaps our slice.
+    unsafe {
+        std::ptr::copy_nonoverlapping(
+            items.as_ptr().cast::<u8>(),
+            out.cast::<u8>(),
+            std::mem::size_of_val(items),
+        );
+    }
+    Ok(())
+}
+
 /// A caller array as a slice; NULL is allowed only with `count == 0`.
 ///
 /// # Safety

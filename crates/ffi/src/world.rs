@@ -151,18 +151,8 @@ pub unsafe extern "C" fn boids_world_save(
             return Err(null("out"));
         }
         let bytes = registry::with_world(world, |w| Ok(w.save()))?;
-        // SAFETY: checked non-null; the size is written on success and on BUFFER_TOO_SMALL.
-        unsafe { write(out_len, bytes.len()) };
-        if capacity < bytes.len() {
-            return Err(Fail::new(
-                BoidsResult::BufferTooSmall,
-                format!("buffer holds {capacity} bytes, {} needed", bytes.len()),
-            ));
-        }
-        // SAFETY: `out` holds `capacity >= bytes.len()` writable bytes, per the contract; a
-        // caller buffer never overlaps our fresh Vec.
-        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), out, bytes.len()) };
-        Ok(())
+        // SAFETY: forwarded contract; both pointers checked above.
+        unsafe { copy_out(&bytes, out, capacity, out_len, "bytes") }
     })
 }
 
@@ -222,19 +212,8 @@ pub unsafe extern "C" fn boids_world_list_flocks(
         let ids: Vec<BoidsFlockId> = registry::with_world(world, |w| {
             Ok(w.flock_ids().map(|id| to_c_flock(world, id)).collect())
         })?;
-        // SAFETY: checked non-null; the count is written on success and on BUFFER_TOO_SMALL.
-        unsafe { write(out_count, ids.len()) };
-        if capacity < ids.len() {
-            return Err(Fail::new(
-                BoidsResult::BufferTooSmall,
-                format!("buffer holds {capacity} flock ids, {} needed", ids.len()),
-            ));
-        }
-        for (k, id) in ids.into_iter().enumerate() {
-            // SAFETY: k < len <= capacity entries, per the contract.
-            unsafe { write(out.add(k), id) };
-        }
-        Ok(())
+        // SAFETY: forwarded contract; both pointers checked above.
+        unsafe { copy_out(&ids, out, capacity, out_count, "flock ids") }
     })
 }
 
