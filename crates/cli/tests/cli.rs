@@ -1,37 +1,11 @@
 //! The `boids` command as a user meets it: every output kind decodes and holds what it should;
 //! every kind of bad input gives one error line, exit code 2, and leaves no file behind.
 
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn boids(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boids"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run boids")
-}
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// Exit code 2, exactly one line on stderr starting with "error:", containing `needle`.
-fn refused(out: &Output, needle: &str) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
-    let lines: Vec<&str> = err.lines().collect();
-    assert_eq!(lines.len(), 1, "one error line, got: {err}");
-    assert!(lines[0].starts_with("error:"), "{err}");
-    assert!(err.contains(needle), "expected '{needle}' in: {err}");
-}
+use std::process::Command;
+use support::{boids, field, ok, refused};
 
 fn files(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
@@ -503,14 +477,6 @@ fn an_interrupted_run_leaves_no_file_behind() {
         assert!(err.contains("interrupted"), "{err}");
         assert_eq!(files(dir.path()), Vec::<String>::new(), "{signal}");
     }
-}
-
-/// The line of `out` that starts (after spaces) with `key`, its next word.
-fn field<'a>(out: &'a str, key: &str) -> &'a str {
-    out.lines()
-        .find_map(|l| l.trim_start().strip_prefix(key))
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no '{key}' in: {out}"))
 }
 
 #[test]

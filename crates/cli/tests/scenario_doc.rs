@@ -2,30 +2,13 @@
 //! `boids run --scenario`, the "Every field" block holds the true defaults and names every key
 //! a scene can serialize, and `boids presets --show` round-trips every preset to its state hash.
 
+mod support;
+
 use boids_sim::{FlockParams, Scene, Spawn};
 use std::collections::BTreeSet;
-use std::path::Path;
-use std::process::{Command, Output};
+use support::{boids, field, ok};
 
 const DOC: &str = include_str!("../../../docs/scenario.md");
-
-fn boids(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boids"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run boids")
-}
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstderr: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// The ```toml blocks of the page, each with the heading above it.
 fn blocks() -> Vec<(String, String)> {
@@ -49,14 +32,6 @@ fn blocks() -> Vec<(String, String)> {
     }
     assert!(body.is_none(), "unclosed block");
     out
-}
-
-fn state_hash(stdout: &str) -> String {
-    stdout
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("state hash "))
-        .unwrap_or_else(|| panic!("no state hash in: {stdout}"))
-        .to_owned()
 }
 
 #[test]
@@ -167,7 +142,12 @@ fn presets_show_round_trips_to_the_same_state_hash() {
             &[&["run", "--scenario", &file][..], &steps].concat(),
             dir.path(),
         ));
-        assert_eq!(state_hash(&a), state_hash(&b), "{}", p.name);
+        assert_eq!(
+            field(&a, "state hash"),
+            field(&b, "state hash"),
+            "{}",
+            p.name
+        );
         // The file is complete: reading it back gives the preset's scene, field for field.
         let scene = Scene::from_toml(&shown, &file).unwrap();
         assert_eq!(scene, p.scene(p.name), "{}", p.name);
