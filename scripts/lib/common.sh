@@ -1,0 +1,76 @@
+# Sourced by the scripts: installing what is missing, and timing steps.
+# Every script that sources this sets ROOT to the repository first.
+
+# Root runs apt-get itself; anyone else through sudo.
+sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+APT_UPDATED=""
+# Installs Debian packages (quietly) unless `command` exists already.
+need_pkg() { # command package...
+  local cmd="$1"
+  shift
+  command -v "$cmd" >/dev/null 2>&1 && return 0
+  echo "installing $* (for $cmd)"
+  if [ -z "$APT_UPDATED" ]; then
+    sudo_ apt-get update -qq >/dev/null && APT_UPDATED=1
+  fi
+  sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# Installs a Rust target with rustup unless it is there; false when it cannot be installed.
+need_target() { # target
+  rustup target list --installed 2>/dev/null | grep -qx "$1" && return 0
+  echo "installing the Rust target $1"
+  timeout 300 rustup target add "$1" >/dev/null 2>&1
+}
+
+# Python tools in their own virtual environment under target/tools (zig and cargo-zigbuild,
+# from PyPI as prebuilt wheels: seconds, where `cargo install cargo-zigbuild` takes minutes).
+# Puts cargo-zigbuild on PATH; false when they cannot be installed.
+need_zigbuild() {
+  local venv="$ROOT/target/tools/py"
+  if ! [ -x "$venv/bin/cargo-zigbuild" ] || ! "$venv/bin/python" -c 'import ziglang' 2>/dev/null; then
+    need_pkg python3 python3 || return 1
+    python3 -c 'import ensurepip' 2>/dev/null || need_pkg_force python3-venv || return 1
+    echo "installing ziglang and cargo-zigbuild (PyPI) into target/tools/py"
+    python3 -m venv "$venv" >/dev/null &&
+      "$venv/bin/pip" install -q --disable-pip-version-check ziglang cargo-zigbuild >/dev/null || return 1
+  fi
+  case ":$PATH:" in *":$venv/bin:"*) ;; *) export PATH="$venv/bin:$PATH" ;; esac
+  command -v cargo-zigbuild >/dev/null
+}
+
+# Installs Debian packages whatever commands exist.
+need_pkg_force() { # package...
+  echo "installing $*"
+  if [ -z "$APT_UPDATED" ]; then
+    sudo_ apt-get update -qq >/dev/null && APT_UPDATED=1
+  fi
+  sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# Steps with their elapsed time; `steps_table` prints them all at the end.
+STEP_NAMES=()
+STEP_TIMES=()
+STEP_T0=""
+step() { # title...
+  steps_close
+  STEP_NAMES+=("$*")
+  STEP_T0="$SECONDS"
+  printf '\n== %s (at %d s)\n' "$*" "$SECONDS"
+}
+steps_close() {
+  if [ -n "$STEP_T0" ]; then
+    STEP_TIMES+=("$((SECONDS - STEP_T0))")
+    STEP_T0=""
+  fi
+}
+steps_table() {
+  steps_close
+  printf '\n%6s  %s\n' seconds step
+  local i
+  for i in "${!STEP_NAMES[@]}"; do
+    printf '%6s  %s\n' "${STEP_TIMES[$i]:-?}" "${STEP_NAMES[$i]}"
+  done
+  printf '%6s  %s\n' "$SECONDS" total
+}
