@@ -3,7 +3,33 @@
 //! Everything here is pure per-boid math on [`glam`] vectors: parameters ([`FlockParams`]),
 //! the neighbourhood a boid sees ([`Neighbourhood`]), the rules that turn it into a steering
 //! output and the integrators that turn that into the next state ([`step_boid`]).
-//! This crate knows nothing of threads, neighbour indices, FFI or I/O.
+//! This crate knows nothing of threads, neighbour indices, FFI or I/O: to step whole flocks,
+//! use `boids-sim`'s `World`.
+//!
+//! One boid with one neighbour ahead of it, inside its separation radius, steers away:
+//!
+//! ```
+//! use boids_core::{BoidState, Derived, Env, FlockParams, Neighbourhood, Rng, Vec3, step_boid};
+//!
+//! let params = FlockParams::default(); // the fish-tank tutorial's fish
+//! params.validate().unwrap();
+//! let me = BoidState::new(Vec3::ZERO, Vec3::new(3.0, 0.0, 0.0));
+//! let other = BoidState::new(Vec3::new(0.3, 0.1, 0.0), Vec3::new(3.0, 0.0, 0.0));
+//!
+//! // What the neighbour index does for every candidate in range:
+//! let o = other.position - me.position;
+//! let mut hood = Neighbourhood::default();
+//! let d = Derived::new(&params);
+//! hood.consider(&d, me.heading, o, o.length_squared(), other.velocity, other.heading);
+//! assert_eq!(hood.count, 1);
+//!
+//! let env = Env { target: None, obstacles: &[], path: &[], path_closed: false };
+//! let mut rng = Rng::keyed(7, 0, 0, 0); // (seed, boid id, step, stream)
+//! let next = step_boid(&me, &hood, &params, &env, &mut rng, 1.0 / 60.0);
+//! assert!(next.velocity.y < 0.0, "steers away from the neighbour above it");
+//! assert!(next.position.x > 0.0, "and keeps moving forward");
+//! ```
+#![deny(missing_docs)]
 
 pub mod fmath;
 pub mod limits;

@@ -1,5 +1,5 @@
 //! One table per enum: each variant's C value and text name are written once, in the
-//! [`c_enum!`] invocation that defines the enum. Everything else is derived from it: the
+//! [`c_enum!`](crate::c_enum) invocation that defines the enum. Everything else is derived from it: the
 //! conversion from the C ABI's `i32` (`TryFrom<i32>`), the text form of scenario files
 //! (`FromStr`, `Display`, serde), and, through the generator tests of `boids-ffi`, the
 //! `BOIDS_*` constants of `include/boids.h` and the C# enums.

@@ -6,6 +6,29 @@
 //! the grid's cell runs, a k-d tree (kiddo) built over the sorted boids, or every boid (brute
 //! force, the oracle). Every kind hands the same candidates, in ascending slot order, to the same
 //! kernel ([`kernel`]), which gives the same bits on every instruction set ([`SimdLevel`]).
+//!
+//! The generic queries ([`NeighbourIndex`]) serve metrics and relations between flocks:
+//!
+//! ```
+//! use boids_index::{Hit, Index, IndexKind, NeighbourIndex, Points};
+//! use glam::Vec3;
+//!
+//! let positions = [Vec3::ZERO, Vec3::new(0.5, 0.0, 0.0), Vec3::new(3.0, 0.0, 0.0)];
+//! let velocities = [Vec3::X; 3];
+//! let mut index = Index::new(IndexKind::Grid);
+//! index.build(
+//!     Points { positions: &positions, velocities: &velocities, headings: &velocities },
+//!     1.0,  // perception radius: the grid's cell size
+//!     None, // no wrap-around
+//! );
+//! // Every boid within 1.0 of the origin, in the index's cell order; `Hit::index` is the
+//! // boid's place in the arrays the index was built from.
+//! let mut found: Vec<u32> = Vec::new();
+//! index.for_each_within(Vec3::ZERO, 1.0, u32::MAX, |h: Hit| found.push(h.index));
+//! found.sort();
+//! assert_eq!(found, [0, 1]);
+//! ```
+#![deny(missing_docs)]
 
 mod index;
 mod kdtree;

@@ -6,7 +6,7 @@
 //! bit-identical for any thread count.
 //!
 //! ```
-//! use boids_sim::{World, WorldConfig, FlockParams, Spawn};
+//! use boids_sim::{FlockParams, Spawn, World, WorldConfig};
 //! let mut world = World::new(WorldConfig { seed: 7, threads: 1, ..WorldConfig::default() }).unwrap();
 //! let fish = world.create_flock("fish", FlockParams::default()).unwrap();
 //! world.spawn(fish, 200, &Spawn::default()).unwrap();
@@ -15,6 +15,7 @@
 //! }
 //! assert_eq!(world.flock(fish).unwrap().len(), 200);
 //! ```
+#![deny(missing_docs)]
 
 pub mod builtin;
 mod error;
@@ -54,3 +55,8 @@ pub use world::{
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
+
+/// This crate's README (its crates.io page): its Rust code block runs as a doctest too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;
