@@ -1208,7 +1208,7 @@ const char *boids_result_str(int32_t result);
 uint32_t boids_struct_size(int32_t kind);
 
 /**
- * The library version, e.g. "0.2.0". Static string; never NULL. Thread-safe.
+ * The library version, e.g. "0.3.0". Static string; never NULL. Thread-safe.
  */
 const char *boids_version(void);
 

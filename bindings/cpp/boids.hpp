@@ -60,8 +60,12 @@ inline void check(BoidsResult r) {
     if (r != BOIDS_RESULT_OK) throw Error(r, boids_last_error_message());
 }
 
-/// The library's version, e.g. "0.2.0" (boids_version).
+/// The library's version, e.g. "0.3.0" (boids_version).
 inline std::string version() { return boids_version(); }
+
+/// The version of this wrapper (the release it came with); equal to version() when the header
+/// and the library come from the same release.
+inline constexpr const char *wrapper_version = "0.3.0";
 
 /// The ABI version of the loaded library (boids_abi_version); BOIDS_ABI_VERSION is this
 /// header's.

@@ -58,7 +58,8 @@ static unsafe partial class BoidsTests
 
         Test("version and layout", () =>
         {
-            Assert(BoidsWorld.Version.Length > 0, "version");
+            Assert(BoidsWorld.Version == BoidsWorld.WrapperVersion,
+                "the native library is " + BoidsWorld.Version + ", the C# sources " + BoidsWorld.WrapperVersion);
             Assert(NativeMethods.boids_abi_version() == BoidsConst.ABI_VERSION, "abi");
             Assert(sizeof(Mat4) == 64 && sizeof(Vec3) == 12 && sizeof(Quat) == 16, "Unity's sizes");
             Assert(sizeof(FlockBounds) == NativeMethods.boids_struct_size(BoidsConst.STRUCT_BOUNDS), "Bounds is its C twin");

@@ -23,7 +23,7 @@ use std::ffi::c_char;
 // ---------------------------------------------------------------------------------------------
 // Library
 
-/// The library version, e.g. "0.2.0". Static string; never NULL. Thread-safe.
+/// The library version, e.g. "0.3.0". Static string; never NULL. Thread-safe.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_version() -> *const c_char {
     static V: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 /// | 8 | FNV-1a 64 of the payload, little-endian `u64` |
 /// | n | the payload: CBOR (RFC 8949, self-describing; any CBOR tool can read it) |
 ///
-/// The payload is a map: `engine` (the library that wrote it, e.g. `"boids 0.2.0"`), `seed`,
+/// The payload is a map: `engine` (the library that wrote it, e.g. `"boids 0.3.0"`), `seed`,
 /// `steps`, `observer`, `flocks` and `obstacles` (every slot, free or live, with its
 /// generation, so ids issued before a save name the same things after a load, and new ids come
 /// out the same), `relations`. Each flock holds its name, parameters, target, path, leader,

@@ -169,11 +169,15 @@ namespace Boids
     {
         readonly BoidsWorldHandle handle;
 
-        /// <summary>Library version, e.g. "0.2.0".</summary>
+        /// <summary>Library version, e.g. "0.3.0".</summary>
         public static string Version
         {
             get { Interop.EnsureReady(); return Interop.Utf8(NativeMethods.boids_version()); }
         }
+
+        /// <summary>The version of these C# sources (the package's); equal to Version when the
+        /// package and its native library come from the same release.</summary>
+        public const string WrapperVersion = "0.3.0";
 
         /// <summary>A new world. threads = 0 uses one worker per core; 1..1024 gives the world
         /// its own pool of that many (Unity: leave cores to the job system, see the docs).</summary>
