@@ -987,6 +987,27 @@ BoidsResult boids_flock_read_matrices(struct BoidsFlockId flock,
                                       size_t *out_count);
 
 /**
+ * As `boids_flock_read_matrices`, each matrix multiplied on the left by `*transform` (a 4×4
+ * column-major matrix, every element finite and within `BOIDS_MAX_MAGNITUDE`): `transform ×
+ * boid`. For a flock that lives in a parent object's local space (Unity: pass the object's
+ * `localToWorldMatrix`), drawn without a pass over the matrices on the host. Drawing only: the
+ * product is not part of the model's state. A bad `transform` or `scale` is
+ * `BOIDS_RESULT_INVALID_ARGUMENT`; a NULL `transform` is `BOIDS_RESULT_NULL_POINTER`.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * `transform` is NULL or points to a readable `BoidsMat4`; otherwise as
+ * `boids_flock_read_positions`.
+ */
+BoidsResult boids_flock_read_matrices_transformed(struct BoidsFlockId flock,
+                                                  const struct BoidsMat4 *transform,
+                                                  float scale,
+                                                  struct BoidsMat4 *out,
+                                                  size_t capacity,
+                                                  size_t *out_count);
+
+/**
  * Writes each boid's orientation, Unity's `LookRotation(heading)`, as x, y, z, w; as
  * `boids_flock_read_positions`. Computed in parallel on the world's threads.
  *

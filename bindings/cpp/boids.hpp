@@ -218,6 +218,14 @@ struct Matrices {
         return boids_flock_read_matrices(f, scale, p, cap, n);
     }
 };
+/// boids_flock_read_matrices_transformed with its transform and scale bound.
+struct TransformedMatrices {
+    const Mat4* transform;
+    float scale;
+    BoidsResult operator()(BoidsFlockId f, Mat4* p, std::size_t cap, std::size_t* n) const {
+        return boids_flock_read_matrices_transformed(f, transform, scale, p, cap, n);
+    }
+};
 }  // namespace detail
 
 /// A flock handle that does not own the flock: every flock operation.
@@ -326,6 +334,14 @@ public:
     }
     void read_matrices(std::vector<Mat4>& out, float scale = 1.0f) const {
         detail::read_vector(id_, out, detail::Matrices{scale});
+    }
+    /// The instance matrices multiplied on the left by `transform` (column-major), for a flock
+    /// that lives in a parent's local space (boids_flock_read_matrices_transformed).
+    std::size_t read_matrices(Mat4* out, std::size_t capacity, const Mat4& transform, float scale = 1.0f) const {
+        return detail::read_span(id_, out, capacity, detail::TransformedMatrices{&transform, scale});
+    }
+    void read_matrices(std::vector<Mat4>& out, const Mat4& transform, float scale = 1.0f) const {
+        detail::read_vector(id_, out, detail::TransformedMatrices{&transform, scale});
     }
     /// Overwrites every position, in id order; `count` must be the flock's size
     /// (boids_flock_write_positions).

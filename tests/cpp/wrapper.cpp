@@ -120,6 +120,20 @@ int main() {
     for (std::size_t i = 1; i < ids.size(); ++i) CHECK(ids[i - 1] < ids[i]);
     for (const auto& v : positions) CHECK(std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z));
     CHECK(mats[0].m[15] == 1.0f);
+    // The same matrices moved 10 along x and scaled by 2 by a parent transform.
+    boids::Mat4 parent{};
+    parent.m[0] = parent.m[5] = parent.m[10] = 2.0f;
+    parent.m[12] = 10.0f;
+    parent.m[15] = 1.0f;
+    std::vector<boids::Mat4> placed;
+    fish.read_matrices(placed, parent, 2.0f);
+    CHECK(placed.size() == 50);
+    for (std::size_t i = 0; i < placed.size(); ++i) {
+        CHECK(placed[i].m[12] == 2.0f * mats[i].m[12] + 10.0f);
+        CHECK(placed[i].m[13] == 2.0f * mats[i].m[13] && placed[i].m[0] == 2.0f * mats[i].m[0]);
+    }
+    parent.m[3] = std::nanf("");
+    CHECK(throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { fish.read_matrices(placed, parent); }).find("transform[3]") != std::string::npos);
     boids::Vec3 small[10];
     throws(BOIDS_RESULT_BUFFER_TOO_SMALL, [&] { fish.read_positions(small, 10); });
     throws(BOIDS_RESULT_BUFFER_TOO_SMALL, [&] { fish.read_velocities(small, 10); });

@@ -39,30 +39,43 @@ unsafe fn read_bulk<T>(
     out_count: *mut usize,
     fill: impl FnOnce(&World, FlockId, &mut [T]) -> Result<(), Fail>,
 ) -> BoidsResult {
-    boundary(|| {
-        need_out(out_count, "out_count")?;
-        if out.is_null() && capacity > 0 {
-            return Err(null("out"));
-        }
-        with_flock(flock, |w, id| {
-            let n = w.flock(id).expect("checked").len();
-            if capacity < n {
-                // SAFETY: checked non-null; the documented exception to "written only on success".
-                unsafe { write(out_count, n) };
-                return Err(Fail::new(
-                    BoidsResult::BufferTooSmall,
-                    format!("buffer holds {capacity} entries, {n} needed"),
-                ));
-            }
-            if n > 0 {
-                // SAFETY: non-null (capacity >= n > 0) and holds `capacity` entries per contract.
-                let dst = unsafe { std::slice::from_raw_parts_mut(out, n) };
-                fill(w, id, dst)?;
-            }
-            // SAFETY: checked non-null.
+    // SAFETY: forwarded contract.
+    boundary(|| unsafe { fill_bulk(flock, out, capacity, out_count, fill) })
+}
+
+/// [`read_bulk`] inside a boundary the caller holds (for reads that check more arguments).
+///
+/// # Safety
+/// As [`read_bulk`].
+unsafe fn fill_bulk<T>(
+    flock: BoidsFlockId,
+    out: *mut T,
+    capacity: usize,
+    out_count: *mut usize,
+    fill: impl FnOnce(&World, FlockId, &mut [T]) -> Result<(), Fail>,
+) -> Result<(), Fail> {
+    need_out(out_count, "out_count")?;
+    if out.is_null() && capacity > 0 {
+        return Err(null("out"));
+    }
+    with_flock(flock, |w, id| {
+        let n = w.flock(id).expect("checked").len();
+        if capacity < n {
+            // SAFETY: checked non-null; the documented exception to "written only on success".
             unsafe { write(out_count, n) };
-            Ok(())
-        })
+            return Err(Fail::new(
+                BoidsResult::BufferTooSmall,
+                format!("buffer holds {capacity} entries, {n} needed"),
+            ));
+        }
+        if n > 0 {
+            // SAFETY: non-null (capacity >= n > 0) and holds `capacity` entries per contract.
+            let dst = unsafe { std::slice::from_raw_parts_mut(out, n) };
+            fill(w, id, dst)?;
+        }
+        // SAFETY: checked non-null.
+        unsafe { write(out_count, n) };
+        Ok(())
     })
 }
 
@@ -215,6 +228,43 @@ pub unsafe extern "C" fn boids_flock_read_matrices(
             Ok(())
         })
     }
+}
+
+/// As `boids_flock_read_matrices`, each matrix multiplied on the left by `*transform` (a 4×4
+/// column-major matrix, every element finite and within `BOIDS_MAX_MAGNITUDE`): `transform ×
+/// boid`. For a flock that lives in a parent object's local space (Unity: pass the object's
+/// `localToWorldMatrix`), drawn without a pass over the matrices on the host. Drawing only: the
+/// product is not part of the model's state. A bad `transform` or `scale` is
+/// `BOIDS_RESULT_INVALID_ARGUMENT`; a NULL `transform` is `BOIDS_RESULT_NULL_POINTER`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
+///
+/// # Safety
+/// `transform` is NULL or points to a readable `BoidsMat4`; otherwise as
+/// `boids_flock_read_positions`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_flock_read_matrices_transformed(
+    flock: BoidsFlockId,
+    transform: *const BoidsMat4,
+    scale: f32,
+    out: *mut BoidsMat4,
+    capacity: usize,
+    out_count: *mut usize,
+) -> BoidsResult {
+    boundary(|| {
+        // SAFETY: NULL or readable per contract.
+        let t = unsafe { read(transform, "transform") }?;
+        // SAFETY: forwarded contract.
+        unsafe {
+            fill_bulk(flock, out, capacity, out_count, |w, id, dst| {
+                // SAFETY: BoidsMat4 is repr(C) of exactly [f32; 16]; the slice covers `dst`.
+                let m: &mut [[f32; 16]] =
+                    std::slice::from_raw_parts_mut(dst.as_mut_ptr().cast::<[f32; 16]>(), dst.len());
+                let _ = w.read_matrices_transformed(id, &t.m, scale, m)?;
+                Ok(())
+            })
+        }
+    })
 }
 
 /// Overwrites every boid's position (id order; `count` must equal the flock's count).

@@ -95,7 +95,7 @@ fn enums_cs() -> String {
     let mut s = String::from(
         "// The engine's enums. Generated from its enum tables (c_enum!) by\n\
          // crates/ffi/tests/generated.rs; do not edit. C# 7.2.\n\
-         namespace Boids\n{\n",
+         namespace BoidsFlocking\n{\n",
     );
     let all = tables();
     for t in &all {
@@ -114,7 +114,7 @@ fn enums_cs() -> String {
         s.push_str("    }\n\n");
     }
     s.push_str(
-        "}\n\nnamespace Boids.Native\n{\n    internal static partial class BoidsConst\n    {\n",
+        "}\n\nnamespace BoidsFlocking.Native\n{\n    internal static partial class BoidsConst\n    {\n",
     );
     let _ = writeln!(
         s,

@@ -924,6 +924,52 @@ fn matrix() -> Vec<Row> {
                 });
             }
         }),
+        ("boids_flock_read_matrices_transformed", |fx| {
+            reads(fx, |f, c, n| unsafe {
+                let t = identity();
+                boids_flock_read_matrices_transformed(
+                    f,
+                    &t,
+                    1.0,
+                    c.as_mut_ptr().cast(),
+                    c.len() / 16,
+                    n,
+                )
+            });
+            let mut m = vec![BoidsMat4::default(); 64];
+            let mut n = 0;
+            refused(fx, "NULL transform", NullPointer, || unsafe {
+                boids_flock_read_matrices_transformed(fx.f, null(), 1.0, m.as_mut_ptr(), 64, &mut n)
+            });
+            for bad in [f32::NAN, f32::INFINITY, -2e9] {
+                for k in [0, 7, 15] {
+                    let mut t = identity();
+                    t.m[k] = bad;
+                    refused(fx, "bad transform element", InvalidArgument, || unsafe {
+                        boids_flock_read_matrices_transformed(
+                            fx.f,
+                            &t,
+                            1.0,
+                            m.as_mut_ptr(),
+                            64,
+                            &mut n,
+                        )
+                    });
+                    assert!(msg().contains(&format!("transform[{k}]")), "{}", msg());
+                }
+            }
+            refused(fx, "bad scale", InvalidArgument, || unsafe {
+                let t = identity();
+                boids_flock_read_matrices_transformed(
+                    fx.f,
+                    &t,
+                    f32::NAN,
+                    m.as_mut_ptr(),
+                    64,
+                    &mut n,
+                )
+            });
+        }),
         ("boids_flock_write_positions", |fx| {
             writes(fx, |f, p, n| unsafe {
                 boids_flock_write_positions(f, p, n)
@@ -1134,6 +1180,14 @@ fn bad_obstacle_defs() -> Vec<BoidsObstacleDef> {
 /// A bulk read: NULL buffer with capacity, NULL count, too-small buffer (count reports the
 /// need), zero-size size query, bad ids, BUSY. `f32` storage is big enough for every element
 /// type (read functions are given element capacities).
+fn identity() -> BoidsMat4 {
+    let mut t = BoidsMat4::default();
+    for k in [0, 5, 10, 15] {
+        t.m[k] = 1.0;
+    }
+    t
+}
+
 fn reads(fx: &Fx, read: fn(BoidsFlockId, &mut [f32], *mut usize) -> BoidsResult) {
     let mut n = 0usize;
     let mut big = vec![0.0f32; 64 * 16];

@@ -42,7 +42,74 @@ fn package_json_is_a_valid_manifest_of_this_version() {
             .count();
         assert!(scripts >= 1, "{path} has no script");
     }
-    for doc in ["Documentation~/index.md", "Runtime/Boids.Runtime.asmdef"] {
+    for doc in [
+        "Documentation~/index.md",
+        "Runtime/BoidsFlocking.Runtime.asmdef",
+    ] {
         assert!(package().join(doc).is_file(), "{doc} missing");
     }
+}
+
+/// Every file and folder of the package source has its committed `.meta` (Unity ignores an
+/// asset without one in an immutable package, and a GUID must survive renames and builds), no
+/// `.meta` is left without its asset, and every GUID is 32 hex digits and unique.
+#[test]
+fn every_asset_has_a_committed_meta_with_a_unique_guid() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            out.push(p.clone());
+            if p.is_dir() {
+                walk(&p, out);
+            }
+        }
+    }
+    let mut all = Vec::new();
+    walk(&package(), &mut all);
+    let mut guids = std::collections::BTreeMap::new();
+    let mut assets = 0;
+    for p in &all {
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if let Some(asset) = name.strip_suffix(".meta") {
+            assert!(
+                p.with_file_name(asset).exists(),
+                "{} has no asset",
+                p.display()
+            );
+            let text = std::fs::read_to_string(p).unwrap();
+            let guid = text
+                .lines()
+                .find_map(|l| l.strip_prefix("guid: "))
+                .unwrap_or_else(|| panic!("{}: no guid", p.display()));
+            assert!(
+                guid.len() == 32
+                    && guid
+                        .bytes()
+                        .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()),
+                "{}: malformed GUID {guid}",
+                p.display()
+            );
+            if let Some(other) = guids.insert(guid.to_string(), p.clone()) {
+                panic!("GUID {guid} twice: {} and {}", other.display(), p.display());
+            }
+            assert!(
+                text.starts_with("fileFormatVersion: 2\n"),
+                "{}",
+                p.display()
+            );
+        } else {
+            assets += 1;
+            let meta = p.with_file_name(format!("{name}.meta"));
+            assert!(
+                meta.is_file(),
+                "{} has no .meta (run scripts/package-unity --write-metas and commit it)",
+                p.display()
+            );
+        }
+    }
+    assert_eq!(guids.len(), assets);
+    // The component keeps the GUID it had in 0.2.0's tarball, so scenes that use it still do.
+    let controller =
+        std::fs::read_to_string(package().join("Runtime/BoidsFlockController.cs.meta")).unwrap();
+    assert!(controller.contains("guid: acdb713dfcaed8fdfdfdf328688d977b"));
 }

@@ -408,6 +408,30 @@ fn rows() -> Vec<Row> {
                 Err(Error::InvalidId)
             );
         }),
+        ("read_matrices_transformed", |fx| {
+            let f = fx.f;
+            let mut m = vec![[0.0f32; 16]; 40];
+            let id = glam::Mat4::IDENTITY.to_cols_array();
+            assert!(
+                fx.w.read_matrices_transformed(f, &id, f32::NAN, &mut m)
+                    .is_err()
+            );
+            for bad in [f32::NAN, f32::NEG_INFINITY, 1e10] {
+                for k in [0, 9, 15] {
+                    let mut t = id;
+                    t[k] = bad;
+                    assert!(fx.w.read_matrices_transformed(f, &t, 1.0, &mut m).is_err());
+                }
+            }
+            assert_eq!(
+                fx.w.read_matrices_transformed(f, &id, 1.0, &mut m[..3]),
+                Err(Error::BufferTooSmall { needed: 40 })
+            );
+            assert_eq!(
+                fx.w.read_matrices_transformed(fx.dead, &id, 1.0, &mut m),
+                Err(Error::InvalidId)
+            );
+        }),
         ("step", |fx| {
             for dt in [0.0, -1.0, f32::NAN, f32::INFINITY, 1.5, f32::MAX] {
                 refused(fx, "bad dt", |w| w.step(dt));

@@ -858,3 +858,101 @@ fn a_refused_preset_or_scene_leaves_the_world_as_it_was() {
     );
     assert!(w.find_flock("p").is_none());
 }
+
+/// Worlds that ask for the same number of threads share one pool: ten worlds of 3 threads start
+/// 3 workers, not 30 (several Unity controllers, several C hosts' worlds), and they still step
+/// to the bits of a world alone. The pool ends with its last world.
+#[cfg(target_os = "linux")]
+#[test]
+fn worlds_with_the_same_thread_count_share_one_pool() {
+    fn threads_named(prefix: &str) -> usize {
+        std::fs::read_dir("/proc/self/task")
+            .unwrap()
+            .filter(|t| {
+                let comm = t.as_ref().unwrap().path().join("comm");
+                std::fs::read_to_string(comm).is_ok_and(|n| n.starts_with(prefix))
+            })
+            .count()
+    }
+    // Rayon's workers leave shortly after their pool is dropped.
+    let settle = |want: usize| {
+        for _ in 0..200 {
+            if threads_named("boids-7-") == want {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert_eq!(threads_named("boids-7-"), want);
+    };
+    // 7 threads: no other test in this binary asks for 7.
+    let alone = run(mixed_world(7, 5), 40);
+    settle(0); // the pool ended with its world
+    let worlds: Vec<World> = (0..10).map(|k| mixed_world(7, 100 + k)).collect();
+    settle(7); // ten worlds, one pool of 7
+    let mut hashes = Vec::new();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = worlds
+            .into_iter()
+            .map(|w| s.spawn(move || run(w, 40)))
+            .collect();
+        hashes = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    });
+    assert_eq!(hashes.len(), 10);
+    assert_eq!(run(mixed_world(7, 5), 40), alone, "sharing changes no bit");
+    let again = run(mixed_world(7, 100), 40);
+    assert_eq!(
+        hashes[0], again,
+        "a world stepped beside nine others gives its own bits"
+    );
+}
+
+/// The transformed read is the parent transform times each boid's matrix (a Unity object's
+/// localToWorldMatrix times the flock's local matrices); a bad transform is refused.
+#[test]
+fn transformed_matrices_are_the_parent_times_each_boid() {
+    let mut w = World::new(WorldConfig {
+        seed: 3,
+        threads: 1,
+        ..WorldConfig::default()
+    })
+    .unwrap();
+    let fish = w.create_flock("fish", FlockParams::default()).unwrap();
+    w.spawn(fish, 300, &Spawn::default()).unwrap();
+    w.step(DT).unwrap();
+    let parent = glam::Mat4::from_scale_rotation_translation(
+        glam::Vec3::new(2.0, 2.0, 0.5),
+        glam::Quat::from_rotation_y(0.7),
+        glam::Vec3::new(10.0, -4.0, 3.0),
+    );
+    let mut local = vec![[0.0f32; 16]; 300];
+    let mut placed = vec![[0.0f32; 16]; 300];
+    w.read_matrices(fish, 0.5, &mut local).unwrap();
+    let t = parent.to_cols_array();
+    assert_eq!(
+        w.read_matrices_transformed(fish, &t, 0.5, &mut placed)
+            .unwrap(),
+        300
+    );
+    for (l, p) in local.iter().zip(&placed) {
+        let want = parent * glam::Mat4::from_cols_array(l);
+        let got = glam::Mat4::from_cols_array(p);
+        assert!(want.abs_diff_eq(got, 1e-4), "{want} vs {got}");
+    }
+    // The boid at the local origin of its own matrix sits where the parent puts its position.
+    let p0 = glam::Vec3::from_slice(&local[0][12..15]);
+    let placed0 = glam::Vec3::from_slice(&placed[0][12..15]);
+    assert!(parent.transform_point3(p0).abs_diff_eq(placed0, 1e-4));
+    for (k, bad) in [(3, f32::NAN), (12, 2e9), (0, f32::INFINITY)] {
+        let mut t = t;
+        t[k] = bad;
+        let e = w
+            .read_matrices_transformed(fish, &t, 1.0, &mut placed)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(&format!("transform[{k}]")), "{e}");
+    }
+    assert!(matches!(
+        w.read_matrices_transformed(fish, &t, 1.0, &mut placed[..10]),
+        Err(Error::BufferTooSmall { needed: 300 })
+    ));
+}

@@ -171,12 +171,33 @@ impl Flock {
     /// `out` must hold at least [`Flock::len`] entries.
     pub fn write_matrices(&self, scale: f32, out: &mut [[f32; 16]]) {
         gather(self.id_slots(), out, |s| {
-            let (r, u, f) = look_basis(self.headings[s]);
-            let (r, u, f) = (r * scale, u * scale, f * scale);
-            let p = self.positions[s];
-            [
-                r.x, r.y, r.z, 0.0, u.x, u.y, u.z, 0.0, f.x, f.y, f.z, 0.0, p.x, p.y, p.z, 1.0,
-            ]
+            self.local_matrix(s, scale).to_cols_array()
         });
+    }
+
+    /// As [`Flock::write_matrices`], each matrix multiplied on the left by `transform`
+    /// (column-major): `transform × boid`, e.g. a Unity object's `localToWorldMatrix` when the
+    /// flock lives in that object's local space. For drawing only: the product is not part of
+    /// the model's state.
+    pub fn write_matrices_transformed(
+        &self,
+        transform: &[f32; 16],
+        scale: f32,
+        out: &mut [[f32; 16]],
+    ) {
+        let t = glam::Mat4::from_cols_array(transform);
+        gather(self.id_slots(), out, |s| {
+            (t * self.local_matrix(s, scale)).to_cols_array()
+        });
+    }
+
+    fn local_matrix(&self, s: usize, scale: f32) -> glam::Mat4 {
+        let (r, u, f) = look_basis(self.headings[s]);
+        glam::Mat4::from_cols(
+            (r * scale).extend(0.0),
+            (u * scale).extend(0.0),
+            (f * scale).extend(0.0),
+            self.positions[s].extend(1.0),
+        )
     }
 }

@@ -1,10 +1,12 @@
-//! The world: flocks by generational id, a seed, a step counter and an optional own thread pool.
+//! The world: flocks by generational id, a seed, a step counter and an optional thread pool,
+//! shared with every other world of the process that asked for the same number of threads.
 
 use crate::error::{Error, invalid};
 use crate::flock::{Flock, FlockSnapshot, Spawn};
 use crate::slotmap::SlotMap;
 use boids_core::{FlockParams, MAX_MAGNITUDE, Obstacle, Vec3, limits};
 use boids_index::SimdLevel;
+use std::sync::{Arc, Mutex, Weak};
 
 /// Most boids one flock may hold: 16.7 million (about 2 GiB of state and index).
 pub const MAX_BOIDS_PER_FLOCK: usize = 1 << 24;
@@ -21,11 +23,36 @@ pub use save::SAVE_FORMAT_VERSION;
 pub const MAX_DT: f32 = 1.0;
 
 /// Runs `f` in `pool`, or in Rayon's global pool when there is none.
-fn install<R: Send>(pool: &Option<rayon::ThreadPool>, f: impl FnOnce() -> R + Send) -> R {
+fn install<R: Send>(pool: &Option<Arc<rayon::ThreadPool>>, f: impl FnOnce() -> R + Send) -> R {
     match pool {
         Some(p) => p.install(f),
         None => f(),
     }
+}
+
+/// The process's pool of `threads` workers: every world that asks for the same count shares it
+/// (ten worlds of 4 threads run on 4 workers, not 40), and it ends with the last such world.
+fn shared_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
+    static POOLS: Mutex<Vec<(usize, Weak<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    // The list holds plain data; a panic elsewhere cannot leave it half-written.
+    let mut pools = POOLS.lock().unwrap_or_else(|p| p.into_inner());
+    pools.retain(|(_, w)| w.strong_count() > 0);
+    if let Some(pool) = pools
+        .iter()
+        .filter(|(n, _)| *n == threads)
+        .find_map(|(_, w)| w.upgrade())
+    {
+        return Ok(pool);
+    }
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(move |i| format!("boids-{threads}-{i}"))
+            .build()
+            .map_err(|e| invalid(format!("cannot start thread pool: {e}")))?,
+    );
+    pools.push((threads, Arc::downgrade(&pool)));
+    Ok(pool)
 }
 
 fn check_room(have: usize, need: usize) -> Result<(), Error> {
@@ -47,8 +74,9 @@ crate::slot_key!(
 pub struct WorldConfig {
     /// Seed of every random draw in the world.
     pub seed: u64,
-    /// Worker threads: 0 uses Rayon's global pool (`RAYON_NUM_THREADS`), n > 0 gives the world
-    /// its own pool of n threads.
+    /// Worker threads: 0 uses Rayon's global pool (`RAYON_NUM_THREADS`); n > 0 runs the world
+    /// on a pool of n threads, shared by every world of the process that asked for n (so
+    /// several worlds never oversubscribe the CPU).
     pub threads: usize,
     /// The instruction set of the neighbour kernel: `None` takes `BOIDS_SIMD` from the
     /// environment, or else the fastest this CPU supports. Every choice gives the same bits;
@@ -104,7 +132,7 @@ pub struct World {
     live_obstacles: Vec<Obstacle>,
     observer: Option<Vec3>,
     relations: Vec<Relation>,
-    pool: Option<rayon::ThreadPool>,
+    pool: Option<Arc<rayon::ThreadPool>>,
     level: SimdLevel,
 }
 
@@ -124,13 +152,7 @@ impl World {
                     config.threads
                 )));
             }
-            Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(config.threads)
-                    .thread_name(|i| format!("boids-{i}"))
-                    .build()
-                    .map_err(|e| invalid(format!("cannot start thread pool: {e}")))?,
-            )
+            Some(shared_pool(config.threads)?)
         } else {
             None
         };
@@ -487,6 +509,34 @@ impl World {
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
         self.in_pool(|| f.write_matrices(scale, out));
+        Ok(f.len())
+    }
+
+    /// As [`World::read_matrices`], each matrix multiplied on the left by `transform` (4×4,
+    /// column-major; every element finite and within [`MAX_MAGNITUDE`]): draw a flock that
+    /// lives in a parent object's local space without a pass over the matrices on the host.
+    pub fn read_matrices_transformed(
+        &self,
+        id: FlockId,
+        transform: &[f32; 16],
+        scale: f32,
+        out: &mut [[f32; 16]],
+    ) -> Result<usize, Error> {
+        if !scale.is_finite() {
+            return Err(invalid(format!("matrix scale must be finite, got {scale}")));
+        }
+        if let Some((k, v)) = transform
+            .iter()
+            .enumerate()
+            .find(|(_, v)| !(v.is_finite() && v.abs() <= MAX_MAGNITUDE))
+        {
+            return Err(invalid(format!(
+                "transform[{k}] must be finite and within {MAX_MAGNITUDE:e}, got {v}"
+            )));
+        }
+        let f = self.flock(id).ok_or(Error::InvalidId)?;
+        check_room(out.len(), f.len())?;
+        self.in_pool(|| f.write_matrices_transformed(transform, scale, out));
         Ok(f.len())
     }
 }
