@@ -2,7 +2,7 @@
 // Build and run: see the README's C# quick start.
 using System;
 using System.Diagnostics;
-using Boids;
+using BoidsFlocking;
 
 static class Demo
 {

@@ -2,7 +2,7 @@
 // digest (and the exact state hash) against pinned values. Works the same in NUnit or Unity's
 // Test Runner: replace the checks by Assert.AreEqual.
 using System;
-using Boids;
+using BoidsFlocking;
 
 static class SnapshotTest
 {

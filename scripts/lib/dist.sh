@@ -1,7 +1,9 @@
 # Sourced by scripts/release, scripts/package-unity, scripts/install-c and scripts/test: the one
 # place that knows how to build what ships, for every platform, and what each artifact holds.
-# Cargo profile `dist` (fat LTO, one codegen unit, stripped). The shared library's soname
-# (Linux) and install name (macOS) come from crates/ffi/build.rs.
+# Cargo profile `dist` (fat LTO, one codegen unit, stripped).
+#
+# Linux libraries get the soname libboids_ffi.so.<major> (crates/ffi/build.rs, through
+# BOIDS_VERSIONED_SONAME below) and ship with the .so.<major> and .so symlinks.
 #
 # Platforms, each built from this Linux machine:
 #   linux-x86_64     cargo zigbuild, glibc 2.17 (runs on every glibc Linux since 2012)
@@ -22,6 +24,9 @@ boids_version() {
 header_functions() {
   grep -oE '\bboids_[a-z0-9_]+\(' "$ROOT/include/boids.h" | tr -d '(' | LC_ALL=C sort -u
 }
+
+# What ships has a versioned soname on Linux (crates/ffi/build.rs).
+export BOIDS_VERSIONED_SONAME=1
 
 # Builds boids-ffi for the host; prints the directory of the artifacts.
 dist_build() {

@@ -9,8 +9,8 @@ using System.Diagnostics;
 using System.Linq;
 using System.Reflection;
 using System.Runtime.InteropServices;
-using Boids;
-using Boids.Native;
+using BoidsFlocking;
+using BoidsFlocking.Native;
 
 static unsafe partial class BoidsTests
 {
@@ -70,7 +70,7 @@ static unsafe partial class BoidsTests
             var asm = typeof(BoidsWorld).Assembly;
             foreach (var t in asm.GetExportedTypes())
             {
-                Assert(t.Namespace == "Boids", "public type outside namespace Boids: " + t.FullName);
+                Assert(t.Namespace == "BoidsFlocking", "public type outside namespace BoidsFlocking: " + t.FullName);
                 foreach (var m in t.GetMembers(BindingFlags.Public | BindingFlags.Instance | BindingFlags.Static | BindingFlags.DeclaredOnly))
                 {
                     var types = new List<Type>();
@@ -82,7 +82,7 @@ static unsafe partial class BoidsTests
                     {
                         Type y = x.IsArray || x.IsByRef || x.IsPointer ? x.GetElementType() : x;
                         Assert(!x.IsPointer, t.Name + "." + m.Name + " takes a pointer");
-                        Assert(y.Namespace != "Boids.Native", t.Name + "." + m.Name + " exposes " + y.Name);
+                        Assert(y.Namespace != "BoidsFlocking.Native", t.Name + "." + m.Name + " exposes " + y.Name);
                     }
                 }
             }
@@ -468,7 +468,7 @@ static unsafe partial class BoidsTests
         });
         Test("round trip: 256 random accepted settings and states read back equal and are accepted again", RoundTrips);
         Test("hostile matrix: one row per public member, every row refused cleanly with the state unchanged", HostileMatrix);
-        Test("the Unity component's engine calls: 300 frames, the fish stay inside the bounds", UnityComponent);
+        UnityTests();
 
         Console.WriteLine(passed + " passed, " + failed + " failed");
         return failed == 0 ? 0 : 1;

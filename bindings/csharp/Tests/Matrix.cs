@@ -6,7 +6,7 @@ using System.Collections.Generic;
 using System.Linq;
 using System.Reflection;
 using System.Runtime.InteropServices;
-using Boids;
+using BoidsFlocking;
 
 static unsafe partial class BoidsTests
 {
@@ -55,10 +55,11 @@ static unsafe partial class BoidsTests
         Assert(e.ParamName == param, what + ": names '" + e.ParamName + "', not '" + param + "'");
     }
 
-    static void Code(Fx fx, string what, BoidsResult code, Action a)
+    static BoidsException Code(Fx fx, string what, BoidsResult code, Action a)
     {
         var e = No<BoidsException>(fx, what, a);
         Assert(e.Result == code, what + ": " + e.Result + " (" + e.Message + "), expected " + code);
+        return e;
     }
 
     /// The rows every flock member shares: a flock of a disposed world, a destroyed flock.
@@ -74,6 +75,16 @@ static unsafe partial class BoidsTests
         // BoidsWorld
         r["BoidsWorld..ctor"] = fx => No<ArgumentOutOfRangeException>(fx, "negative threads", () => new BoidsWorld(0, -1));
         r["BoidsWorld.Version"] = fx => Assert(BoidsWorld.Version.Length > 0, "version");
+        r["BoidsFlock.Equals"] = fx =>
+        {
+            Assert(fx.F.Equals(fx.W.FindFlock("f")) && !fx.F.Equals(null) && !fx.F.Equals("fish") && !fx.F.Equals(fx.Dead),
+                "equal to another handle of the same flock only");
+            Assert(fx.Orphan.Equals(fx.Orphan), "a flock of a disposed world still equals itself, without throwing");
+        };
+        r["BoidsFlock.GetHashCode"] = fx =>
+            Assert(fx.F.GetHashCode() == fx.W.FindFlock("f").GetHashCode() && fx.Orphan.GetHashCode() == fx.Orphan.GetHashCode(),
+                "equal handles hash alike; no throw after Dispose");
+        r["BoidsWorld.WrapperVersion"] = fx => Assert(BoidsWorld.WrapperVersion == BoidsWorld.Version, "a constant: nothing to refuse");
         r["BoidsWorld.IsDisposed"] = fx => Assert(fx.Disposed.IsDisposed && !fx.W.IsDisposed, "IsDisposed");
         r["BoidsWorld.Dispose"] = fx => fx.Disposed.Dispose(); // twice: a no-op
         r["BoidsWorld.Step"] = fx =>
@@ -284,6 +295,19 @@ static unsafe partial class BoidsTests
         {
             readMatrices(fx);
             Code(fx, "ReadMatrices NaN scale", BoidsResult.InvalidArgument, () => fx.F.ReadMatrices(new Mat4[16], float.NaN));
+            // The transformed read: a bad element anywhere in the transform is refused, naming it.
+            var identity = new Mat4 { M00 = 1, M11 = 1, M22 = 1, M33 = 1 };
+            Code(fx, "ReadMatrices(transform) NaN scale", BoidsResult.InvalidArgument, () => fx.F.ReadMatrices(new Mat4[64], identity, float.NaN));
+            foreach (float bad in new[] { float.NaN, float.PositiveInfinity, -2e9f })
+            {
+                var t = identity;
+                t.M31 = bad;
+                var e = Code(fx, "ReadMatrices(transform " + bad + ")", BoidsResult.InvalidArgument, () => fx.F.ReadMatrices(new Mat4[64], t));
+                Assert(e.Message.Contains("transform[7]"), "the element is named: " + e.Message);
+            }
+            Param<ArgumentNullException>(fx, "ReadMatrices(null, transform)", "buffer", () => fx.F.ReadMatrices(null, identity));
+            Code(fx, "ReadMatrices(transform) too small", BoidsResult.BufferTooSmall, () => fx.F.ReadMatrices(new Mat4[3], identity));
+            Param<ArgumentOutOfRangeException>(fx, "ReadMatrices(IntPtr, -1, transform)", "capacity", () => fx.F.ReadMatrices(IntPtr.Zero, -1, identity));
         };
         foreach (var name in new[] { "WritePositions", "WriteVelocities" })
         {
@@ -528,67 +552,5 @@ static unsafe partial class BoidsTests
                 Assert(w.StateHash == before, "case " + c + ": writing back what was read changed the state");
             }
         }
-    }
-}
-
-static partial class BoidsTests
-{
-    static bool Inside(UnityEngine.Vector3 p, UnityEngine.Vector3 centre, UnityEngine.Vector3 size, float margin)
-    {
-        return Math.Abs(p.x - centre.x) <= size.x / 2 + margin && Math.Abs(p.y - centre.y) <= size.y / 2 + margin
-            && Math.Abs(p.z - centre.z) <= size.z / 2 + margin;
-    }
-
-    /// The component as Unity drives it (OnEnable, 300 Updates, OnDisable) through the stand-in:
-    /// in every frame the fish are inside the box centred on the GameObject (which moves at frame
-    /// 100, carrying them along), and are drawn in batches of at most 1023. Then the sample builds its scene and runs a few frames.
-    static void UnityComponent()
-    {
-        var go = new UnityEngine.GameObject("school");
-        var home = new UnityEngine.Vector3(100f, 0f, 50f);
-        var size = new UnityEngine.Vector3(20f, 10f, 20f);
-        go.transform.position = home;
-        go.SetActive(false);
-        var c = go.AddComponent<Boids.Unity.BoidsFlockController>();
-        c.Count = 2500;
-        c.BoxSize = size;
-        c.Mesh = new UnityEngine.Mesh();
-        c.Material = new UnityEngine.Material(UnityEngine.Shader.Find("Standard"));
-        go.SetActive(true);
-        Assert(c.Flock != null && c.Flock.Count == 2500, "the flock exists once enabled");
-        var pos = new UnityEngine.Vector3[2500];
-        int worstOut = 0;
-        for (int frame = 0; frame < 300; frame++)
-        {
-            UnityEngine.Time.StandInTime = frame / 60f;
-            if (frame == 100) go.transform.position = home + new UnityEngine.Vector3(3f, 0f, 0f);
-            UnityEngine.Graphics.Batches.Clear();
-            UnityEngine.GameObject.Message(c, "Update");
-            Assert(UnityEngine.Graphics.Batches.Sum() == 2500 && UnityEngine.Graphics.Batches.Max() <= 1023,
-                "frame " + frame + ": drew " + string.Join(",", UnityEngine.Graphics.Batches));
-            Assert(Boids.Unity.BoidsUnityExtensions.ReadPositions(c.Flock, pos) == 2500, "read into Vector3[]");
-            var centre = go.transform.position;
-            {
-                int outside = pos.Count(p => !Inside(p, centre, size, 0.5f));
-                if (outside > 0 && Environment.GetEnvironmentVariable("BOIDS_DEBUG") != null)
-                {
-                    var far = pos.OrderByDescending(p => Math.Max(Math.Abs(p.x - centre.x) - size.x / 2, Math.Max(Math.Abs(p.y - centre.y) - size.y / 2, Math.Abs(p.z - centre.z) - size.z / 2))).First();
-                    Console.WriteLine("frame " + frame + ": " + outside + " outside, e.g. " + far.x + " " + far.y + " " + far.z);
-                }
-                worstOut = Math.Max(worstOut, outside);
-            }
-        }
-        Assert(worstOut == 0, worstOut + " fish left the box (0.5 of slack) in a frame");
-        UnityEngine.GameObject.Message(c, "OnDrawGizmos");
-        var world = c.World;
-        go.SetActive(false);
-        Assert(c.Flock == null && world.IsDisposed, "disabling frees the native world");
-
-        var host = new UnityEngine.GameObject("sample");
-        var sample = host.AddComponent<Boids.Samples.FishSchoolSample>();
-        UnityEngine.GameObject.Message(sample, "Start");
-        for (int frame = 0; frame < 10; frame++) UnityEngine.GameObject.Message(sample, "Update");
-        Assert(sample.School.Flock.Count == 3000, "the sample's school");
-        sample.School.gameObject.SetActive(false);
     }
 }

@@ -3,8 +3,10 @@
 // member the package uses is declared with the signature of Unity 2022.3's API reference (a
 // wrong member fails the compile check), with one unavoidable difference: RenderMeshInstanced's
 // `where T : unmanaged` is `where T : struct` here (C# 7.3; callers compile the same). The
-// bodies are the least that lets the tests run: this is not Unity and says nothing about
-// rendering or behaviour inside Unity. Members marked "stand-in only" do not exist in Unity.
+// bodies are the least that lets the tests run, except the transform math (Quaternion.Euler in
+// Unity's Z-X-Y order, Matrix4x4.TRS, TransformPoint), which follows Unity's conventions so the
+// tests can check where the component draws: this is not Unity and says nothing about rendering
+// inside Unity. Members marked "stand-in only" do not exist in Unity.
 using System;
 using System.Collections.Generic;
 using System.Reflection;
@@ -13,10 +15,40 @@ namespace UnityEngine
 {
     public class Object
     {
+        /// <summary>Stand-in only: every object Destroy was called on, in order.</summary>
+        public static readonly List<Object> StandInDestroyed = new List<Object>();
+        internal bool destroyed;
+
         public string name { get; set; }
-        public static void Destroy(Object obj) { }
-        public static bool operator ==(Object a, Object b) { return ReferenceEquals(a, b) || (ReferenceEquals(a, null) && ReferenceEquals(b, null)); }
+
+        public static void Destroy(Object obj)
+        {
+            if (ReferenceEquals(obj, null) || obj.destroyed) return;
+            obj.destroyed = true;
+            StandInDestroyed.Add(obj);
+            var go = obj as GameObject;
+            if (!ReferenceEquals(go, null)) go.StandInDestroy();
+        }
+
+        public static T FindObjectOfType<T>() where T : Object
+        {
+            foreach (GameObject go in GameObject.StandInAll)
+            {
+                if (!go.activeSelf) continue;
+                foreach (Component c in go.StandInComponents)
+                {
+                    var t = c as T;
+                    if (t != null) return t;
+                }
+            }
+            return null;
+        }
+
+        // Unity's == says a destroyed object equals null.
+        static bool Dead(Object o) { return ReferenceEquals(o, null) || o.destroyed; }
+        public static bool operator ==(Object a, Object b) { return Dead(a) && Dead(b) || ReferenceEquals(a, b); }
         public static bool operator !=(Object a, Object b) { return !(a == b); }
+        public static implicit operator bool(Object o) { return !Dead(o); }
         public override bool Equals(object o) { return ReferenceEquals(this, o); }
         public override int GetHashCode() { return base.GetHashCode(); }
     }
@@ -26,20 +58,28 @@ namespace UnityEngine
         internal GameObject go;
         public GameObject gameObject { get { return go; } }
         public Transform transform { get { return go.transform; } }
+        public string tag { get { return go.tag; } }
     }
 
-    public class Behaviour : Component { public bool enabled { get; set; } }
+    public class Behaviour : Component { public bool enabled { get; set; } = true; }
     public class MonoBehaviour : Behaviour { }
 
     public class Transform : Component
     {
         public Vector3 position { get; set; }
-        public Quaternion rotation { get; set; }
+        public Quaternion rotation { get; set; } = Quaternion.identity;
+        public Vector3 localScale { get; set; } = new Vector3(1f, 1f, 1f);
+        public Matrix4x4 localToWorldMatrix { get { return Matrix4x4.TRS(position, rotation, localScale); } }
+        public Matrix4x4 worldToLocalMatrix { get { return localToWorldMatrix.inverse; } }
+        public Vector3 TransformPoint(Vector3 p) { return localToWorldMatrix.MultiplyPoint3x4(p); }
+        public Vector3 InverseTransformPoint(Vector3 p) { return worldToLocalMatrix.MultiplyPoint3x4(p); }
         public void LookAt(Vector3 worldPosition) { }
     }
 
     public sealed class GameObject : Object
     {
+        /// <summary>Stand-in only: every live GameObject.</summary>
+        public static readonly List<GameObject> StandInAll = new List<GameObject>();
         readonly List<Component> components = new List<Component>();
         readonly Transform t;
         bool active = true;
@@ -47,11 +87,16 @@ namespace UnityEngine
         public GameObject(string name)
         {
             this.name = name;
+            tag = "Untagged";
             t = new Transform();
             t.go = this;
+            StandInAll.Add(this);
         }
 
         public Transform transform { get { return t; } }
+        public string tag { get; set; }
+        public bool activeSelf { get { return active; } }
+        internal IEnumerable<Component> StandInComponents { get { return components; } }
 
         public T AddComponent<T>() where T : Component
         {
@@ -69,9 +114,20 @@ namespace UnityEngine
             foreach (var c in components) Message(c, value ? "OnEnable" : "OnDisable");
         }
 
-        /// <summary>Stand-in only: calls a component's message (Update, OnDrawGizmos, ...) as Unity does.</summary>
+        internal void StandInDestroy()
+        {
+            if (active) foreach (var c in components) Message(c, "OnDisable");
+            foreach (var c in components) Message(c, "OnDestroy");
+            active = false;
+            StandInAll.Remove(this);
+        }
+
+        /// <summary>Stand-in only: calls a component's message (Update, OnDrawGizmos, ...) as
+        /// Unity does: not on a disabled Behaviour (but OnDisable and OnDestroy always).</summary>
         public static void Message(Component c, string method)
         {
+            var b = c as Behaviour;
+            if (b != null && !b.enabled && method != "OnDisable" && method != "OnDestroy") return;
             MethodInfo m = c.GetType().GetMethod(method, BindingFlags.Instance | BindingFlags.NonPublic | BindingFlags.Public);
             if (m == null) return;
             try { m.Invoke(c, null); }
@@ -83,6 +139,23 @@ namespace UnityEngine
     {
         public CameraClearFlags clearFlags { get; set; }
         public Color backgroundColor { get; set; }
+
+        public static Camera main
+        {
+            get
+            {
+                foreach (GameObject go in GameObject.StandInAll)
+                {
+                    if (!go.activeSelf || go.tag != "MainCamera") continue;
+                    foreach (Component c in go.StandInComponents)
+                    {
+                        var cam = c as Camera;
+                        if (cam != null && cam.enabled) return cam;
+                    }
+                }
+                return null;
+            }
+        }
     }
 
     public enum CameraClearFlags { Skybox = 1, Color = 2, SolidColor = 2, Depth = 3, Nothing = 4 }
@@ -93,12 +166,20 @@ namespace UnityEngine
 
     public sealed class Shader : Object
     {
-        public static Shader Find(string name) { return new Shader(); }
+        /// <summary>Stand-in only: the shader names Find finds (all, when null).</summary>
+        public static HashSet<string> StandInAvailable;
+
+        public static Shader Find(string name)
+        {
+            if (StandInAvailable != null && !StandInAvailable.Contains(name)) return null;
+            return new Shader { name = name };
+        }
     }
 
     public class Material : Object
     {
-        public Material(Shader shader) { }
+        public Material(Shader shader) { this.shader = shader; }
+        public Shader shader { get; set; }
         public bool enableInstancing { get; set; }
         public Color color { get; set; }
     }
@@ -107,8 +188,15 @@ namespace UnityEngine
     {
         public Vector3[] vertices { get; set; }
         public int[] triangles { get; set; }
+        public Bounds bounds { get; set; }
         public void RecalculateNormals() { }
-        public void RecalculateBounds() { }
+        public void RecalculateBounds()
+        {
+            if (vertices == null || vertices.Length == 0) { bounds = new Bounds(); return; }
+            var b = new Bounds(vertices[0], Vector3.zero);
+            foreach (Vector3 v in vertices) b.Encapsulate(v);
+            bounds = b;
+        }
     }
 
     public struct Vector3
@@ -116,20 +204,164 @@ namespace UnityEngine
         public float x, y, z;
         public Vector3(float x, float y, float z) { this.x = x; this.y = y; this.z = z; }
         public static Vector3 zero { get { return new Vector3(0f, 0f, 0f); } }
+        public float magnitude { get { return (float)Math.Sqrt(x * x + y * y + z * z); } }
+        public static Vector3 Min(Vector3 a, Vector3 b) { return new Vector3(Math.Min(a.x, b.x), Math.Min(a.y, b.y), Math.Min(a.z, b.z)); }
+        public static Vector3 Max(Vector3 a, Vector3 b) { return new Vector3(Math.Max(a.x, b.x), Math.Max(a.y, b.y), Math.Max(a.z, b.z)); }
+        public static float Distance(Vector3 a, Vector3 b) { return (a - b).magnitude; }
         public static Vector3 operator +(Vector3 a, Vector3 b) { return new Vector3(a.x + b.x, a.y + b.y, a.z + b.z); }
         public static Vector3 operator -(Vector3 a, Vector3 b) { return new Vector3(a.x - b.x, a.y - b.y, a.z - b.z); }
+        public static Vector3 operator -(Vector3 a) { return new Vector3(-a.x, -a.y, -a.z); }
         public static Vector3 operator *(Vector3 a, float d) { return new Vector3(a.x * d, a.y * d, a.z * d); }
+        public static Vector3 operator *(float d, Vector3 a) { return a * d; }
+        public static Vector3 operator /(Vector3 a, float d) { return new Vector3(a.x / d, a.y / d, a.z / d); }
+        public override string ToString() { return "(" + x + ", " + y + ", " + z + ")"; }
     }
 
     public struct Quaternion
     {
         public float x, y, z, w;
-        public static Quaternion Euler(float x, float y, float z) { return new Quaternion(); }
+        public Quaternion(float x, float y, float z, float w) { this.x = x; this.y = y; this.z = z; this.w = w; }
+        public static Quaternion identity { get { return new Quaternion(0f, 0f, 0f, 1f); } }
+
+        public static Quaternion AngleAxis(float degrees, Vector3 axis)
+        {
+            float h = degrees * (float)Math.PI / 360f, s = (float)Math.Sin(h), l = axis.magnitude;
+            return new Quaternion(axis.x / l * s, axis.y / l * s, axis.z / l * s, (float)Math.Cos(h));
+        }
+
+        /// <summary>Unity's order: about z, then x, then y.</summary>
+        public static Quaternion Euler(float x, float y, float z)
+        {
+            return AngleAxis(y, new Vector3(0f, 1f, 0f)) * AngleAxis(x, new Vector3(1f, 0f, 0f)) * AngleAxis(z, new Vector3(0f, 0f, 1f));
+        }
+
+        public static Quaternion operator *(Quaternion a, Quaternion b)
+        {
+            return new Quaternion(
+                a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                a.w * b.y + a.y * b.w + a.z * b.x - a.x * b.z,
+                a.w * b.z + a.z * b.w + a.x * b.y - a.y * b.x,
+                a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+        }
+
+        public static Vector3 operator *(Quaternion q, Vector3 v)
+        {
+            Matrix4x4 m = Matrix4x4.TRS(Vector3.zero, q, new Vector3(1f, 1f, 1f));
+            return m.MultiplyPoint3x4(v);
+        }
     }
 
     public struct Matrix4x4
     {
         public float m00, m10, m20, m30, m01, m11, m21, m31, m02, m12, m22, m32, m03, m13, m23, m33;
+
+        public static Matrix4x4 identity
+        {
+            get { var m = new Matrix4x4(); m.m00 = m.m11 = m.m22 = m.m33 = 1f; return m; }
+        }
+
+        public float this[int row, int column]
+        {
+            get { return Get(row + column * 4); }
+        }
+
+        float Get(int i)
+        {
+            switch (i)
+            {
+                case 0: return m00; case 1: return m10; case 2: return m20; case 3: return m30;
+                case 4: return m01; case 5: return m11; case 6: return m21; case 7: return m31;
+                case 8: return m02; case 9: return m12; case 10: return m22; case 11: return m32;
+                case 12: return m03; case 13: return m13; case 14: return m23; default: return m33;
+            }
+        }
+
+        static Matrix4x4 FromColumnMajor(float[] e)
+        {
+            return new Matrix4x4
+            {
+                m00 = e[0], m10 = e[1], m20 = e[2], m30 = e[3], m01 = e[4], m11 = e[5], m21 = e[6], m31 = e[7],
+                m02 = e[8], m12 = e[9], m22 = e[10], m32 = e[11], m03 = e[12], m13 = e[13], m23 = e[14], m33 = e[15],
+            };
+        }
+
+        public static Matrix4x4 TRS(Vector3 pos, Quaternion q, Vector3 s)
+        {
+            float x = q.x, y = q.y, z = q.z, w = q.w;
+            return FromColumnMajor(new[]
+            {
+                (1 - 2 * (y * y + z * z)) * s.x, 2 * (x * y + w * z) * s.x, 2 * (x * z - w * y) * s.x, 0f,
+                2 * (x * y - w * z) * s.y, (1 - 2 * (x * x + z * z)) * s.y, 2 * (y * z + w * x) * s.y, 0f,
+                2 * (x * z + w * y) * s.z, 2 * (y * z - w * x) * s.z, (1 - 2 * (x * x + y * y)) * s.z, 0f,
+                pos.x, pos.y, pos.z, 1f,
+            });
+        }
+
+        public static Matrix4x4 operator *(Matrix4x4 a, Matrix4x4 b)
+        {
+            var e = new float[16];
+            for (int c = 0; c < 4; c++)
+                for (int r = 0; r < 4; r++)
+                {
+                    float v = 0f;
+                    for (int k = 0; k < 4; k++) v += a[r, k] * b[k, c];
+                    e[r + c * 4] = v;
+                }
+            return FromColumnMajor(e);
+        }
+
+        public Vector3 MultiplyPoint3x4(Vector3 p)
+        {
+            return new Vector3(m00 * p.x + m01 * p.y + m02 * p.z + m03, m10 * p.x + m11 * p.y + m12 * p.z + m13,
+                m20 * p.x + m21 * p.y + m22 * p.z + m23);
+        }
+
+        /// <summary>The inverse of an affine matrix (what Transform makes).</summary>
+        public Matrix4x4 inverse
+        {
+            get
+            {
+                // 3x3 part by cofactors, then the translation.
+                float a = m00, b = m01, c = m02, d = m10, e = m11, f = m12, g = m20, h = m21, i = m22;
+                float A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
+                float det = a * A + b * B + c * C;
+                var r = new Matrix4x4
+                {
+                    m00 = A / det, m01 = -(b * i - c * h) / det, m02 = (b * f - c * e) / det,
+                    m10 = B / det, m11 = (a * i - c * g) / det, m12 = -(a * f - c * d) / det,
+                    m20 = C / det, m21 = -(a * h - b * g) / det, m22 = (a * e - b * d) / det,
+                    m33 = 1f,
+                };
+                Vector3 t = r.MultiplyPoint3x4(new Vector3(m03, m13, m23));
+                r.m03 = -t.x; r.m13 = -t.y; r.m23 = -t.z;
+                return r;
+            }
+        }
+    }
+
+    public struct Bounds
+    {
+        public Vector3 center { get; set; }
+        public Vector3 extents { get; set; }
+        public Bounds(Vector3 center, Vector3 size) { this.center = center; extents = size * 0.5f; }
+        public Vector3 size { get { return extents * 2f; } }
+        public Vector3 min { get { return center - extents; } }
+        public Vector3 max { get { return center + extents; } }
+
+        public void Encapsulate(Vector3 p)
+        {
+            Vector3 lo = Vector3.Min(min, p), hi = Vector3.Max(max, p);
+            center = (lo + hi) * 0.5f;
+            extents = (hi - lo) * 0.5f;
+        }
+
+        public void Expand(float amount) { extents = extents + new Vector3(amount, amount, amount) * 0.5f; }
+
+        public bool Contains(Vector3 p)
+        {
+            Vector3 lo = min, hi = max;
+            return p.x >= lo.x && p.y >= lo.y && p.z >= lo.z && p.x <= hi.x && p.y <= hi.y && p.z <= hi.z;
+        }
     }
 
     public struct Color
@@ -142,27 +374,57 @@ namespace UnityEngine
     public struct RenderParams
     {
         public Material material { get; set; }
+        public int layer { get; set; }
+        public Rendering.ShadowCastingMode shadowCastingMode { get; set; }
+        public bool receiveShadows { get; set; }
+        public Bounds worldBounds { get; set; }
         public RenderParams(Material mat) : this() { material = mat; }
     }
 
     public static class Graphics
     {
+        /// <summary>Stand-in only: one draw call.</summary>
+        public sealed class StandInDraw
+        {
+            public RenderParams Params;
+            public Mesh Mesh;
+            public Vector3[] Positions;
+        }
+
         /// <summary>Stand-in only: the instance count of every call since the last clear.</summary>
         public static readonly List<int> Batches = new List<int>();
+        /// <summary>Stand-in only: every call since the last clear, with where each instance is.</summary>
+        public static readonly List<StandInDraw> Draws = new List<StandInDraw>();
 
         public static void RenderMeshInstanced<T>(in RenderParams rparams, Mesh mesh, int submeshIndex, T[] instanceData, int instanceCount = -1, int startInstance = 0) where T : struct
         {
             if (instanceCount > 1023 || startInstance + instanceCount > instanceData.Length)
                 throw new ArgumentException("RenderMeshInstanced: " + instanceCount + " instances from " + startInstance + " of " + instanceData.Length);
             Batches.Add(instanceCount);
+            var positions = new Vector3[instanceCount];
+            var matrices = instanceData as Matrix4x4[];
+            if (matrices != null)
+                for (int i = 0; i < instanceCount; i++)
+                {
+                    Matrix4x4 m = matrices[startInstance + i];
+                    positions[i] = new Vector3(m.m03, m.m13, m.m23);
+                }
+            Draws.Add(new StandInDraw { Params = rparams, Mesh = mesh, Positions = positions });
         }
+
+        /// <summary>Stand-in only.</summary>
+        public static void StandInClear() { Batches.Clear(); Draws.Clear(); }
     }
 
     public static class Gizmos
     {
+        /// <summary>Stand-in only: the centre and size of every wire cube (in world space) and
+        /// sphere (centre, radius in x) drawn.</summary>
+        public static readonly List<KeyValuePair<Vector3, Vector3>> StandInShapes = new List<KeyValuePair<Vector3, Vector3>>();
         public static Color color { get; set; }
-        public static void DrawWireCube(Vector3 center, Vector3 size) { }
-        public static void DrawWireSphere(Vector3 center, float radius) { }
+        public static Matrix4x4 matrix { get; set; } = Matrix4x4.identity;
+        public static void DrawWireCube(Vector3 center, Vector3 size) { StandInShapes.Add(new KeyValuePair<Vector3, Vector3>(matrix.MultiplyPoint3x4(center), size)); }
+        public static void DrawWireSphere(Vector3 center, float radius) { StandInShapes.Add(new KeyValuePair<Vector3, Vector3>(matrix.MultiplyPoint3x4(center), new Vector3(radius, 0f, 0f))); }
     }
 
     public static class Time
@@ -183,13 +445,38 @@ namespace UnityEngine
         public static float Cos(float f) { return (float)Math.Cos(f); }
     }
 
-    public static class Debug { public static void LogError(object message) { Console.WriteLine("LogError: " + message); } }
+    public static class Debug
+    {
+        /// <summary>Stand-in only: every message logged, with its level.</summary>
+        public static readonly List<string> StandInLog = new List<string>();
+        static void Log(string level, object message) { StandInLog.Add(level + ": " + message); Console.WriteLine(level + ": " + message); }
+        public static void LogError(object message) { Log("LogError", message); }
+        public static void LogError(object message, Object context) { Log("LogError", message); }
+        public static void LogWarning(object message) { Log("LogWarning", message); }
+        public static void LogWarning(object message, Object context) { Log("LogWarning", message); }
+        public static void LogException(Exception exception, Object context) { Log("LogException", exception.GetType().Name + ": " + exception.Message); }
+    }
 
     [AttributeUsage(AttributeTargets.Field)] public sealed class SerializeField : Attribute { }
     [AttributeUsage(AttributeTargets.Field, AllowMultiple = true)] public class HeaderAttribute : Attribute { public HeaderAttribute(string header) { } }
     [AttributeUsage(AttributeTargets.Field)] public class TooltipAttribute : Attribute { public TooltipAttribute(string tooltip) { } }
     [AttributeUsage(AttributeTargets.Field)] public sealed class RangeAttribute : Attribute { public RangeAttribute(float min, float max) { } }
+    [AttributeUsage(AttributeTargets.Field)] public sealed class MinAttribute : Attribute { public MinAttribute(float min) { } }
     [AttributeUsage(AttributeTargets.Class)] public sealed class AddComponentMenu : Attribute { public AddComponentMenu(string menuName) { } }
+}
+
+namespace UnityEngine.Rendering
+{
+    public enum ShadowCastingMode { Off = 0, On = 1, TwoSided = 2, ShadowsOnly = 3 }
+
+    public abstract class RenderPipelineAsset : Object { }
+
+    public static class GraphicsSettings
+    {
+        /// <summary>Stand-in only: what currentRenderPipeline returns (null: the built-in pipeline).</summary>
+        public static RenderPipelineAsset StandInPipeline;
+        public static RenderPipelineAsset currentRenderPipeline { get { return StandInPipeline; } }
+    }
 }
 
 namespace Unity.Collections

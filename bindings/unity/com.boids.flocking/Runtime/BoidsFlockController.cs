@@ -1,12 +1,19 @@
-// The Boids Flock Controller component: owns a native world with one flock (or a preset's
-// flocks), steps it every frame, pushes inspector changes to the engine live in play mode, moves
-// the flock and its bounds with this GameObject, draws the bounds as gizmos, and renders every
-// boid with Graphics.RenderMeshInstanced in batches of 1023 from matrices the library writes
-// straight into a Matrix4x4[] (no per-frame allocation, no per-boid call).
+// The Boids Flock Controller component: owns a native world with one flock (or a preset's whole
+// scene: its flocks, obstacles and targets), steps it every frame, pushes inspector changes to
+// the engine live in play mode, and draws every flock of the world with
+// Graphics.RenderMeshInstanced in batches of 1023 from matrices the library writes straight into
+// a Matrix4x4[] (no per-frame allocation, no per-boid call in C#).
+//
+// The world lives in this GameObject's local space: the preset's spawn, walls, rocks and targets
+// (or the Custom box, centred on the object) are local coordinates, and the library multiplies
+// every instance matrix by localToWorldMatrix when it writes them. Moving, rotating or scaling the
+// object therefore carries the whole flock with it, as a child would.
 using System;
+using System.Collections.Generic;
 using UnityEngine;
+using UnityEngine.Rendering;
 
-namespace Boids.Unity
+namespace BoidsFlocking.UnityIntegration
 {
     /// <summary>The six presets of the engine, and Custom for the inspector's own settings.</summary>
     public enum FlockPreset
@@ -20,42 +27,60 @@ namespace Boids.Unity
         Shark,
     }
 
+    /// <summary>How one flock of the world is drawn.</summary>
+    [Serializable]
+    public sealed class FlockLook
+    {
+        [Tooltip("Mesh of each boid (+Z forward, +Y up). Empty: the controller's mesh.")]
+        public Mesh mesh;
+        [Tooltip("Material with Enable GPU Instancing ticked. Empty: the controller's material.")]
+        public Material material;
+        [Min(0f)] public float scale = 1f;
+    }
+
     [AddComponentMenu("Boids/Boids Flock Controller")]
     public sealed class BoidsFlockController : MonoBehaviour
     {
         [Header("Set-up (read when enabled)")]
-        [Tooltip("A preset starts from the engine's tuning of one of the classic Unity boids tutorials; Custom uses the settings below.")]
+        [Tooltip("A preset starts from the engine's tuning of one of the classic Unity boids tutorials, with its whole scene (second flock, rocks, targets) in this object's local space; Custom uses the settings below.")]
         [SerializeField] FlockPreset preset = FlockPreset.Custom;
         [Tooltip("Boids of a Custom flock (presets bring their own count).")]
-        [SerializeField] int count = 2000;
+        [Min(0)] [SerializeField] int count = 2000;
         [SerializeField] int seed = 1;
-        [Tooltip("Worker threads. -1: all cores but two, left to Unity's main thread and job workers (at least 1). 0: one per core.")]
-        [SerializeField] int threads = -1;
+        [Tooltip("Worker threads. -1: all cores but two, left to Unity's main thread and job workers (at least 1). 0: one per core. Controllers with the same count share one pool of workers.")]
+        [Min(-1)] [SerializeField] int threads = -1;
 
         [Header("Settings (pushed live in play mode)")]
-        [SerializeField] float perceptionRadius = 1f;
+        [Min(0f)] [SerializeField] float perceptionRadius = 1f;
         [Tooltip("Half-angle of the view: 90 sees the front half, 180 all around.")]
         [Range(0f, 180f)] [SerializeField] float fovHalfAngle = 90f;
         [SerializeField] float separationWeight = 5f;
         [SerializeField] float alignmentWeight = 2f;
         [SerializeField] float cohesionWeight = 3f;
-        [SerializeField] float minSpeed = 2f;
-        [SerializeField] float maxSpeed = 5f;
-        [Tooltip("Size of the box, centred on this GameObject, the flock stays in (Custom flocks).")]
+        [Min(0f)] [SerializeField] float minSpeed = 2f;
+        [Min(0f)] [SerializeField] float maxSpeed = 5f;
+        [Tooltip("Size of the box, centred on this GameObject in its local space, a Custom flock stays in.")]
         [SerializeField] Vector3 boxSize = new Vector3(20f, 20f, 20f);
-        [SerializeField] float wallDistance = 3f;
+        [Min(0f)] [SerializeField] float wallDistance = 3f;
 
         [Header("Drawing")]
+        [Tooltip("Mesh of each boid (+Z forward, +Y up).")]
         [SerializeField] Mesh mesh;
+        [Tooltip("Material with Enable GPU Instancing ticked.")]
         [SerializeField] Material material;
-        [SerializeField] float scale = 0.3f;
+        [Min(0f)] [SerializeField] float scale = 0.3f;
+        [Tooltip("Looks of the world's other flocks, in order (the shark preset's shark is the first). A flock without one is drawn with the mesh and material above.")]
+        [SerializeField] FlockLook[] otherFlocks = new FlockLook[0];
+        [Tooltip("Layer the boids are drawn on (cameras' culling masks apply).")]
+        [SerializeField] int layer;
+        [SerializeField] ShadowCastingMode castShadows = ShadowCastingMode.On;
+        [SerializeField] bool receiveShadows = true;
 
         BoidsWorld world;
         BoidsFlock flock;
-        Matrix4x4[] matrices = new Matrix4x4[0];
-        FlockBounds presetBounds;
-        Vector3 centredOn;
-        Vec3[] carry = new Vec3[0];
+        BoidsFlock[] flocks = new BoidsFlock[0];
+        FlockBounds[] bounds = new FlockBounds[0];
+        Matrix4x4[][] matrices = new Matrix4x4[0][];
         bool dirty;
 
         /// <summary>Set-up, read when the component is enabled (set them on an inactive
@@ -63,20 +88,30 @@ namespace Boids.Unity
         public FlockPreset Preset { get { return preset; } set { preset = value; } }
         public int Count { get { return count; } set { count = value; } }
         public int Seed { get { return seed; } set { seed = value; } }
+        /// <summary>Worker threads (see the field's tooltip); read when enabled.</summary>
         public int Threads { get { return threads; } set { threads = value; } }
         /// <summary>Size of the box, centred on this GameObject, a Custom flock stays in.</summary>
         public Vector3 BoxSize { get { return boxSize; } set { boxSize = value; dirty = true; } }
         public Mesh Mesh { get { return mesh; } set { mesh = value; } }
         public Material Material { get { return material; } set { material = value; } }
         public float Scale { get { return scale; } set { scale = value; } }
+        /// <summary>Looks of the other flocks, in the world's order after the main one.</summary>
+        public FlockLook[] OtherFlocks { get { return otherFlocks; } set { otherFlocks = value ?? new FlockLook[0]; } }
+        public int Layer { get { return layer; } set { layer = value; } }
+        public ShadowCastingMode CastShadows { get { return castShadows; } set { castShadows = value; } }
+        public bool ReceiveShadows { get { return receiveShadows; } set { receiveShadows = value; } }
 
-        /// <summary>The native world (null while disabled).</summary>
+        /// <summary>The native world (null while disabled). Its coordinates are this
+        /// GameObject's local space.</summary>
         public BoidsWorld World { get { return world; } }
 
-        /// <summary>The flock this component steps and draws (null while disabled).</summary>
+        /// <summary>The main flock (null while disabled).</summary>
         public BoidsFlock Flock { get { return flock; } }
 
-        /// <summary>Number of boids drawn in the last frame.</summary>
+        /// <summary>Every flock of the world, the main one first (empty while disabled).</summary>
+        public BoidsFlock[] Flocks { get { return flocks; } }
+
+        /// <summary>Boids drawn in the last frame, all flocks together.</summary>
         public int Drawn { get; private set; }
 
         static string PresetName(FlockPreset p)
@@ -102,33 +137,62 @@ namespace Boids.Unity
 
         void OnEnable()
         {
-            world = new BoidsWorld((ulong)Math.Max(seed, 0), WorkerThreads(threads, SystemInfo.processorCount));
-            centredOn = transform.position;
-            string name = PresetName(preset);
-            if (name != null)
+            BoidsWorld made = null;
+            try
             {
-                flock = world.CreatePreset(name, gameObject.name);
-                // The inspector shows the preset's values; edits then push live.
-                FlockSettings s = flock.Settings;
-                perceptionRadius = s.PerceptionRadius;
-                fovHalfAngle = Mathf.Min(s.FovHalfAngleDegrees, 180f);
-                separationWeight = s.SeparationWeight;
-                alignmentWeight = s.AlignmentWeight;
-                cohesionWeight = s.CohesionWeight;
-                minSpeed = s.MinSpeed;
-                maxSpeed = s.MaxSpeed;
-                presetBounds = s.Bounds;
-                flock.SetBounds(Moved(presetBounds, centredOn));
+                made = new BoidsWorld((ulong)Math.Max(seed, 0), WorkerThreads(threads, SystemInfo.processorCount));
+                string name = PresetName(preset);
+                BoidsFlock main;
+                if (name != null)
+                {
+                    main = made.CreatePreset(name, gameObject.name);
+                    // The inspector shows the preset's values; edits then push live.
+                    FlockSettings s = main.Settings;
+                    perceptionRadius = s.PerceptionRadius;
+                    fovHalfAngle = Mathf.Min(s.FovHalfAngleDegrees, 180f);
+                    separationWeight = s.SeparationWeight;
+                    alignmentWeight = s.AlignmentWeight;
+                    cohesionWeight = s.CohesionWeight;
+                    minSpeed = s.MinSpeed;
+                    maxSpeed = s.MaxSpeed;
+                }
+                else
+                {
+                    main = made.CreateFlock(gameObject.name, Apply(new FlockSettings()));
+                    Vec3 h = (boxSize * 0.4f).ToVec3();
+                    main.Spawn(Math.Max(count, 0), SpawnSettings.Box(new Vec3(0f, 0f, 0f) - h, h));
+                }
+                world = made;
+                flock = main;
+                Collect();
+                dirty = false;
             }
-            else
+            catch (Exception e)
             {
-                flock = world.CreateFlock(gameObject.name, Apply(new FlockSettings()));
-                Vector3 h = boxSize * 0.4f;
-                Vec3 c = centredOn.ToVec3();
-                flock.Spawn(Math.Max(count, 0), SpawnSettings.Box(c - h.ToVec3(), c + h.ToVec3()));
+                // A half-made world is freed, never leaked; the component switches itself off.
+                if (made != null) made.Dispose();
+                world = null;
+                flock = null;
+                flocks = new BoidsFlock[0];
+                Debug.LogException(e, this);
+                enabled = false;
             }
-            matrices = new Matrix4x4[Math.Max(flock.Count, 1)];
-            dirty = false;
+        }
+
+        /// <summary>The world's flocks (main first), their bounds, and a matrix buffer each.</summary>
+        void Collect()
+        {
+            var all = new List<BoidsFlock> { flock };
+            foreach (BoidsFlock f in world.Flocks())
+                if (!f.Equals(flock)) all.Add(f);
+            flocks = all.ToArray();
+            bounds = new FlockBounds[flocks.Length];
+            matrices = new Matrix4x4[flocks.Length][];
+            for (int i = 0; i < flocks.Length; i++)
+            {
+                bounds[i] = flocks[i].Settings.Bounds;
+                matrices[i] = new Matrix4x4[Math.Max(flocks[i].Count, 1)];
+            }
         }
 
         void OnValidate()
@@ -136,20 +200,10 @@ namespace Boids.Unity
             dirty = true;
         }
 
-        /// <summary>The bounds of a preset moved by offset.</summary>
-        static FlockBounds Moved(FlockBounds b, Vector3 offset)
-        {
-            Vec3 d = offset.ToVec3();
-            b.Min = b.Min + d;
-            b.Max = b.Max + d;
-            b.Centre = b.Centre + d;
-            return b;
-        }
-
         FlockBounds CustomBounds()
         {
-            Vec3 c = transform.position.ToVec3(), h = (boxSize * 0.5f).ToVec3();
-            return FlockBounds.SoftBox(c - h, c + h, wallDistance);
+            Vec3 h = (boxSize * 0.5f).ToVec3();
+            return FlockBounds.SoftBox(new Vec3(0f, 0f, 0f) - h, h, wallDistance);
         }
 
         FlockSettings Apply(FlockSettings s)
@@ -169,62 +223,172 @@ namespace Boids.Unity
             return s;
         }
 
+        /// <summary>Sets the world's observer (sleep and wake regions) from a point in world
+        /// space, e.g. the camera's position.</summary>
+        public void SetObserver(Vector3 worldPoint)
+        {
+            if (world == null) return;
+            world.SetObserver(transform.InverseTransformPoint(worldPoint).ToVec3());
+        }
+
+        /// <summary>A flock's positions in world space (id order); returns the count. Reads are
+        /// in the world's local space otherwise (flock.ReadPositions).</summary>
+        public int ReadWorldPositions(BoidsFlock which, Vector3[] buffer)
+        {
+            if (which == null) throw new ArgumentNullException("which");
+            int n = which.ReadPositions(buffer);
+            for (int i = 0; i < n; i++) buffer[i] = transform.TransformPoint(buffer[i]);
+            return n;
+        }
+
         void Update()
         {
             if (flock == null) return;
             if (dirty)
             {
                 dirty = false;
-                try { flock.Settings = Apply(flock.Settings); }
-                catch (BoidsException e) { Debug.LogError("Boids: " + e.Message); }
+                try
+                {
+                    flock.Settings = Apply(flock.Settings);
+                    bounds[0] = flock.Settings.Bounds;
+                }
+                catch (BoidsException e) { Debug.LogError("Boids: " + e.Message, this); }
             }
-            Vector3 here = transform.position;
-            if (here.x != centredOn.x || here.y != centredOn.y || here.z != centredOn.z)
-            {
-                // The flock moves with this GameObject, as a child would: its bounds, and every
-                // boid by the same offset.
-                Vec3 delta = (here - centredOn).ToVec3();
-                centredOn = here;
-                flock.SetBounds(preset == FlockPreset.Custom ? CustomBounds() : Moved(presetBounds, here));
-                int count = flock.Count;
-                if (carry.Length != count) carry = new Vec3[count];
-                flock.ReadPositions(carry);
-                for (int i = 0; i < count; i++) carry[i] = carry[i] + delta;
-                flock.WritePositions(carry);
-            }
-            world.Step(Mathf.Clamp(Time.deltaTime, 1e-4f, 0.1f));
-            int n = flock.Count;
-            if (matrices.Length < n) matrices = new Matrix4x4[n];
-            n = flock.ReadMatrices(matrices, scale);
+            // A paused game (timeScale 0) steps nothing; the flock is still drawn.
+            float dt = Time.deltaTime;
+            if (dt > 0f) world.Step(Mathf.Min(dt, 0.1f));
+            Draw();
+        }
+
+        void Draw()
+        {
             Drawn = 0;
-            if (mesh == null || material == null) return;
-            RenderParams rp = new RenderParams(material);
-            for (int start = 0; start < n; start += 1023)
+            Matrix4x4 toWorld = transform.localToWorldMatrix;
+            for (int i = 0; i < flocks.Length; i++)
             {
-                int batch = Math.Min(1023, n - start);
-                Graphics.RenderMeshInstanced(rp, mesh, 0, matrices, batch, start);
-                Drawn += batch;
+                Mesh m = mesh;
+                Material mat = material;
+                float s = scale;
+                FlockLook look = i > 0 && i - 1 < otherFlocks.Length ? otherFlocks[i - 1] : null;
+                if (look != null)
+                {
+                    if (look.mesh != null) m = look.mesh;
+                    if (look.material != null) mat = look.material;
+                    s = look.scale;
+                }
+                int n = flocks[i].Count;
+                if (matrices[i].Length < n) matrices[i] = new Matrix4x4[n];
+                if (m == null || mat == null) continue;
+                n = flocks[i].ReadMatrices(matrices[i], toWorld, s);
+                RenderParams rp = new RenderParams(mat);
+                rp.layer = layer;
+                rp.shadowCastingMode = castShadows;
+                rp.receiveShadows = receiveShadows;
+                // One box for every batch: Unity need not compute bounds per draw.
+                rp.worldBounds = WorldBounds(bounds[i], toWorld, m.bounds.extents.magnitude * s);
+                for (int start = 0; start < n; start += 1023)
+                {
+                    int batch = Math.Min(1023, n - start);
+                    Graphics.RenderMeshInstanced(rp, m, 0, matrices[i], batch, start);
+                    Drawn += batch;
+                }
             }
+        }
+
+        /// <summary>The local box a flock's bounds keep it in (soft walls let boids overshoot a
+        /// little, so a quarter of the size is added), or null when its bounds do not hold it.</summary>
+        static bool LocalBox(FlockBounds b, out Vector3 min, out Vector3 max)
+        {
+            switch (b.Kind)
+            {
+                case BoundsKind.SoftSphere:
+                    Vector3 c = b.Centre.ToVector3(), r = new Vector3(b.Radius, b.Radius, b.Radius);
+                    min = c - r * 1.25f;
+                    max = c + r * 1.25f;
+                    return true;
+                case BoundsKind.SoftBox:
+                case BoundsKind.TurnBack:
+                case BoundsKind.Wrap:
+                case BoundsKind.Clamp:
+                    Vector3 lo = b.Min.ToVector3(), hi = b.Max.ToVector3(), pad = (hi - lo) * 0.25f;
+                    min = lo - pad;
+                    max = hi + pad;
+                    return true;
+                default:
+                    min = max = Vector3.zero;
+                    return false;
+            }
+        }
+
+        /// <summary>World-space bounds of a flock's local box under toWorld, grown by one boid.</summary>
+        static Bounds WorldBounds(FlockBounds b, Matrix4x4 toWorld, float boid)
+        {
+            Vector3 min, max;
+            if (!LocalBox(b, out min, out max))
+                return new Bounds(toWorld.MultiplyPoint3x4(Vector3.zero), new Vector3(2e6f, 2e6f, 2e6f));
+            var box = new Bounds(toWorld.MultiplyPoint3x4(min), Vector3.zero);
+            for (int k = 1; k < 8; k++)
+            {
+                var corner = new Vector3((k & 1) != 0 ? max.x : min.x, (k & 2) != 0 ? max.y : min.y, (k & 4) != 0 ? max.z : min.z);
+                box.Encapsulate(toWorld.MultiplyPoint3x4(corner));
+            }
+            box.Expand(2f * boid);
+            return box;
+        }
+
+        static readonly Dictionary<FlockPreset, FlockBounds[]> presetBounds = new Dictionary<FlockPreset, FlockBounds[]>();
+
+        /// <summary>A preset's bounds, every flock's, from a throw-away world (edit mode has no
+        /// world), cached.</summary>
+        static FlockBounds[] PresetBounds(FlockPreset p)
+        {
+            FlockBounds[] found;
+            if (presetBounds.TryGetValue(p, out found)) return found;
+            var list = new List<FlockBounds>();
+            try
+            {
+                using (var w = new BoidsWorld(0, 1))
+                {
+                    w.CreatePreset(PresetName(p), "gizmo");
+                    foreach (BoidsFlock f in w.Flocks()) list.Add(f.Settings.Bounds);
+                }
+            }
+            catch (Exception e)
+            {
+                // No native library for the editor's platform: nothing to draw; say why once.
+                Debug.LogWarning("Boids: cannot draw the preset's bounds: " + e.Message);
+            }
+            found = list.ToArray();
+            presetBounds[p] = found;
+            return found;
         }
 
         void OnDrawGizmos()
         {
             Gizmos.color = new Color(0.3f, 0.8f, 1f, 0.6f);
-            if (flock != null && preset != FlockPreset.Custom)
+            Gizmos.matrix = transform.localToWorldMatrix;
+            if (preset == FlockPreset.Custom)
             {
-                FlockBounds b = Moved(presetBounds, transform.position);
-                if (b.Kind == BoundsKind.SoftSphere)
-                    Gizmos.DrawWireSphere(b.Centre.ToVector3(), b.Radius);
-                else if (b.Kind != BoundsKind.None)
-                    Gizmos.DrawWireCube(((b.Min + b.Max) * 0.5f).ToVector3(), (b.Max - b.Min).ToVector3());
-                return;
+                Gizmos.DrawWireCube(Vector3.zero, boxSize);
             }
-            Gizmos.DrawWireCube(transform.position, boxSize);
+            else
+            {
+                FlockBounds[] shown = world != null ? bounds : PresetBounds(preset);
+                foreach (FlockBounds b in shown)
+                {
+                    if (b.Kind == BoundsKind.SoftSphere)
+                        Gizmos.DrawWireSphere(b.Centre.ToVector3(), b.Radius);
+                    else if (b.Kind != BoundsKind.None)
+                        Gizmos.DrawWireCube(((b.Min + b.Max) * 0.5f).ToVector3(), (b.Max - b.Min).ToVector3());
+                }
+            }
+            Gizmos.matrix = Matrix4x4.identity;
         }
 
         void OnDisable()
         {
             flock = null;
+            flocks = new BoidsFlock[0];
             if (world != null) world.Dispose();
             world = null;
         }

@@ -1,12 +1,12 @@
 // Unity-only helpers over the C# API: reads straight into Vector3[], Quaternion[], Matrix4x4[]
 // and NativeArray<T> (no copy, no allocation, no unsafe code in the caller), and conversions
-// between Boids.Vec3 and UnityEngine.Vector3 (the same 12 bytes).
+// between BoidsFlocking.Vec3 and UnityEngine.Vector3 (the same 12 bytes).
 using System;
 using Unity.Collections;
 using Unity.Collections.LowLevel.Unsafe;
 using UnityEngine;
 
-namespace Boids.Unity
+namespace BoidsFlocking.UnityIntegration
 {
     public static unsafe class BoidsUnityExtensions
     {
@@ -39,6 +39,14 @@ namespace Boids.Unity
             fixed (Matrix4x4* p = buffer) return flock.ReadMatrices((IntPtr)p, buffer.Length, scale);
         }
 
+        /// <summary>Instance matrices multiplied on the left by transform (e.g. the owning
+        /// object's localToWorldMatrix, for a flock simulated in that object's local space).</summary>
+        public static int ReadMatrices(this BoidsFlock flock, Matrix4x4[] buffer, Matrix4x4 transform, float scale = 1f)
+        {
+            if (buffer == null) throw new ArgumentNullException("buffer");
+            fixed (Matrix4x4* p = buffer) return flock.ReadMatrices((IntPtr)p, buffer.Length, *(Mat4*)&transform, scale);
+        }
+
         public static int ReadPositions(this BoidsFlock flock, NativeArray<Vector3> buffer)
         {
             return flock.ReadPositions((IntPtr)buffer.GetUnsafePtr(), buffer.Length);
@@ -57,6 +65,11 @@ namespace Boids.Unity
         public static int ReadMatrices(this BoidsFlock flock, NativeArray<Matrix4x4> buffer, float scale = 1f)
         {
             return flock.ReadMatrices((IntPtr)buffer.GetUnsafePtr(), buffer.Length, scale);
+        }
+
+        public static int ReadMatrices(this BoidsFlock flock, NativeArray<Matrix4x4> buffer, Matrix4x4 transform, float scale = 1f)
+        {
+            return flock.ReadMatrices((IntPtr)buffer.GetUnsafePtr(), buffer.Length, *(Mat4*)&transform, scale);
         }
     }
 }

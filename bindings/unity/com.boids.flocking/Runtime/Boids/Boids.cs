@@ -8,12 +8,12 @@ using System;
 using System.IO;
 using System.Runtime.InteropServices;
 using System.Text;
-using Boids.Native;
+using BoidsFlocking.Native;
 
 // The Mono tests (bindings/csharp/Tests) time the bare native step against the wrapper.
 [assembly: System.Runtime.CompilerServices.InternalsVisibleTo("BoidsTests")]
 
-namespace Boids
+namespace BoidsFlocking
 {
     /// <summary>A call the native library refused: the result code and its sentence.</summary>
     public sealed class BoidsException : Exception
@@ -33,9 +33,14 @@ namespace Boids
         static volatile bool ready;
 
         /// <summary>Checks once per process that the native library speaks this wrapper's ABI with
-        /// the same struct sizes; throws InvalidOperationException (every time) if not.</summary>
+        /// the same struct sizes; throws InvalidOperationException (every time) if not. Every
+        /// way into the library (a world, a load, the version, default settings) passes here
+        /// first, so on a platform without the library nothing is called natively.</summary>
         internal static void EnsureReady()
         {
+#if UNITY_WEBGL && !UNITY_EDITOR
+            throw new PlatformNotSupportedException("boids: WebGL is not supported yet (the package has no WebAssembly library for Unity's WebGL player)");
+#else
             if (ready) return;
             lock (gate)
             {
@@ -43,6 +48,7 @@ namespace Boids
                 CheckLayout();
                 ready = true;
             }
+#endif
         }
 
         static void CheckLayout()
@@ -402,6 +408,20 @@ namespace Boids
 
         internal BoidsFlockId Id { get { world.ThrowIfDisposed(); return id; } }
 
+        /// <summary>Two handles are equal when they name the same flock of the same world
+        /// (World.Flocks() and FindFlock return new handles). Never throws, even after
+        /// Dispose.</summary>
+        public override bool Equals(object obj)
+        {
+            var o = obj as BoidsFlock;
+            return o != null && ReferenceEquals(o.world, world) && o.id.index == id.index && o.id.generation == id.generation;
+        }
+
+        public override int GetHashCode()
+        {
+            return unchecked((int)(id.index * 397u ^ id.generation));
+        }
+
         public BoidsWorld World { get { return world; } }
 
         /// <summary>True while the flock (and its world) exist.</summary>
@@ -548,7 +568,7 @@ namespace Boids
         }
 
         /// <summary>As ReadPositions, into caller memory holding capacity 12-byte vectors (a
-        /// NativeArray's pointer; Boids.Unity has the NativeArray overloads).</summary>
+        /// NativeArray's pointer; BoidsFlocking.UnityIntegration has the NativeArray overloads).</summary>
         public int ReadPositions(IntPtr buffer, int capacity)
         {
             UIntPtr cap = Interop.Capacity(buffer, capacity), n;
@@ -600,6 +620,22 @@ namespace Boids
         {
             UIntPtr cap = Interop.Capacity(buffer, capacity), n;
             return Done(NativeMethods.boids_flock_read_matrices(Id, scale, (BoidsMat4*)buffer, cap, &n), n);
+        }
+
+        /// <summary>As ReadMatrices, each matrix multiplied on the left by transform (column-major,
+        /// Unity's layout; every element finite and within 1e9): for a flock that lives in a parent
+        /// object's local space, pass that object's localToWorldMatrix and draw the result. No
+        /// per-boid work in C#.</summary>
+        public int ReadMatrices(Mat4[] buffer, Mat4 transform, float scale = 1f)
+        {
+            Interop.NotNull(buffer, "buffer");
+            fixed (Mat4* p = buffer) return ReadMatrices((IntPtr)p, buffer.Length, transform, scale);
+        }
+
+        public int ReadMatrices(IntPtr buffer, int capacity, Mat4 transform, float scale = 1f)
+        {
+            UIntPtr cap = Interop.Capacity(buffer, capacity), n;
+            return Done(NativeMethods.boids_flock_read_matrices_transformed(Id, (BoidsMat4*)&transform, scale, (BoidsMat4*)buffer, cap, &n), n);
         }
 
         /// <summary>Overwrites every position (id order; length must equal Count).</summary>

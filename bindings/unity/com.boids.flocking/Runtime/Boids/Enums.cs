@@ -1,6 +1,6 @@
 // The engine's enums. Generated from its enum tables (c_enum!) by
 // crates/ffi/tests/generated.rs; do not edit. C# 7.2.
-namespace Boids
+namespace BoidsFlocking
 {
     /// <summary>The bounds kind (`BoidsBounds::kind`, C: BOIDS_BOUNDS_*).</summary>
     public enum BoundsKind : int
@@ -145,7 +145,7 @@ namespace Boids
 
 }
 
-namespace Boids.Native
+namespace BoidsFlocking.Native
 {
     internal static partial class BoidsConst
     {

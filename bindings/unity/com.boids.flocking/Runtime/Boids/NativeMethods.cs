@@ -5,7 +5,7 @@
 using System;
 using System.Runtime.InteropServices;
 
-namespace Boids
+namespace BoidsFlocking
 {
     /// <summary>Result of every fallible call (BOIDS_RESULT_*); BoidsException.Result.</summary>
     public enum BoidsResult : int
@@ -22,7 +22,7 @@ namespace Boids
     }
 }
 
-namespace Boids.Native
+namespace BoidsFlocking.Native
 {
 
     [StructLayout(LayoutKind.Sequential)]
@@ -143,7 +143,7 @@ namespace Boids.Native
     }
 
     /// <summary>Constants of include/boids.h. The enum values (BOUNDS_*, SEPARATION_*, ...) are in
-    /// Enums.cs, generated from the engine's enum tables, as are the typed enums of namespace Boids.</summary>
+    /// Enums.cs, generated from the engine's enum tables, as are the typed enums of namespace BoidsFlocking.</summary>
     internal static partial class BoidsConst
     {
         public const uint ABI_VERSION = 1;
@@ -204,6 +204,7 @@ namespace Boids.Native
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_read_ids(BoidsFlockId flock, uint* out_buf, UIntPtr capacity, UIntPtr* out_count);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_read_orientations(BoidsFlockId flock, BoidsQuat* out_buf, UIntPtr capacity, UIntPtr* out_count);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_read_matrices(BoidsFlockId flock, float scale, BoidsMat4* out_buf, UIntPtr capacity, UIntPtr* out_count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_read_matrices_transformed(BoidsFlockId flock, BoidsMat4* transform, float scale, BoidsMat4* out_buf, UIntPtr capacity, UIntPtr* out_count);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_write_positions(BoidsFlockId flock, BoidsVec3* positions, UIntPtr count);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_write_velocities(BoidsFlockId flock, BoidsVec3* velocities, UIntPtr count);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_obstacle_add(BoidsWorldId world, BoidsObstacleDef* def, BoidsObstacleId* out_obstacle);

@@ -4,9 +4,9 @@
 // arrays of them are passed without copying. C# 7.2 at most (Unity and Mono's mcs).
 using System;
 using System.Runtime.InteropServices;
-using Boids.Native;
+using BoidsFlocking.Native;
 
-namespace Boids
+namespace BoidsFlocking
 {
     /// <summary>A 3-D vector (12 bytes; the layout of UnityEngine.Vector3).</summary>
     [StructLayout(LayoutKind.Sequential)]

@@ -1,50 +1,72 @@
-// Fish School sample: builds its whole scene at run time (camera, light, a fish mesh, an
-// instanced material) and a school of 3,000 fish with a Boids Flock Controller, so it needs no
-// .unity file. Add it to an empty GameObject in an empty scene and press Play. The camera circles
-// the school; the world's observer follows the camera.
-using Boids.Unity;
+// Fish School sample: a school of 3,000 fish with a Boids Flock Controller, built at run time so
+// it needs no .unity file. Add it to a GameObject in a scene and press Play. It uses the scene's
+// Main Camera (or makes one when there is none) and circles it around the school; it adds a light
+// only when the scene has none. Give it a material (any instanced, lit material of your render
+// pipeline) or let it make one; whatever it makes it destroys again.
+using BoidsFlocking.UnityIntegration;
 using UnityEngine;
+using UnityEngine.Rendering;
 
-namespace Boids.Samples
+namespace BoidsFlocking.Samples
 {
     public sealed class FishSchoolSample : MonoBehaviour
     {
-        [SerializeField] int fish = 3000;
+        [Min(0)] [SerializeField] int fish = 3000;
         [SerializeField] Vector3 tankSize = new Vector3(40f, 20f, 40f);
-        [SerializeField] float orbitSeconds = 60f;
+        [Min(1f)] [SerializeField] float orbitSeconds = 60f;
+        [Tooltip("The fish's material (Enable GPU Instancing ticked). Empty: a lit material for the project's render pipeline is made at run time, if its shader is in the build.")]
+        [SerializeField] Material fishMaterial;
 
         Camera view;
         BoidsFlockController school;
+        GameObject madeCamera, madeLight, schoolObject;
+        Mesh madeMesh;
+        Material madeMaterial;
 
         /// <summary>The controller this sample made (null before Start).</summary>
         public BoidsFlockController School { get { return school; } }
 
+        /// <summary>The camera the sample circles: the scene's Main Camera, or its own.</summary>
+        public Camera View { get { return view; } }
+
         void Start()
         {
-            view = new GameObject("Sample Camera").AddComponent<Camera>();
-            view.clearFlags = CameraClearFlags.SolidColor;
-            view.backgroundColor = new Color(0.04f, 0.16f, 0.26f, 1f);
-            var sun = new GameObject("Sample Light").AddComponent<Light>();
-            sun.type = LightType.Directional;
-            sun.transform.rotation = Quaternion.Euler(50f, -30f, 0f);
+            view = Camera.main;
+            if (view == null)
+            {
+                madeCamera = new GameObject("Sample Camera");
+                madeCamera.tag = "MainCamera";
+                view = madeCamera.AddComponent<Camera>();
+                view.clearFlags = CameraClearFlags.SolidColor;
+                view.backgroundColor = new Color(0.04f, 0.16f, 0.26f, 1f);
+            }
+            if (Object.FindObjectOfType<Light>() == null)
+            {
+                madeLight = new GameObject("Sample Light");
+                var sun = madeLight.AddComponent<Light>();
+                sun.type = LightType.Directional;
+                madeLight.transform.rotation = Quaternion.Euler(50f, -30f, 0f);
+            }
 
-            var go = new GameObject("Fish School");
-            go.transform.position = transform.position;
-            go.SetActive(false);
-            school = go.AddComponent<BoidsFlockController>();
+            schoolObject = new GameObject("Fish School");
+            schoolObject.transform.position = transform.position;
+            schoolObject.SetActive(false);
+            school = schoolObject.AddComponent<BoidsFlockController>();
             school.Preset = FlockPreset.Custom;
             school.Count = fish;
             school.BoxSize = tankSize;
-            school.Mesh = FishMesh();
-            school.Material = FishMaterial();
+            madeMesh = FishMesh();
+            school.Mesh = madeMesh;
+            school.Material = fishMaterial != null ? fishMaterial : MakeMaterial();
             school.Scale = 0.5f;
-            go.SetActive(true);
+            schoolObject.SetActive(true);
         }
 
         /// <summary>A small fish: a diamond body along +Z (the boids' forward) with a tail fin.</summary>
         static Mesh FishMesh()
         {
             var m = new Mesh();
+            m.name = "Sample Fish";
             m.vertices = new[]
             {
                 new Vector3(0f, 0f, 1f), new Vector3(0.25f, 0f, 0f), new Vector3(0f, 0.3f, 0f),
@@ -62,16 +84,32 @@ namespace Boids.Samples
             return m;
         }
 
-        /// <summary>A lit, instanced material for whichever render pipeline the project uses.</summary>
-        static Material FishMaterial()
+        /// <summary>A lit, instanced material for the project's render pipeline: URP's or HDRP's
+        /// Lit when one is active, else the built-in Standard. Shader.Find only finds shaders that
+        /// are in the build; when none is, the sample says so and draws nothing.</summary>
+        Material MakeMaterial()
         {
-            Shader shader = Shader.Find("Universal Render Pipeline/Lit");
-            if (shader == null) shader = Shader.Find("HDRP/Lit");
-            if (shader == null) shader = Shader.Find("Standard");
-            var mat = new Material(shader);
-            mat.enableInstancing = true;
-            mat.color = new Color(1f, 0.62f, 0.2f, 1f);
-            return mat;
+            string[] names;
+            RenderPipelineAsset pipeline = GraphicsSettings.currentRenderPipeline;
+            if (pipeline == null)
+                names = new[] { "Standard" };
+            else if (pipeline.GetType().Name.Contains("HDRenderPipeline"))
+                names = new[] { "HDRP/Lit" };
+            else
+                names = new[] { "Universal Render Pipeline/Lit", "Universal Render Pipeline/Simple Lit" };
+            foreach (string n in names)
+            {
+                Shader shader = Shader.Find(n);
+                if (shader == null) continue;
+                madeMaterial = new Material(shader);
+                madeMaterial.name = "Sample Fish";
+                madeMaterial.enableInstancing = true;
+                madeMaterial.color = new Color(1f, 0.62f, 0.2f, 1f);
+                return madeMaterial;
+            }
+            Debug.LogWarning("Fish School sample: no shader " + string.Join(" or ", names) +
+                " in this build; assign Fish Material (an instanced, lit material) on the sample.", this);
+            return null;
         }
 
         void Update()
@@ -81,7 +119,17 @@ namespace Boids.Samples
             Vector3 c = transform.position;
             view.transform.position = c + new Vector3(Mathf.Sin(a) * 55f, 12f, Mathf.Cos(a) * 55f);
             view.transform.LookAt(c);
-            school.World.SetObserver(view.transform.position.ToVec3());
+            school.SetObserver(view.transform.position);
+        }
+
+        void OnDestroy()
+        {
+            // What the sample made, it takes away (the scene's own camera and light stay).
+            if (schoolObject != null) Destroy(schoolObject);
+            if (madeCamera != null) Destroy(madeCamera);
+            if (madeLight != null) Destroy(madeLight);
+            if (madeMesh != null) Destroy(madeMesh);
+            if (madeMaterial != null) Destroy(madeMaterial);
         }
     }
 }

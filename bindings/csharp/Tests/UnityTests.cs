@@ -1,0 +1,311 @@
+// The Unity component and the sample, driven as Unity drives them (OnEnable, Update, OnDisable,
+// OnDrawGizmos, Start, OnDestroy) through the UnityEngine stand-in, which records every draw
+// call with where each instance is. Each test asserts what is drawn and where: for moved,
+// rotated, scaled and paused objects, a preset with two flocks, several controllers, a failed
+// set-up, edit-mode gizmos, and the sample's camera, material and clean-up. Unity itself does
+// not run here; these check the package's engine calls and the transform math only.
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using BoidsFlocking;
+using BoidsFlocking.Native;
+using BoidsFlocking.UnityIntegration;
+using UnityEngine;
+
+static unsafe partial class BoidsTests
+{
+    static void UnityTests()
+    {
+        Test("Unity: a moved, rotated and scaled object carries its flock: drawn where the object puts it, inside its box", UnityMovedRotatedScaled);
+        Test("Unity: a paused game (deltaTime 0) steps nothing and still draws", UnityPaused);
+        Test("Unity: the shark preset away from the origin: its scene follows the object, both flocks drawn with their own looks", UnityTwoFlocks);
+        Test("Unity: several controllers share one worker pool", UnitySharedPool);
+        Test("Unity: a set-up that fails frees its world and disables the component", UnityFailedSetup);
+        Test("Unity: edit-mode gizmos show the preset's own bounds where the object is", UnityGizmos);
+        Test("Unity: the sample uses the scene's camera, a pipeline's shader, and destroys what it made", UnitySample);
+    }
+
+    static UnityEngine.Vector3 U(Vec3 v) { return new UnityEngine.Vector3(v.X, v.Y, v.Z); }
+
+    static BoidsFlockController Controller(string name, FlockPreset preset, UnityEngine.Vector3 at, UnityEngine.Quaternion rot,
+        UnityEngine.Vector3 scale, Action<BoidsFlockController> setUp = null)
+    {
+        var go = new GameObject(name);
+        go.transform.position = at;
+        go.transform.rotation = rot;
+        go.transform.localScale = scale;
+        go.SetActive(false);
+        var c = go.AddComponent<BoidsFlockController>();
+        c.Preset = preset;
+        c.Mesh = new UnityEngine.Mesh();
+        c.Mesh.vertices = new[] { new UnityEngine.Vector3(0f, 0f, 1f), new UnityEngine.Vector3(0f, 0f, -1f) };
+        c.Mesh.RecalculateBounds();
+        c.Material = new UnityEngine.Material(Shader.Find("Standard"));
+        if (setUp != null) setUp(c);
+        go.SetActive(true);
+        return c;
+    }
+
+    static void Frame(BoidsFlockController c, float dt = 1f / 60f)
+    {
+        Time.StandInDeltaTime = dt;
+        Graphics.StandInClear();
+        GameObject.Message(c, "Update");
+    }
+
+    /// Every instance drawn for `flock` must be where the object's transform puts the boid the
+    /// engine holds (its local position), and inside the draw call's world bounds.
+    static void DrawnWhereTheObjectPutsThem(BoidsFlockController c, BoidsFlock flock, Graphics.StandInDraw[] draws, string what)
+    {
+        var local = new UnityEngine.Vector3[flock.Count];
+        BoidsUnityExtensions.ReadPositions(flock, local);
+        var drawn = draws.SelectMany(d => d.Positions).ToArray();
+        Assert(drawn.Length == flock.Count, what + ": " + drawn.Length + " drawn of " + flock.Count);
+        for (int i = 0; i < drawn.Length; i++)
+        {
+            UnityEngine.Vector3 want = c.transform.TransformPoint(local[i]);
+            Assert(UnityEngine.Vector3.Distance(want, drawn[i]) < 1e-3f * (1f + want.magnitude),
+                what + ": boid " + i + " drawn at " + drawn[i] + ", the object puts it at " + want);
+        }
+        foreach (var d in draws)
+            foreach (var p in d.Positions)
+                Assert(d.Params.worldBounds.Contains(p), what + ": " + p + " outside the draw call's worldBounds");
+    }
+
+    static void UnityMovedRotatedScaled()
+    {
+        var size = new UnityEngine.Vector3(20f, 10f, 20f);
+        var c = Controller("school", FlockPreset.Custom, new UnityEngine.Vector3(100f, 0f, 50f),
+            UnityEngine.Quaternion.Euler(0f, 30f, 0f), new UnityEngine.Vector3(2f, 2f, 2f), x =>
+            {
+                x.Count = 2500;
+                x.BoxSize = size;
+                x.Layer = 7;
+                x.CastShadows = UnityEngine.Rendering.ShadowCastingMode.Off;
+                x.ReceiveShadows = false;
+            });
+        Assert(c.Flock != null && c.Flock.Count == 2500 && c.Flocks.Length == 1, "one flock of 2500 once enabled");
+        int worstOut = 0;
+        for (int frame = 0; frame < 300; frame++)
+        {
+            Time.StandInTime = frame / 60f;
+            if (frame == 100)
+            {
+                // Moved, turned and squashed at once: the whole flock goes along, as a child would.
+                c.transform.position = new UnityEngine.Vector3(-40f, 12f, 7f);
+                c.transform.rotation = UnityEngine.Quaternion.Euler(20f, 75f, -10f);
+                c.transform.localScale = new UnityEngine.Vector3(1f, 0.5f, 3f);
+            }
+            Frame(c);
+            Assert(Graphics.Batches.Sum() == 2500 && Graphics.Batches.Max() <= 1023 && c.Drawn == 2500,
+                "frame " + frame + ": drew " + string.Join(",", Graphics.Batches));
+            var draws = Graphics.Draws.ToArray();
+            foreach (var d in draws)
+                Assert(d.Params.layer == 7 && d.Params.shadowCastingMode == UnityEngine.Rendering.ShadowCastingMode.Off &&
+                       !d.Params.receiveShadows, "layer and shadow settings reach the draw call");
+            if (frame % 50 == 0 || frame == 100 || frame == 101) DrawnWhereTheObjectPutsThem(c, c.Flock, draws, "frame " + frame);
+            // In the object's own frame the fish stay in the box (0.5 of slack for soft walls).
+            foreach (var p in draws.SelectMany(d => d.Positions))
+            {
+                UnityEngine.Vector3 l = c.transform.InverseTransformPoint(p);
+                if (Math.Abs(l.x) > size.x / 2 + 0.5f || Math.Abs(l.y) > size.y / 2 + 0.5f || Math.Abs(l.z) > size.z / 2 + 0.5f) worstOut++;
+            }
+        }
+        Assert(worstOut == 0, worstOut + " fish outside the object's box in some frame");
+        var world = c.World;
+        c.gameObject.SetActive(false);
+        Assert(c.Flock == null && world.IsDisposed, "disabling frees the native world");
+    }
+
+    static void UnityPaused()
+    {
+        var c = Controller("paused", FlockPreset.FishTank, new UnityEngine.Vector3(5f, 0f, 0f), UnityEngine.Quaternion.identity,
+            new UnityEngine.Vector3(1f, 1f, 1f));
+        Frame(c);
+        ulong before = c.World.StateHash;
+        for (int frame = 0; frame < 10; frame++)
+        {
+            Frame(c, 0f);
+            Assert(c.Drawn == c.Flock.Count && c.Drawn > 0, "a paused flock is still drawn");
+        }
+        Assert(c.World.StateHash == before, "deltaTime 0 stepped the flock");
+        Frame(c, -0.5f);
+        Assert(c.World.StateHash == before, "a negative deltaTime stepped the flock");
+        Frame(c);
+        Assert(c.World.StateHash != before, "unpaused, it moves again");
+        Frame(c, 5f); // a long frame is clamped, not refused
+        c.gameObject.SetActive(false);
+    }
+
+    static void UnityTwoFlocks()
+    {
+        var at = new UnityEngine.Vector3(300f, -20f, 80f);
+        var rot = UnityEngine.Quaternion.Euler(0f, 90f, 0f);
+        var sharkMesh = new UnityEngine.Mesh();
+        var sharkMaterial = new UnityEngine.Material(Shader.Find("Standard"));
+        var c = Controller("reef", FlockPreset.Shark, at, rot, new UnityEngine.Vector3(1f, 1f, 1f), x =>
+            x.OtherFlocks = new[] { new FlockLook { mesh = sharkMesh, material = sharkMaterial, scale = 2f } });
+        Assert(c.Flocks.Length == 2, "the shark preset has two flocks, got " + c.Flocks.Length);
+        Assert(c.Flocks[0] == c.Flock && c.Flock.Count == 400 && c.Flocks[1].Count == 1, "the school first, then the shark");
+        // The reference: the same preset in a world of its own, at the origin.
+        using (var alone = new BoidsWorld(1, 1))
+        {
+            alone.CreatePreset("shark", "reef");
+            FlockBounds box = alone.Flocks()[0].Settings.Bounds;
+            for (int frame = 0; frame < 120; frame++)
+            {
+                Frame(c);
+                var school = Graphics.Draws.Where(d => d.Mesh == c.Mesh).ToArray();
+                var shark = Graphics.Draws.Where(d => d.Mesh == sharkMesh).ToArray();
+                Assert(school.Sum(d => d.Positions.Length) == 400 && shark.Sum(d => d.Positions.Length) == 1,
+                    "frame " + frame + ": 400 fish with the controller's mesh and 1 shark with its own");
+                Assert(shark.All(d => d.Params.material == sharkMaterial), "the shark's own material");
+                if (frame % 40 == 0)
+                {
+                    DrawnWhereTheObjectPutsThem(c, c.Flocks[0], school, "school, frame " + frame);
+                    DrawnWhereTheObjectPutsThem(c, c.Flocks[1], shark, "shark, frame " + frame);
+                }
+                alone.Step(1f / 60);
+            }
+            // The engine holds the preset exactly as at the origin: the same state, bit for bit, so
+            // spawn, rocks, targets and the second flock all moved with the object.
+            Assert(c.World.StateHash == alone.StateHash, "the preset's scene is the preset's, in local space");
+            Assert(box.Kind != BoundsKind.None, "the preset has bounds");
+        }
+        c.gameObject.SetActive(false);
+    }
+
+    static int ThreadsNamed(string prefix)
+    {
+        int n = 0;
+        foreach (string dir in Directory.GetDirectories("/proc/self/task"))
+        {
+            try { if (File.ReadAllText(Path.Combine(dir, "comm")).StartsWith(prefix)) n++; }
+            catch (IOException) { }
+        }
+        return n;
+    }
+
+    static void UnitySharedPool()
+    {
+        if (!Directory.Exists("/proc/self/task")) { Console.WriteLine("     (no /proc: skipped)"); return; }
+        var cs = new List<BoidsFlockController>();
+        for (int k = 0; k < 4; k++)
+            cs.Add(Controller("pool " + k, FlockPreset.Custom, new UnityEngine.Vector3(k * 50f, 0f, 0f), UnityEngine.Quaternion.identity,
+                new UnityEngine.Vector3(1f, 1f, 1f), x => { x.Threads = 3; x.Count = 3000; }));
+        foreach (var c in cs) Frame(c);
+        int workers = ThreadsNamed("boids-3-");
+        // Workers of pools that ended earlier leave shortly after.
+        for (int k = 0; k < 200 && workers != 3; k++) { System.Threading.Thread.Sleep(10); workers = ThreadsNamed("boids-3-"); }
+        Assert(workers == 3, "four controllers of 3 threads run on " + workers + " workers (want 3, not 12)");
+        foreach (var c in cs) c.gameObject.SetActive(false);
+    }
+
+    static void UnityFailedSetup()
+    {
+        // The next world takes the slot a probe world frees (generation + 1); if the failed
+        // set-up freed its world, the world after it takes that slot again (generation + 2).
+        BoidsWorldId probe;
+        using (var w = new BoidsWorld(0, 0)) probe = w.Id;
+        Debug.StandInLog.Clear();
+        var c = Controller("", FlockPreset.Custom, UnityEngine.Vector3.zero, UnityEngine.Quaternion.identity,
+            new UnityEngine.Vector3(1f, 1f, 1f), x => x.Threads = 0); // an empty name: refused by the engine
+        Assert(c.World == null && c.Flock == null && !c.enabled, "a failed set-up leaves no world and disables the component");
+        Assert(Debug.StandInLog.Any(l => l.StartsWith("LogException") && l.Contains("name")), "the refusal is logged: " + string.Join(" | ", Debug.StandInLog));
+        Frame(c); // Unity calls no Update on a disabled component; the stand-in neither
+        using (var next = new BoidsWorld(0, 0))
+        {
+            BoidsWorldId id = next.Id;
+            Assert(id.index == probe.index && id.generation == probe.generation + 2,
+                "the failed set-up's world was freed (the slot came back at generation " + id.generation + ", probe " + probe.generation + ")");
+        }
+        c.gameObject.SetActive(false);
+    }
+
+    static void UnityGizmos()
+    {
+        var go = new GameObject("edit mode");
+        go.transform.position = new UnityEngine.Vector3(10f, 20f, 30f);
+        go.transform.rotation = UnityEngine.Quaternion.Euler(0f, 45f, 0f);
+        go.SetActive(false); // edit mode: never enabled, no world
+        var c = go.AddComponent<BoidsFlockController>();
+        c.Preset = FlockPreset.Shark;
+        Gizmos.StandInShapes.Clear();
+        GameObject.Message(c, "OnDrawGizmos");
+        using (var w = new BoidsWorld(0, 1))
+        {
+            w.CreatePreset("shark", "x");
+            var want = w.Flocks().Select(f => f.Settings.Bounds).Where(b => b.Kind != BoundsKind.None).ToArray();
+            Assert(want.Length > 0 && Gizmos.StandInShapes.Count == want.Length,
+                Gizmos.StandInShapes.Count + " shapes drawn, the preset has " + want.Length + " bounded flocks");
+            for (int i = 0; i < want.Length; i++)
+            {
+                FlockBounds b = want[i];
+                UnityEngine.Vector3 centre = b.Kind == BoundsKind.SoftSphere ? U(b.Centre) : U((b.Min + b.Max) * 0.5f);
+                UnityEngine.Vector3 at = go.transform.TransformPoint(centre);
+                Assert(UnityEngine.Vector3.Distance(Gizmos.StandInShapes[i].Key, at) < 1e-3f,
+                    "gizmo " + i + " at " + Gizmos.StandInShapes[i].Key + ", the preset's bounds are at " + at);
+            }
+        }
+        Assert(Gizmos.matrix.m00 == 1f && Gizmos.matrix.m03 == 0f, "the gizmo matrix is reset");
+    }
+
+    sealed class UniversalRenderPipelineAsset : UnityEngine.Rendering.RenderPipelineAsset { }
+
+    static void UnitySample()
+    {
+        // A scene with its own Main Camera and light: the sample uses them and makes neither.
+        var cam = new GameObject("Main Camera");
+        cam.tag = "MainCamera";
+        var mainCamera = cam.AddComponent<Camera>();
+        var light = new GameObject("Directional Light");
+        light.AddComponent<Light>();
+        UnityEngine.Rendering.GraphicsSettings.StandInPipeline = new UniversalRenderPipelineAsset();
+        Shader.StandInAvailable = new HashSet<string> { "Universal Render Pipeline/Lit" };
+        var host = new GameObject("sample");
+        host.transform.position = new UnityEngine.Vector3(0f, 5f, 0f);
+        var sample = host.AddComponent<BoidsFlocking.Samples.FishSchoolSample>();
+        GameObject.Message(sample, "Start");
+        Assert(sample.View == mainCamera, "the scene's Main Camera is used");
+        Assert(GameObject.StandInAll.Count(g => g.name == "Sample Camera" || g.name == "Sample Light") == 0, "no second camera or light");
+        Assert(sample.School.Material != null && sample.School.Material.shader.name == "Universal Render Pipeline/Lit" &&
+               sample.School.Material.enableInstancing, "URP's Lit, instanced");
+        for (int frame = 0; frame < 10; frame++)
+        {
+            Time.StandInTime = frame / 60f;
+            Graphics.StandInClear();
+            GameObject.Message(sample, "Update");
+            GameObject.Message(sample.School, "Update");
+            Assert(sample.School.Drawn == 3000, "the sample's school is drawn");
+        }
+        var made = new UnityEngine.Object[] { sample.School.Mesh, sample.School.Material, sample.School.gameObject };
+        var world = sample.School.World;
+        UnityEngine.Object.Destroy(host);
+        foreach (var o in made) Assert(UnityEngine.Object.StandInDestroyed.Contains(o), o.name + " (made by the sample) is destroyed");
+        Assert(!UnityEngine.Object.StandInDestroyed.Contains(cam) && !UnityEngine.Object.StandInDestroyed.Contains(light), "the scene's camera and light stay");
+        Assert(world.IsDisposed, "destroying the sample frees its world");
+
+        // An empty scene, the built-in pipeline without the Standard shader in the build: the
+        // sample makes a tagged camera and a light, and says it has no material.
+        UnityEngine.Object.Destroy(cam);
+        UnityEngine.Object.Destroy(light);
+        UnityEngine.Rendering.GraphicsSettings.StandInPipeline = null;
+        Shader.StandInAvailable = new HashSet<string>();
+        Debug.StandInLog.Clear();
+        var host2 = new GameObject("sample 2");
+        var sample2 = host2.AddComponent<BoidsFlocking.Samples.FishSchoolSample>();
+        GameObject.Message(sample2, "Start");
+        Assert(sample2.View != null && sample2.View.gameObject.tag == "MainCamera" && Camera.main == sample2.View, "its own Main Camera");
+        Assert(UnityEngine.Object.FindObjectOfType<Light>() != null, "its own light");
+        Assert(sample2.School.Material == null && Debug.StandInLog.Any(l => l.StartsWith("LogWarning") && l.Contains("Standard")),
+            "no shader, no material, and a warning naming the shader");
+        Graphics.StandInClear();
+        ulong hash = sample2.School.World.StateHash;
+        GameObject.Message(sample2.School, "Update");
+        Assert(Graphics.Draws.Count == 0 && sample2.School.World.StateHash != hash, "steps, draws nothing without a material");
+        UnityEngine.Object.Destroy(host2);
+        Assert(Camera.main == null && UnityEngine.Object.FindObjectOfType<Light>() == null, "its camera and light go with it");
+        Shader.StandInAvailable = null;
+    }
+}
