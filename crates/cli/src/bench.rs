@@ -59,6 +59,7 @@ enum SimdArg {
     Sse2,
     Avx2,
     Avx512,
+    Neon,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -102,6 +103,7 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         SimdArg::Sse2 => SimdLevel::Sse2,
         SimdArg::Avx2 => SimdLevel::Avx2,
         SimdArg::Avx512 => SimdLevel::Avx512,
+        SimdArg::Neon => SimdLevel::Neon,
     });
     let config = WorldConfig {
         seed: a.seed,
@@ -135,6 +137,7 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
     let mut step_ms = Vec::with_capacity(a.steps);
     let mut build_ms = Vec::with_capacity(a.steps);
     let mut neighbours = 0u64;
+    let mut in_radius = 0u64;
     for k in 0..a.warmup + a.steps {
         if !a.free {
             world.restore(id, &snapshot).map_err(|e| e.to_string())?;
@@ -168,7 +171,9 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
             step_ms.push(s);
             build_ms.push(b);
             if !naive {
-                neighbours += world.flock(id).expect("bench flock").last_step_neighbours();
+                let f = world.flock(id).expect("bench flock");
+                neighbours += f.last_step_neighbours();
+                in_radius += f.last_step_in_radius();
             }
             let _ = k;
         }
@@ -177,12 +182,25 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
     let ms = median(&mut step_ms);
     let build = median(&mut build_ms);
     let per_boid = neighbours as f64 / (a.steps * a.boids) as f64;
+    let radius_per_boid = in_radius as f64 / (a.steps * a.boids) as f64;
     let bytes = flock.heap_bytes() as f64 / a.boids as f64;
     let rss = match (rss0, peak_rss()) {
         (Some(a0), Some(a1)) => format!("{:.1}", (a1.saturating_sub(a0)) as f64 / a.boids as f64),
         _ => "n/a".into(),
     };
     let threads = if naive { 1 } else { world.threads() };
+    // Nanoseconds of one core per neighbour within the radius: comparable across machines,
+    // sizes and thread counts (the cost the kernel pays per pair it sums over).
+    let cores = if a.boids < boids_sim::PARALLEL_MIN {
+        1
+    } else {
+        threads
+    };
+    let ns_per_pair = if in_radius == 0 {
+        0.0 // the naive baseline counts no pairs
+    } else {
+        ms * 1e6 * cores as f64 / in_radius as f64 * a.steps as f64
+    };
     match a.scenario {
         ScenarioArg::Bench => out!(
             "scenario bench: fish-tank rules, radius 1, fov 90 deg, cube side {:.2}, dt 1/60",
@@ -223,11 +241,14 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
     out!("  ms/step (median)     {ms:.3}");
     out!("  index build (median) {build:.3} ms");
     out!("  ns/boid/step         {:.1}", ms * 1e6 / a.boids as f64);
-    out!("  neighbours/boid      {per_boid:.2}");
+    out!("  neighbours/boid      {per_boid:.2} used ({radius_per_boid:.2} within the radius)");
+    if !naive {
+        out!("  ns per in-radius neighbour per core {ns_per_pair:.2}");
+    }
     out!("  engine bytes/boid    {bytes:.1}");
     out!("  peak RSS growth/boid {rss}");
     out!(
-        "bench scenario={} n={} threads={threads} index={name} simd={} ms_per_step={ms:.4} build_ms={build:.4} neighbours_per_boid={per_boid:.3} bytes_per_boid={bytes:.1} k={}",
+        "bench scenario={} n={} threads={threads} index={name} simd={} ms_per_step={ms:.4} build_ms={build:.4} neighbours_per_boid={per_boid:.3} in_radius_per_boid={radius_per_boid:.3} ns_per_in_radius_neighbour_core={ns_per_pair:.2} bytes_per_boid={bytes:.1} k={}",
         match a.scenario {
             ScenarioArg::Bench => "bench",
             ScenarioArg::Torus2d => "torus2d",

@@ -38,6 +38,7 @@ pub mod obstacle;
 mod params;
 mod rng;
 mod rules;
+pub mod rules8;
 pub mod table;
 
 pub use glam::{Quat, Vec3};

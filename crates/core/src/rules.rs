@@ -237,7 +237,7 @@ fn mean(sum: Vec3, n: u32) -> Vec3 {
 
 /// Smallest `|d / distance|` the wall push divides by: keeps a boid exactly on a wall finite
 /// (a push of 10^6 × weight) while matching the tutorial's `1 / |d / distance|` everywhere else.
-const WALL_FLOOR: f32 = 1.0e-6;
+pub(crate) const WALL_FLOOR: f32 = 1.0e-6;
 
 /// Soft push of the bounds on a boid at `p` (unweighted).
 fn bounds_push(b: &Bounds, p: Vec3) -> Vec3 {

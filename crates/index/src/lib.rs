@@ -33,8 +33,6 @@
 mod index;
 mod kdtree;
 pub mod kernel;
-#[cfg(target_arch = "x86_64")]
-mod kernel_x86;
 pub mod layout;
 pub mod simd;
 

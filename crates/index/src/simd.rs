@@ -1,9 +1,14 @@
 //! Which instruction set the neighbour kernel runs on, chosen at run time.
 //!
 //! One build runs on every x86-64 CPU: the kernel is compiled for baseline SSE2, for AVX2 and for
-//! AVX-512, and [`SimdLevel::detect`] picks the best the CPU has. Every path gives the same bits
-//! (see the kernel module), so the choice changes speed only. `BOIDS_SIMD` (or
-//! `WorldConfig::simd`) forces a path, to check exactly that.
+//! AVX-512, and [`SimdLevel::detect`] picks AVX2 when the CPU has it, else SSE2. On aarch64 it
+//! picks NEON (every aarch64 CPU has it). Every path gives the same bits (see the kernel
+//! module), so the choice changes speed only. `BOIDS_SIMD` (or `WorldConfig::simd`) forces a
+//! path, to check exactly that.
+//!
+//! AVX-512 is opt-in (`BOIDS_SIMD=avx512`): no machine of this project has had AVX-512, so no
+//! test has run that path on hardware yet. When one does, `crates/sim/tests/simd.rs` proves it
+//! and the default can move.
 
 use std::fmt;
 use std::str::FromStr;
@@ -17,26 +22,30 @@ pub enum SimdLevel {
     Sse2,
     /// 8 lanes, AVX2 (x86-64-v3: Intel Haswell, AMD Excavator and later).
     Avx2,
-    /// 16 lanes in the candidate filter, AVX-512F (x86-64-v4).
+    /// 16 lanes in the candidate filter, AVX-512F (x86-64-v4). Opt-in: never the default.
     Avx512,
+    /// 4 lanes, NEON: every aarch64 CPU.
+    Neon,
 }
 
-/// Every level, slowest first.
-pub const ALL_LEVELS: [SimdLevel; 4] = [
+/// Every level (of every architecture).
+pub const ALL_LEVELS: [SimdLevel; 5] = [
     SimdLevel::Scalar,
     SimdLevel::Sse2,
     SimdLevel::Avx2,
     SimdLevel::Avx512,
+    SimdLevel::Neon,
 ];
 
 impl SimdLevel {
-    /// The name used by `BOIDS_SIMD` and the CLI: `scalar`, `sse2`, `avx2`, `avx512`.
+    /// The name used by `BOIDS_SIMD` and the CLI: `scalar`, `sse2`, `avx2`, `avx512`, `neon`.
     pub fn name(self) -> &'static str {
         match self {
             SimdLevel::Scalar => "scalar",
             SimdLevel::Sse2 => "sse2",
             SimdLevel::Avx2 => "avx2",
             SimdLevel::Avx512 => "avx512",
+            SimdLevel::Neon => "neon",
         }
     }
 
@@ -53,18 +62,24 @@ impl SimdLevel {
                 std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx2")
             }
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(target_arch = "aarch64")]
+            SimdLevel::Neon => true,
+            #[allow(
+                unreachable_patterns,
+                reason = "which levels remain depends on the target"
+            )]
             _ => false,
         }
     }
 
-    /// The fastest level this CPU supports (cached after the first call).
+    /// The level a world uses unless told otherwise: AVX2 when the CPU has it, else SSE2, on
+    /// x86-64 (never AVX-512: opt-in until tested on hardware); NEON on aarch64; scalar
+    /// elsewhere. Cached after the first call.
     pub fn detect() -> SimdLevel {
         static BEST: std::sync::OnceLock<SimdLevel> = std::sync::OnceLock::new();
         *BEST.get_or_init(|| {
-            ALL_LEVELS
+            [SimdLevel::Neon, SimdLevel::Avx2, SimdLevel::Sse2]
                 .into_iter()
-                .rev()
                 .find(|l| l.is_supported())
                 .unwrap_or(SimdLevel::Scalar)
         })
@@ -122,6 +137,6 @@ impl FromStr for SimdLevel {
         ALL_LEVELS
             .into_iter()
             .find(|l| l.name() == s)
-            .ok_or_else(|| format!("'{s}' is not one of: auto, scalar, sse2, avx2, avx512"))
+            .ok_or_else(|| format!("'{s}' is not one of: auto, scalar, sse2, avx2, avx512, neon"))
     }
 }

@@ -197,9 +197,29 @@ fn every_kind_and_instruction_set_sums_the_same_neighbours_bit_for_bit() {
                     // The cell-by-cell walk the step uses gives the same sums.
                     let mut walked = vec![String::new(); pts.len()];
                     let cells = idx.cell_starts().len() - 1;
-                    idx.for_each_neighbourhood(0..cells, &spec, k, &mut scratch, |s, hood| {
-                        walked[s] = format!("{hood:?}");
-                    });
+                    let in_radius =
+                        idx.for_each_neighbourhood(0..cells, &spec, k, &mut scratch, |s, hood| {
+                            walked[s] = format!("{hood:?}");
+                        });
+                    // The walk reports every other boid within the radius, summed.
+                    let pairs: u64 = (0..pts.len())
+                        .map(|s| {
+                            (0..pts.len())
+                                .filter(|&j| {
+                                    let o = boids_index::offset(
+                                        idx.position(j),
+                                        idx.position(s),
+                                        per.as_ref(),
+                                    );
+                                    j != s && boids_index::kernel::dist2(o) < r * r
+                                })
+                                .count() as u64
+                        })
+                        .sum();
+                    assert_eq!(
+                        in_radius, pairs,
+                        "{name}: in-radius count ({kind:?}, {level})"
+                    );
                     assert!(
                         walked == got,
                         "{name}: the cell walk differs ({kind:?}, {level})"

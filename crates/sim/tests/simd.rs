@@ -88,5 +88,18 @@ fn levels_parse_check_and_detect() {
     for level in SimdLevel::supported() {
         assert_eq!(level.check(), Ok(level));
     }
-    assert_eq!(SimdLevel::detect(), *SimdLevel::supported().last().unwrap());
+    // AVX-512 is opt-in: the default is AVX2 where the CPU has it (even with AVX-512), SSE2 on
+    // other x86-64 CPUs, NEON on aarch64.
+    let want = if SimdLevel::Neon.is_supported() {
+        SimdLevel::Neon
+    } else if SimdLevel::Avx2.is_supported() {
+        SimdLevel::Avx2
+    } else if SimdLevel::Sse2.is_supported() {
+        SimdLevel::Sse2
+    } else {
+        SimdLevel::Scalar
+    };
+    assert_eq!(SimdLevel::detect(), want);
+    assert_ne!(SimdLevel::detect(), SimdLevel::Avx512);
+    assert_eq!("neon".parse::<SimdLevel>(), Ok(SimdLevel::Neon));
 }

@@ -6,7 +6,9 @@ use super::*;
 impl Index {
     /// [`Index::neighbourhood`] of every boid in the cells `cells` (of [`Index::cell_starts`]),
     /// in slot order: `f(slot, sums)`. The grid works out the rows around each row of cells
-    /// once, then only each boid's x window.
+    /// once, then only each boid's x window. Returns how many other boids were within the
+    /// radius of each boid, summed (before the field of view and any k-nearest limit: the
+    /// work the kernel did, for benchmarks).
     pub fn for_each_neighbourhood(
         &self,
         cells: std::ops::Range<usize>,
@@ -14,10 +16,11 @@ impl Index {
         k: usize,
         scratch: &mut Scratch,
         mut f: impl FnMut(usize, Neighbourhood),
-    ) {
+    ) -> u64 {
         if cells.is_empty() {
-            return;
+            return 0;
         }
+        let mut in_radius = 0u64;
         let radius = spec.r2.sqrt();
         let cols = self.cols();
         let size = kernel::filter_size(&cols, spec.period);
@@ -40,6 +43,8 @@ impl Index {
         };
         // The sums of the boid in `slot` from the `len` candidates in `list`, then the callback.
         let mut finish = |slot: usize, list: &mut Vec<u32>, len: usize, near: &mut Vec<_>| {
+            // The list holds the boid itself too.
+            in_radius += len.saturating_sub(1) as u64;
             let len = if k > 0 {
                 self.keep_nearest_in(slot, k, list, len, near)
             } else {
@@ -133,6 +138,7 @@ impl Index {
                 finish(slot, &mut scratch.list, len, &mut scratch.near);
             }
         }
+        in_radius
     }
 
     /// The k-d tree's walk: boids in small groups of neighbours (consecutive slots, so nearby

@@ -63,6 +63,7 @@ pub struct Flock {
     /// The index and the `*_sorted` arrays describe the current storage.
     prepared: bool,
     last_neighbours: u64,
+    last_in_radius: u64,
     /// Storage slot of each boid in id order, built on first use after a change.
     id_slots: OnceLock<Vec<u32>>,
     /// The boids in id order, built on first use after a change.
@@ -130,6 +131,7 @@ impl Flock {
             next_id: 0,
             prepared: false,
             last_neighbours: 0,
+            last_in_radius: 0,
             id_slots: OnceLock::new(),
             id_view: OnceLock::new(),
             wake_region: None,
@@ -217,6 +219,13 @@ impl Flock {
     /// Neighbours used by all boids together in the last step.
     pub fn last_step_neighbours(&self) -> u64 {
         self.last_neighbours
+    }
+
+    /// Other boids within the perception radius of each boid at the last step, summed: the
+    /// pairs the neighbour kernel summed over, before the field of view and any k-nearest
+    /// limit (for benchmark figures such as time per neighbour).
+    pub fn last_step_in_radius(&self) -> u64 {
+        self.last_in_radius
     }
     /// Heap bytes held by the flock's arrays, its index and its id-order views (those exist
     /// only after a read in id order).

@@ -9,6 +9,7 @@
 //!    nothing reads what this step writes.
 
 use super::{Flock, RULE_STREAM};
+use boids_core::rules8::{Hoods8, LANES, States8, fast_rules_apply, step_boids8_on};
 use boids_core::{
     AlignmentMode, BoidState, Bounds, Env, Extra, Neighbourhood, Obstacle, Rng, Vec3, fmath,
     step_boid,
@@ -145,6 +146,10 @@ impl Flock {
             target: None,
             ..env
         };
+        // Eight boids at a time through the common rules, where they apply (the same bits as
+        // step_boid: boids_core::rules8).
+        let fast = fast_rules_apply(params, &env);
+        let wide = input.level >= SimdLevel::Avx2 && input.level != SimdLevel::Neon;
         let advance = |s: usize,
                        mut hood: Neighbourhood,
                        scratch: &mut Scratch,
@@ -181,15 +186,80 @@ impl Flock {
             let first = starts[cells.start] as usize;
             let mut used = 0u64;
             let mut fallback = Scratch::default();
-            index.for_each_neighbourhood(cells, &spec, k, scratch, |s, hood| {
+            let mut block = Block::default();
+            // A block of up to eight consecutive slots through step_boids8, or one by one
+            // where a lane needs more than it covers (steering from other flocks, the
+            // nearest-boid stand-in).
+            let flush = |block: &mut Block,
+                         out: &mut Out<'_>,
+                         fallback: &mut Scratch,
+                         hits: &mut Vec<Hit>| {
+                let lanes = &block.hoods[..block.len];
+                let simple = lanes.iter().enumerate().all(|(l, hood)| {
+                    let s = block.slot0 + l;
+                    input.external.get(s).is_none_or(|e| *e == Vec3::ZERO)
+                        && !(hood.count == 0 && params.fallback_to_nearest)
+                });
+                if simple {
+                    let mut own = States8::default();
+                    let mut hoods = Hoods8::default();
+                    for (l, hood) in lanes.iter().enumerate() {
+                        let s = block.slot0 + l;
+                        let r = index.rec(s);
+                        own.set(
+                            l,
+                            &BoidState {
+                                position: r.position(),
+                                velocity: r.velocity(),
+                                heading: index.heading(s as u32),
+                                extra: Extra::default(),
+                            },
+                        );
+                        hoods.set(l, hood);
+                    }
+                    let next = step_boids8_on(wide, &own, &hoods, params, input.dt);
+                    for l in 0..block.len {
+                        let s = block.slot0 + l;
+                        let mut b = next.get(l);
+                        b.extra = extras.get(s).copied().unwrap_or_default();
+                        out.set(s - first, &b);
+                    }
+                } else {
+                    for l in 0..block.len {
+                        let s = block.slot0 + l;
+                        let next = advance(s, block.hoods[l], fallback, hits);
+                        out.set(s - first, &next);
+                    }
+                }
+                block.len = 0;
+            };
+            let in_radius = index.for_each_neighbourhood(cells, &spec, k, scratch, |s, hood| {
                 used += u64::from(hood.count);
-                let next = advance(s, hood, &mut fallback, hits);
-                out.set(s - first, &next);
+                if fast {
+                    // Slots come in ascending order, so a block is a run of consecutive slots.
+                    if block.len > 0 && block.slot0 + block.len != s {
+                        flush(&mut block, &mut out, &mut fallback, hits);
+                    }
+                    if block.len == 0 {
+                        block.slot0 = s;
+                    }
+                    block.hoods[block.len] = hood;
+                    block.len += 1;
+                    if block.len == LANES {
+                        flush(&mut block, &mut out, &mut fallback, hits);
+                    }
+                } else {
+                    let next = advance(s, hood, &mut fallback, hits);
+                    out.set(s - first, &next);
+                }
             });
-            used
+            if block.len > 0 {
+                flush(&mut block, &mut out, &mut fallback, hits);
+            }
+            (used, in_radius)
         };
         let cells = starts.len() - 1;
-        self.last_neighbours = if n < PARALLEL_MIN {
+        (self.last_neighbours, self.last_in_radius) = if n < PARALLEL_MIN {
             run(0..cells, out, &mut Scratch::default(), &mut Vec::new())
         } else {
             let target = (n / (rayon::current_num_threads() * 16)).clamp(256, 4096);
@@ -212,13 +282,21 @@ impl Flock {
                     || (Scratch::default(), Vec::new()),
                     |(scratch, hits), (cells, out)| run(cells, out, scratch, hits),
                 )
-                .sum()
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
         };
         // The storage now follows the index's order.
         std::mem::swap(&mut self.ids, &mut self.ids_sorted);
         std::mem::swap(&mut self.rank, &mut self.rank_sorted);
         self.changed();
     }
+}
+
+/// Up to eight neighbourhoods of consecutive slots, waiting for `step_boids8`.
+#[derive(Default)]
+struct Block {
+    slot0: usize,
+    len: usize,
+    hoods: [Neighbourhood; LANES],
 }
 
 /// The target-flock tutorial's stand-in: a boid that found no neighbour in range uses the

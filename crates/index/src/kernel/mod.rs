@@ -8,20 +8,39 @@
 //!    produce the same list.
 //! 2. **Accumulate.** The list is walked in groups of eight *virtual lanes*: entry `e` goes to
 //!    lane `e mod 8`, each lane keeps its own running sums, and the lanes are added 0 to 7 at
-//!    the end. SSE2 runs a group as two 4-lane halves, AVX2 and AVX-512 as one 8-lane register,
-//!    the scalar path as a loop over eight lanes: the same operations in the same order, so the
-//!    same rounding. No fused multiply-add is used anywhere.
+//!    the end. SSE2 and NEON run a group as two 4-lane halves, AVX2 (and AVX-512, which uses
+//!    AVX2's accumulation) as one 8-lane register, the scalar path as a loop over eight lanes:
+//!    the same operations in the same order, so the same rounding. No fused multiply-add is
+//!    used anywhere.
+//!
+//! One file per instruction set: `scalar.rs` (the reference), `sse2.rs`, `avx2.rs`,
+//! `avx512.rs` (x86-64), `neon.rs` (aarch64).
 //!
 //! The boid itself and the padding of the last group are masked out by slot, so a coincident
 //! *other* boid still counts (as in Unity).
 
 #[cfg(target_arch = "x86_64")]
-use crate::kernel_x86::{
-    accumulate_avx2, accumulate_sse2, filter_avx2, filter_avx512, filter_sse2, filter2_avx2,
-};
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+#[cfg(target_arch = "aarch64")]
+mod neon;
+mod scalar;
+#[cfg(target_arch = "x86_64")]
+mod sse2;
+
+#[cfg(target_arch = "x86_64")]
+use avx2::{accumulate_avx2, filter_avx2, filter2_avx2};
+#[cfg(target_arch = "x86_64")]
+use avx512::filter_avx512;
+#[cfg(target_arch = "aarch64")]
+use neon::{accumulate_neon, filter_neon};
+use scalar::{accumulate_scalar, filter_scalar};
+#[cfg(target_arch = "x86_64")]
+use sse2::{accumulate_sse2, filter_sse2};
+
 use crate::layout::Run;
 use crate::simd::SimdLevel;
-use boids_core::math::wrap_axis;
 use boids_core::{Neighbourhood, SeparationMode, Vec3};
 
 /// Extra entries after the end of every coordinate array, so a SIMD filter may read a whole
@@ -138,6 +157,8 @@ pub fn filter_fn(level: SimdLevel, d3: bool, periodic: bool) -> FilterFn {
         SimdLevel::Avx2 => pick!(d3, periodic, filter_avx2),
         #[cfg(target_arch = "x86_64")]
         SimdLevel::Avx512 => pick!(d3, periodic, filter_avx512),
+        #[cfg(target_arch = "aarch64")]
+        SimdLevel::Neon => pick!(d3, periodic, filter_neon),
         _ => pick!(d3, periodic, filter_scalar),
     }
 }
@@ -155,6 +176,8 @@ pub fn filter2_fn(level: SimdLevel, d3: bool, periodic: bool) -> Filter2Fn {
         SimdLevel::Avx2 | SimdLevel::Avx512 => pick!(d3, periodic, filter2_avx2),
         #[cfg(target_arch = "x86_64")]
         SimdLevel::Sse2 => pick!(d3, periodic, filter2_sse2),
+        #[cfg(target_arch = "aarch64")]
+        SimdLevel::Neon => pick!(d3, periodic, filter2_neon),
         _ => pick!(d3, periodic, filter2_scalar),
     }
 }
@@ -181,6 +204,8 @@ macro_rules! twice {
 twice!(filter2_scalar, filter_scalar);
 #[cfg(target_arch = "x86_64")]
 twice!(filter2_sse2, filter_sse2);
+#[cfg(target_arch = "aarch64")]
+twice!(filter2_neon, filter_neon);
 
 /// Panics unless the three coordinate arrays have one length and every run ends [`PAD`] or more
 /// before it: the bound every filter instance checks before its unchecked loads.
@@ -226,42 +251,6 @@ pub fn filter(
     filter_fn(level, c.d3, period.is_some())(c, q, r2, filter_size(c, period), runs, out)
 }
 
-/// The filter, one candidate at a time.
-fn filter_scalar<const D3: bool, const PER: bool>(
-    c: &Cols<'_>,
-    q: [f32; 3],
-    r2: f32,
-    size: [f32; 3],
-    runs: &[Run],
-    out: &mut [u32],
-) -> usize {
-    check_cols(c);
-    let [ax, ay, az] = c.a;
-    let mut n = 0;
-    for &(s0, s1) in runs {
-        check_run(c, (s0, s1));
-        for j in s0 as usize..s1 as usize {
-            let mut dx = ax[j] - q[0];
-            let mut dy = ay[j] - q[1];
-            if PER {
-                dx = wrap_axis(dx, size[0]);
-                dy = wrap_axis(dy, size[1]);
-            }
-            let mut d2 = dx * dx + dy * dy;
-            if D3 {
-                let mut dz = az[j] - q[2];
-                if PER {
-                    dz = wrap_axis(dz, size[2]);
-                }
-                d2 += dz * dz;
-            }
-            out[n] = j as u32;
-            n += usize::from(d2 < r2);
-        }
-    }
-    n
-}
-
 /// An accumulation instance: see [`accumulate`]. `(spec, own, q, h, list, rec, head, box size)`.
 pub type AccumulateFn = fn(&Spec, u32, Vec3, Vec3, &[u32], &[Rec], &[Head], Vec3) -> Neighbourhood;
 
@@ -291,6 +280,8 @@ pub fn accumulate_fn(spec: &Spec) -> AccumulateFn {
         SimdLevel::Sse2 => pick_sums!(accumulate_sse2),
         #[cfg(target_arch = "x86_64")]
         SimdLevel::Avx2 | SimdLevel::Avx512 => pick_sums!(accumulate_avx2),
+        #[cfg(target_arch = "aarch64")]
+        SimdLevel::Neon => pick_sums!(accumulate_neon),
         _ => pick_sums!(accumulate_scalar),
     }
 }
@@ -357,7 +348,7 @@ pub(crate) fn reduce8(a: [f32; GROUP]) -> f32 {
 
 /// Per-lane running sums of the accumulation phase: offset x y z, velocity x y z, separation
 /// x y z, heading x y z, speed.
-type Sums = [[f32; GROUP]; 13];
+pub(crate) type Sums = [[f32; GROUP]; 13];
 
 /// The neighbourhood from the counts and the reduced sums (in the order of [`Sums`]).
 #[inline(always)]
@@ -373,65 +364,6 @@ pub(crate) fn finish(count: u32, sep_count: u32, s: &[f32; 13], extras: bool) ->
         sum_speed: if extras { s[12] } else { 0.0 },
         external: Vec3::ZERO,
     }
-}
-
-/// The accumulation phase, lane by lane: the reference the SIMD paths reproduce.
-#[allow(clippy::too_many_arguments)]
-fn accumulate_scalar<const SEP: u8, const PER: bool, const X: bool>(
-    spec: &Spec,
-    own: u32,
-    q: Vec3,
-    h: Vec3,
-    list: &[u32],
-    rec: &[Rec],
-    head: &[Head],
-    size: Vec3,
-) -> Neighbourhood {
-    let (mut count, mut sep_count) = (0u32, 0u32);
-    let mut s: Sums = [[0.0; GROUP]; 13];
-    for group in list.chunks_exact(GROUP) {
-        for (l, &j) in group.iter().enumerate() {
-            let r = &rec[j as usize].0;
-            let mut d = Vec3::new(r[0] - q.x, r[1] - q.y, r[2] - q.z);
-            if PER {
-                d = Vec3::new(
-                    wrap_axis(d.x, size.x),
-                    wrap_axis(d.y, size.y),
-                    wrap_axis(d.z, size.z),
-                );
-            }
-            let d2 = dist2(d);
-            let inv = if d2 > 0.0 { 1.0 / d2.sqrt() } else { 0.0 };
-            let dot = ((h.x * d.x + h.y * d.y) + h.z * d.z) * inv;
-            let ok = j != own && dot > spec.cos;
-            let sep = ok && d2 < spec.s2;
-            count += u32::from(ok);
-            sep_count += u32::from(sep);
-            let pick = |on: bool, x: f32| if on { x } else { 0.0 };
-            s[0][l] += pick(ok, d.x);
-            s[1][l] += pick(ok, d.y);
-            s[2][l] += pick(ok, d.z);
-            s[3][l] += pick(ok, r[3]);
-            s[4][l] += pick(ok, r[4]);
-            s[5][l] += pick(ok, r[5]);
-            let f = match SEP {
-                0 => d * inv,
-                1 => d * (inv * inv),
-                _ => d,
-            };
-            s[6][l] -= pick(sep, f.x);
-            s[7][l] -= pick(sep, f.y);
-            s[8][l] -= pick(sep, f.z);
-            if X {
-                let hj = &head[j as usize].0;
-                s[9][l] += pick(ok, hj[0]);
-                s[10][l] += pick(ok, hj[1]);
-                s[11][l] += pick(ok, hj[2]);
-                s[12][l] += pick(ok, r[6]);
-            }
-        }
-    }
-    finish(count, sep_count, &s.map(reduce8), X)
 }
 
 #[cfg(test)]
