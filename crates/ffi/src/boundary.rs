@@ -29,6 +29,8 @@ impl From<boids_sim::Error> for Fail {
             boids_sim::Error::Param(_) | boids_sim::Error::InvalidArgument(_) => {
                 BoidsResult::InvalidArgument
             }
+            boids_sim::Error::Busy => BoidsResult::Busy,
+            boids_sim::Error::Internal(_) => BoidsResult::Panic,
         };
         Fail::new(code, e.to_string())
     }

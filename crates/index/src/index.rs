@@ -1,10 +1,10 @@
 //! [`Index`]: one flock's boids sorted by grid cell, with the query structures of its kind.
 
+use crate::exec::{Exec, RayonExec, chunks_mut};
 use crate::kernel::{self, Cols, GROUP, Head, PAD, Rec, Spec, dist2};
-use crate::layout::{Layout, Run, counting_sort};
+use crate::layout::{Layout, Run, counting_sort_with};
 use crate::{Hit, NeighbourIndex, Period, Points, kdtree::Tree, offset};
 use boids_core::{IndexKind, Neighbourhood, Vec3};
-use rayon::prelude::*;
 
 mod walk;
 
@@ -272,8 +272,19 @@ impl Index {
 }
 
 /// Copies `src[order[s]]` into `out[s]` for every slot, with `f` applied, in parallel for large
-/// flocks.
+/// flocks (on Rayon's current pool).
 pub fn permute<T: Copy + Send + Sync, U: Send + Default + Clone>(
+    order: &[u32],
+    src: &[T],
+    out: &mut Vec<U>,
+    f: impl Fn(T) -> U + Sync + Send,
+) {
+    permute_with(&RayonExec::default(), order, src, out, f);
+}
+
+/// [`permute`] on `exec`.
+pub fn permute_with<T: Copy + Send + Sync, U: Send + Default + Clone>(
+    exec: &dyn Exec,
     order: &[u32],
     src: &[T],
     out: &mut Vec<U>,
@@ -281,42 +292,48 @@ pub fn permute<T: Copy + Send + Sync, U: Send + Default + Clone>(
 ) {
     out.clear();
     out.resize(order.len(), U::default());
-    if order.len() < PARALLEL_MIN {
-        for (o, &i) in out.iter_mut().zip(order) {
-            *o = f(src[i as usize]);
+    let fill = |start: usize, o: &mut [U]| {
+        for (k, o) in o.iter_mut().enumerate() {
+            *o = f(src[order[start + k] as usize]);
         }
+    };
+    if order.len() < PARALLEL_MIN {
+        fill(0, out);
     } else {
-        out.par_chunks_mut(4096)
-            .zip(order.par_chunks(4096))
-            .for_each(|(o, ord)| {
-                for (o, &i) in o.iter_mut().zip(ord) {
-                    *o = f(src[i as usize]);
-                }
-            });
+        chunks_mut(exec, out, 4096, &fill);
     }
 }
 
-impl NeighbourIndex for Index {
-    fn build(&mut self, points: Points<'_>, radius: f32, period: Option<Period>) {
+impl Index {
+    /// [`NeighbourIndex::build`] with its parallel loops on `exec` (Rayon, or a host's job
+    /// system): the same index either way.
+    pub fn build_with(
+        &mut self,
+        exec: &dyn Exec,
+        points: Points<'_>,
+        radius: f32,
+        period: Option<Period>,
+    ) {
         let n = points.positions.len();
         let wrap = |p: Vec3| period.map_or(p, |per| per.wrap(p));
         self.radius = radius;
-        self.layout = Layout::choose(points.positions, radius, period);
+        self.layout = Layout::choose_with(exec, points.positions, radius, period);
         let layout = self.layout;
         // Cell of every boid, then the stable sort by cell.
         self.keys.clear();
         self.keys.resize(n, 0);
-        let key = |(k, &p): (&mut u32, &Vec3)| *k = layout.key(wrap(p));
+        let key = |start: usize, keys: &mut [u32]| {
+            for (k, p) in keys.iter_mut().zip(&points.positions[start..]) {
+                *k = layout.key(wrap(*p));
+            }
+        };
         if n < PARALLEL_MIN {
-            self.keys.iter_mut().zip(points.positions).for_each(key);
+            key(0, &mut self.keys);
         } else {
-            self.keys
-                .par_iter_mut()
-                .zip(points.positions.par_iter())
-                .with_min_len(4096)
-                .for_each(key);
+            chunks_mut(exec, &mut self.keys, 4096, &key);
         }
-        counting_sort(
+        counting_sort_with(
+            exec,
             &self.keys,
             layout.cells(),
             &mut self.cell_start,
@@ -334,46 +351,48 @@ impl NeighbourIndex for Index {
             c.resize(n + PAD, f32::INFINITY);
         }
         let (pos, vel, heads) = (points.positions, points.velocities, points.headings);
-        #[allow(clippy::type_complexity)]
-        let fill = |(((((r, h), x), y), z), ord): (
-            (
-                (((&mut [Rec], &mut [Head]), &mut [f32]), &mut [f32]),
-                &mut [f32],
-            ),
-            &[u32],
-        )| {
-            for k in 0..ord.len() {
-                let i = ord[k] as usize;
-                let p = wrap(pos[i]);
-                r[k] = Rec::new(p, vel[i]);
+        // One piece of every array per chunk of slots, so each call writes its own.
+        struct Piece<'a> {
+            r: &'a mut [Rec],
+            h: &'a mut [Head],
+            x: &'a mut [f32],
+            y: &'a mut [f32],
+            z: &'a mut [f32],
+        }
+        let fill = |start: usize, p: &mut Piece<'_>| {
+            for k in 0..p.r.len() {
+                let i = order[start + k] as usize;
+                let q = wrap(pos[i]);
+                p.r[k] = Rec::new(q, vel[i]);
                 if let Some(&hd) = heads.get(i) {
-                    h[k] = Head::new(hd);
+                    p.h[k] = Head::new(hd);
                 }
-                (x[k], y[k], z[k]) = (p.x, p.y, p.z);
+                (p.x[k], p.y[k], p.z[k]) = (q.x, q.y, q.z);
             }
         };
         const CH: usize = 4096;
+        let mut pieces: Vec<std::sync::Mutex<Piece<'_>>> = self
+            .rec
+            .chunks_mut(CH)
+            .zip(self.head.chunks_mut(CH))
+            .zip(cx[..n].chunks_mut(CH))
+            .zip(cy[..n].chunks_mut(CH))
+            .zip(cz[..n].chunks_mut(CH))
+            .map(|((((r, h), x), y), z)| std::sync::Mutex::new(Piece { r, h, x, y, z }))
+            .collect();
         if n < PARALLEL_MIN {
-            fill((
-                (
-                    (
-                        ((&mut self.rec[..], &mut self.head[..]), &mut cx[..n]),
-                        &mut cy[..n],
-                    ),
-                    &mut cz[..n],
-                ),
-                &order[..],
-            ));
+            for (c, p) in pieces.iter_mut().enumerate() {
+                fill(c * CH, p.get_mut().unwrap_or_else(|e| e.into_inner()));
+            }
         } else {
-            self.rec
-                .par_chunks_mut(CH)
-                .zip(self.head.par_chunks_mut(CH))
-                .zip(cx[..n].par_chunks_mut(CH))
-                .zip(cy[..n].par_chunks_mut(CH))
-                .zip(cz[..n].par_chunks_mut(CH))
-                .zip(order.par_chunks(CH))
-                .for_each(fill);
+            exec.for_ranges(pieces.len(), 1, &|r: std::ops::Range<usize>| {
+                for c in r {
+                    let mut p = pieces[c].lock().unwrap_or_else(|e| e.into_inner());
+                    fill(c * CH, &mut p);
+                }
+            });
         }
+        drop(pieces);
         let rec = &self.rec;
         // A flat axis (every boid at the same coordinate: a plane lock) goes last and is
         // skipped by the filter: its offsets are exactly zero.
@@ -387,10 +406,16 @@ impl NeighbourIndex for Index {
             Some(_) => ([1, 2, 0], false),
         };
         self.tree = if self.kind == IndexKind::KdTree && n > 0 {
-            Tree::build(rec)
+            Tree::build(rec, exec.is_rayon())
         } else {
             None
         };
+    }
+}
+
+impl NeighbourIndex for Index {
+    fn build(&mut self, points: Points<'_>, radius: f32, period: Option<Period>) {
+        self.build_with(&RayonExec::default(), points, radius, period);
     }
 
     fn len(&self) -> usize {

@@ -24,10 +24,11 @@ pub struct Tree {
 }
 
 impl Tree {
-    /// A tree over the records' positions (`None` if kiddo refuses the point set).
-    pub fn build(rec: &[Rec]) -> Option<Tree> {
+    /// A tree over the records' positions (`None` if kiddo refuses the point set); built with
+    /// Rayon when `parallel` (the same tree either way).
+    pub fn build(rec: &[Rec], parallel: bool) -> Option<Tree> {
         let pts: Vec<[f32; 3]> = rec.iter().map(|r| [r.0[0], r.0[1], r.0[2]]).collect();
-        if pts.len() >= crate::PARALLEL_MIN {
+        if parallel && pts.len() >= crate::PARALLEL_MIN {
             return Kd::new_from_slice_parallel(&pts)
                 .ok()
                 .map(|kd| Tree { kd, len: pts.len() });

@@ -3,8 +3,8 @@
 //! of slots once the boids are sorted by cell.
 
 use crate::Period;
+use crate::exec::{Exec, RayonExec, chunks_mut};
 use glam::Vec3;
-use rayon::prelude::*;
 
 /// Cells along x per radius: a query scans `[x - r, x + r]` of each row, rounded out to whole
 /// cells, so finer x cells scan fewer candidates (measured at 100k boids: 148 candidates a boid
@@ -59,6 +59,16 @@ impl Layout {
     /// A layout for `positions` (all finite; inside the period when there is one) queried at
     /// `radius`.
     pub fn choose(positions: &[Vec3], radius: f32, period: Option<Period>) -> Layout {
+        Layout::choose_with(&RayonExec::default(), positions, radius, period)
+    }
+
+    /// [`Layout::choose`] with its parallel loop on `exec`.
+    pub fn choose_with(
+        exec: &dyn Exec,
+        positions: &[Vec3],
+        radius: f32,
+        period: Option<Period>,
+    ) -> Layout {
         let n = positions.len();
         let (min, extent) = match &period {
             Some(per) => (per.min, per.size),
@@ -69,10 +79,21 @@ impl Layout {
                 let (lo, hi) = if n < 16_384 {
                     positions.iter().fold(empty, fold)
                 } else {
-                    positions
-                        .par_chunks(8192)
-                        .map(|c| c.iter().fold(empty, fold))
-                        .reduce(|| empty, |a, b| (a.0.min(b.0), a.1.max(b.1)))
+                    // Minimum and maximum are exact whatever the grouping.
+                    const CH: usize = 8192;
+                    let mut parts = vec![empty; n.div_ceil(CH)];
+                    chunks_mut(
+                        exec,
+                        &mut parts,
+                        1,
+                        &|c: usize, part: &mut [(Vec3, Vec3)]| {
+                            let end = ((c + 1) * CH).min(n);
+                            part[0] = positions[c * CH..end].iter().fold(empty, fold);
+                        },
+                    );
+                    parts
+                        .into_iter()
+                        .fold(empty, |a, b| (a.0.min(b.0), a.1.max(b.1)))
                 };
                 (lo, hi - lo)
             }
@@ -390,6 +411,17 @@ pub fn floor_i64(t: f32) -> i64 {
 /// of one cell keep their relative order, so the result is the same for any thread count. In
 /// parallel, each of `parts` workers owns one contiguous range of cells and scans every key.
 pub fn counting_sort(keys: &[u32], cells: usize, cell_start: &mut Vec<u32>, order: &mut Vec<u32>) {
+    counting_sort_with(&RayonExec::default(), keys, cells, cell_start, order);
+}
+
+/// [`counting_sort`] with its parallel loops on `exec`.
+pub fn counting_sort_with(
+    exec: &dyn Exec,
+    keys: &[u32],
+    cells: usize,
+    cell_start: &mut Vec<u32>,
+    order: &mut Vec<u32>,
+) {
     let n = keys.len();
     cell_start.clear();
     cell_start.resize(cells + 1, 0);
@@ -398,7 +430,7 @@ pub fn counting_sort(keys: &[u32], cells: usize, cell_start: &mut Vec<u32>, orde
     let parts = if n < 32_768 {
         1
     } else {
-        rayon::current_num_threads().clamp(1, 16)
+        exec.workers().clamp(1, 16)
     };
     if parts == 1 {
         for &k in keys {
@@ -428,10 +460,12 @@ pub fn counting_sort(keys: &[u32], cells: usize, cell_start: &mut Vec<u32>, orde
         pieces.push(head);
         rest = tail;
     }
-    let totals: Vec<u32> = pieces
-        .par_iter_mut()
-        .enumerate()
-        .map(|(p, counts)| {
+    let totals: Vec<std::sync::Mutex<u32>> = (0..parts).map(|_| 0.into()).collect();
+    let pieces: Vec<std::sync::Mutex<&mut [u32]>> =
+        pieces.into_iter().map(std::sync::Mutex::new).collect();
+    exec.for_ranges(parts, 1, &|r: std::ops::Range<usize>| {
+        for p in r {
+            let mut counts = pieces[p].lock().unwrap_or_else(|e| e.into_inner());
             let (lo, hi) = (bounds[p] as u32, bounds[p + 1] as u32);
             for &k in keys {
                 if k >= lo && k < hi {
@@ -443,8 +477,12 @@ pub fn counting_sort(keys: &[u32], cells: usize, cell_start: &mut Vec<u32>, orde
                 sum += *c;
                 *c = sum;
             }
-            sum
-        })
+            *totals[p].lock().unwrap_or_else(|e| e.into_inner()) = sum;
+        }
+    });
+    let totals: Vec<u32> = totals
+        .into_iter()
+        .map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()))
         .collect();
     // Offsets of the parts, then every part scatters its own points into its own slots.
     let mut offsets = Vec::with_capacity(parts);
@@ -460,11 +498,16 @@ pub fn counting_sort(keys: &[u32], cells: usize, cell_start: &mut Vec<u32>, orde
         order_pieces.push(head);
         rest = tail;
     }
-    pieces
-        .par_iter_mut()
-        .zip(order_pieces.par_iter_mut())
-        .enumerate()
-        .for_each(|(p, (ends, out))| {
+    let work: Vec<std::sync::Mutex<(&mut [u32], &mut [u32])>> = pieces
+        .into_iter()
+        .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .zip(order_pieces)
+        .map(std::sync::Mutex::new)
+        .collect();
+    exec.for_ranges(parts, 1, &|r: std::ops::Range<usize>| {
+        for p in r {
+            let mut guard = work[p].lock().unwrap_or_else(|e| e.into_inner());
+            let (ends, out) = &mut *guard;
             let (lo, hi) = (bounds[p] as u32, bounds[p + 1] as u32);
             // `ends[c]` holds the end of cell c within the part. Turn it into the start (the
             // previous end) to use as the cursor; after the scatter it is the end again.
@@ -484,7 +527,8 @@ pub fn counting_sort(keys: &[u32], cells: usize, cell_start: &mut Vec<u32>, orde
             for e in ends.iter_mut() {
                 *e += base;
             }
-        });
+        }
+    });
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod exec;
 mod index;
 mod kdtree;
 pub mod kernel;
@@ -38,7 +39,8 @@ pub mod simd;
 
 pub use boids_core::IndexKind;
 pub use boids_core::math::{Period, wrap_axis};
-pub use index::{Index, PARALLEL_MIN, Scratch, permute};
+pub use exec::{Exec, RayonExec, SerialExec};
+pub use index::{Index, PARALLEL_MIN, Scratch, permute, permute_with};
 pub use kernel::Spec;
 pub use simd::SimdLevel;
 

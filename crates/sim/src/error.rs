@@ -15,6 +15,12 @@ pub enum Error {
         /// Entries needed.
         needed: usize,
     },
+    /// A step is in flight ([`crate::World::step_begin`]): until
+    /// [`crate::World::step_end`], the world can be read but not changed.
+    Busy,
+    /// A bug inside the engine was caught (a step's job panicked); the world kept the state
+    /// before that step.
+    Internal(String),
 }
 
 impl fmt::Display for Error {
@@ -26,6 +32,10 @@ impl fmt::Display for Error {
             Error::BufferTooSmall { needed } => {
                 write!(f, "output buffer too small: {needed} entries needed")
             }
+            Error::Busy => f.write_str(
+                "a step is in flight (step_begin): only reads of the state before it are allowed until step_end",
+            ),
+            Error::Internal(s) => write!(f, "internal error: {s}"),
         }
     }
 }

@@ -437,6 +437,63 @@ fn rows() -> Vec<Row> {
                 refused(fx, "bad dt", |w| w.step(dt));
             }
         }),
+        ("step_begin", |fx| {
+            for dt in [0.0, -1.0, f32::NAN, f32::INFINITY, 1.5, f32::MAX] {
+                refused(fx, "bad dt", |w| w.step_begin(dt));
+                assert!(!fx.w.is_stepping(), "a refused begin starts nothing");
+            }
+            fx.w.step_begin(1.0 / 60.0).unwrap();
+            assert_eq!(fx.w.step_begin(1.0 / 60.0), Err(Error::Busy));
+            fx.w.step_end().unwrap();
+        }),
+        ("step_end", |fx| {
+            refused(fx, "without a step in flight", |w| w.step_end());
+        }),
+        ("with_exec", |_| {
+            let here = SimdLevel::supported();
+            if let Some(l) = ["scalar", "sse2", "avx2", "avx512", "neon"]
+                .iter()
+                .map(|n| n.parse::<SimdLevel>().unwrap())
+                .find(|l| !here.contains(l))
+            {
+                let config = WorldConfig {
+                    simd: Some(l),
+                    ..WorldConfig::default()
+                };
+                let exec = std::sync::Arc::new(SerialExec);
+                assert!(World::with_exec(config, exec).is_err(), "{l} is not here");
+            }
+        }),
+        ("read_positions", |fx| {
+            let mut out = vec![Vec3::ZERO; 40];
+            assert_eq!(
+                fx.w.read_positions(fx.f, &mut out[..39]),
+                Err(Error::BufferTooSmall { needed: 40 })
+            );
+            for id in bad_ids(fx) {
+                assert_eq!(fx.w.read_positions(id, &mut out), Err(Error::InvalidId));
+            }
+        }),
+        ("read_velocities", |fx| {
+            let mut out = vec![Vec3::ZERO; 40];
+            assert_eq!(
+                fx.w.read_velocities(fx.f, &mut out[..0]),
+                Err(Error::BufferTooSmall { needed: 40 })
+            );
+            for id in bad_ids(fx) {
+                assert_eq!(fx.w.read_velocities(id, &mut out), Err(Error::InvalidId));
+            }
+        }),
+        ("read_ids", |fx| {
+            let mut out = vec![0u32; 40];
+            assert_eq!(
+                fx.w.read_ids(fx.f, &mut out[..1]),
+                Err(Error::BufferTooSmall { needed: 40 })
+            );
+            for id in bad_ids(fx) {
+                assert_eq!(fx.w.read_ids(id, &mut out), Err(Error::InvalidId));
+            }
+        }),
     ]
 }
 
@@ -460,6 +517,7 @@ const INFALLIBLE: &[&str] = &[
     "in_pool",
     "build_indices",
     "state_hash",
+    "is_stepping",
 ];
 
 #[test]

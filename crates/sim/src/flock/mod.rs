@@ -20,13 +20,13 @@ pub(crate) use relations::external_steering;
 #[cfg(feature = "save")]
 pub(crate) use saved::SavedFlock;
 pub use spawn::{Spawn, SpawnKind, SpawnShape};
-pub(crate) use step::StepInput;
+pub(crate) use step::{StepFlock, StepInput, Stepped, prepare, step};
 
 use crate::error::{Error, invalid};
 use boids_core::math::look_rotation;
 use boids_core::{Extra, FlockParams, IndexKind, Integrator, Vec3, limits};
 use boids_index::Index;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// A copy of a flock's boids, to restore later (benchmarks step the same state repeatedly).
 #[derive(Clone, Debug, PartialEq)]
@@ -40,34 +40,51 @@ pub struct FlockSnapshot {
     next_id: u32,
 }
 
+/// The boids in storage order (the cell order of the last step): what every read sees. A step
+/// in flight shares it (it reads it, and writes the next state into other buffers), so reads
+/// of the state before the step stay possible while it runs.
+#[derive(Clone, Default)]
+pub(crate) struct Boids {
+    pub(crate) ids: Vec<u32>,
+    /// Position of each boid in ascending id order.
+    pub(crate) rank: Vec<u32>,
+    pub(crate) positions: Vec<Vec3>,
+    pub(crate) velocities: Vec<Vec3>,
+    pub(crate) headings: Vec<Vec3>,
+    /// Extra per-boid state, only for models that need it (else empty).
+    pub(crate) extras: Vec<Extra>,
+    /// Storage slot of each boid in id order, built on first use after a change.
+    pub(crate) id_slots: OnceLock<Vec<u32>>,
+    /// The boids in id order, built on first use after a change.
+    pub(crate) id_view: OnceLock<view::IdView>,
+}
+
+/// What a step works with: the neighbour index over the boids, their ids, ranks and extra state
+/// permuted into its cell order, and the buffers the next state is written into.
+#[derive(Default)]
+pub(crate) struct Work {
+    pub(crate) index: Index,
+    pub(crate) ids_sorted: Vec<u32>,
+    pub(crate) rank_sorted: Vec<u32>,
+    pub(crate) extras_sorted: Vec<Extra>,
+    /// The index and the `*_sorted` arrays describe the current boids.
+    pub(crate) prepared: bool,
+    /// The buffers of an earlier state, reused for the next one.
+    pub(crate) spare: Boids,
+}
+
 /// A flock of boids. Read it through [`crate::World::flock`]; change it through the world.
 pub struct Flock {
     pub(crate) name: String,
     pub(crate) params: FlockParams,
     pub(crate) target: Option<Vec3>,
-    /// Per-boid state in storage order (the cell order of the last step).
-    ids: Vec<u32>,
-    /// Position of each boid in ascending id order.
-    rank: Vec<u32>,
-    positions: Vec<Vec3>,
-    velocities: Vec<Vec3>,
-    headings: Vec<Vec3>,
-    /// Extra per-boid state, only for models that need it (else empty).
-    extras: Vec<Extra>,
-    /// The same, permuted into the index's cell order by `prepare`.
-    ids_sorted: Vec<u32>,
-    rank_sorted: Vec<u32>,
-    extras_sorted: Vec<Extra>,
+    /// The boids (shared with a step in flight).
+    pub(crate) st: Arc<Boids>,
+    /// The step's working state; `None` only while a step is in flight (it holds it).
+    pub(crate) work: Option<Box<Work>>,
     next_id: u32,
-    index: Index,
-    /// The index and the `*_sorted` arrays describe the current storage.
-    prepared: bool,
-    last_neighbours: u64,
-    last_in_radius: u64,
-    /// Storage slot of each boid in id order, built on first use after a change.
-    id_slots: OnceLock<Vec<u32>>,
-    /// The boids in id order, built on first use after a change.
-    id_view: OnceLock<view::IdView>,
+    pub(crate) last_neighbours: u64,
+    pub(crate) last_in_radius: u64,
     pub(crate) wake_region: Option<(Vec3, Vec3)>,
     pub(crate) asleep: bool,
     /// Stepped in the current world step (level of detail may skip it).
@@ -117,23 +134,15 @@ impl Flock {
         Flock {
             name,
             target: params.target.map(|t| t.point),
-            index: Index::new(params.index),
+            work: Some(Box::new(Work {
+                index: Index::new(params.index),
+                ..Work::default()
+            })),
             params,
-            ids: Vec::new(),
-            rank: Vec::new(),
-            positions: Vec::new(),
-            velocities: Vec::new(),
-            headings: Vec::new(),
-            extras: Vec::new(),
-            ids_sorted: Vec::new(),
-            rank_sorted: Vec::new(),
-            extras_sorted: Vec::new(),
+            st: Arc::new(Boids::default()),
             next_id: 0,
-            prepared: false,
             last_neighbours: 0,
             last_in_radius: 0,
-            id_slots: OnceLock::new(),
-            id_view: OnceLock::new(),
             wake_region: None,
             asleep: false,
             active: true,
@@ -145,9 +154,25 @@ impl Flock {
 
     /// The boids changed: the index, the sorted copies and the id-order views are stale.
     fn changed(&mut self) {
-        self.prepared = false;
-        self.id_slots.take();
-        self.id_view.take();
+        self.work_mut().prepared = false;
+        let st = self.st_mut();
+        st.id_slots.take();
+        st.id_view.take();
+    }
+
+    /// The boids, to change (copied first only if a step in flight still shares them, which
+    /// the world prevents: it refuses changes during a step).
+    pub(crate) fn st_mut(&mut self) -> &mut Boids {
+        Arc::make_mut(&mut self.st)
+    }
+
+    /// The step's working state (present whenever no step is in flight).
+    pub(crate) fn work(&self) -> &Work {
+        self.work.as_deref().expect("no step in flight")
+    }
+
+    pub(crate) fn work_mut(&mut self) -> &mut Work {
+        self.work.as_deref_mut().expect("no step in flight")
     }
 
     /// The flock's name.
@@ -160,11 +185,11 @@ impl Flock {
     }
     /// Number of boids.
     pub fn len(&self) -> usize {
-        self.ids.len()
+        self.st.ids.len()
     }
     /// `true` when the flock has no boids.
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.st.ids.is_empty()
     }
 
     /// Whether the params keep per-boid extra state.
@@ -190,7 +215,7 @@ impl Flock {
         if self.is_empty() {
             Vec3::ZERO
         } else {
-            self.positions.iter().copied().sum::<Vec3>() / self.len() as f32
+            self.st.positions.iter().copied().sum::<Vec3>() / self.len() as f32
         }
     }
 
@@ -203,9 +228,9 @@ impl Flock {
         self.target
     }
     /// The neighbour index built in the last step, over the state before that step (other
-    /// flocks query it for their relations).
-    pub fn index(&self) -> &Index {
-        &self.index
+    /// flocks query it for their relations); `None` while a step is in flight.
+    pub fn index(&self) -> Option<&Index> {
+        self.work.as_deref().map(|w| &w.index)
     }
     /// `true` when the last step skipped this flock because the observer was outside its wake
     /// region (its state did not change and it cost nothing).
@@ -233,46 +258,54 @@ impl Flock {
         let v = |x: &Vec<Vec3>| x.capacity() * 12;
         let u = |x: &Vec<u32>| x.capacity() * 4;
         let e = |x: &Vec<Extra>| x.capacity() * size_of::<Extra>();
-        u(&self.ids)
-            + u(&self.rank)
-            + u(&self.ids_sorted)
-            + u(&self.rank_sorted)
-            + v(&self.positions)
-            + v(&self.velocities)
-            + v(&self.headings)
-            + e(&self.extras)
-            + e(&self.extras_sorted)
-            + self.index.heap_bytes()
-            + self.id_slots.get().map_or(0, u)
-            + self.id_view.get().map_or(0, view::IdView::heap_bytes)
+        let boids = |b: &Boids| {
+            u(&b.ids)
+                + u(&b.rank)
+                + v(&b.positions)
+                + v(&b.velocities)
+                + v(&b.headings)
+                + e(&b.extras)
+                + b.id_slots.get().map_or(0, u)
+                + b.id_view.get().map_or(0, view::IdView::heap_bytes)
+        };
+        boids(&self.st)
+            + self.work.as_deref().map_or(0, |w| {
+                u(&w.ids_sorted)
+                    + u(&w.rank_sorted)
+                    + e(&w.extras_sorted)
+                    + w.index.heap_bytes()
+                    + boids(&w.spare)
+            })
     }
 
     /// A copy of the boids.
     pub fn snapshot(&self) -> FlockSnapshot {
         FlockSnapshot {
-            ids: self.ids.clone(),
-            rank: self.rank.clone(),
-            positions: self.positions.clone(),
-            velocities: self.velocities.clone(),
-            headings: self.headings.clone(),
-            extras: self.extras.clone(),
+            ids: self.st.ids.clone(),
+            rank: self.st.rank.clone(),
+            positions: self.st.positions.clone(),
+            velocities: self.st.velocities.clone(),
+            headings: self.st.headings.clone(),
+            extras: self.st.extras.clone(),
             next_id: self.next_id,
         }
     }
 
     pub(crate) fn restore(&mut self, s: &FlockSnapshot) {
-        self.ids.clone_from(&s.ids);
-        self.rank.clone_from(&s.rank);
-        self.positions.clone_from(&s.positions);
-        self.velocities.clone_from(&s.velocities);
-        self.headings.clone_from(&s.headings);
-        self.extras.clone_from(&s.extras);
-        self.next_id = s.next_id;
-        if Self::needs_extra(&self.params) && self.extras.len() != self.len() {
-            self.extras = self.headings.iter().map(|&h| extra_for(h)).collect();
-        } else if !Self::needs_extra(&self.params) {
-            self.extras.clear();
+        let need = Self::needs_extra(&self.params);
+        let st = self.st_mut();
+        st.ids.clone_from(&s.ids);
+        st.rank.clone_from(&s.rank);
+        st.positions.clone_from(&s.positions);
+        st.velocities.clone_from(&s.velocities);
+        st.headings.clone_from(&s.headings);
+        st.extras.clone_from(&s.extras);
+        if need && st.extras.len() != st.ids.len() {
+            st.extras = st.headings.iter().map(|&h| extra_for(h)).collect();
+        } else if !need {
+            st.extras.clear();
         }
+        self.next_id = s.next_id;
         self.changed();
     }
 
@@ -282,27 +315,28 @@ impl Flock {
             IndexKind::Auto => IndexKind::Grid,
             k => k,
         };
-        if kind != self.index.kind() {
+        if kind != self.work().index.kind() {
             let mut index = Index::new(kind);
             index
                 .try_reserve(self.len())
                 .map_err(|_| invalid("cannot allocate memory for the new index"))?;
-            self.index = index;
+            self.work_mut().index = index;
         }
         // A new plane lock takes hold at once: the state is projected onto the plane, so what
         // a host reads back is what a write would store.
         if params.plane != self.params.plane && params.plane != boids_core::PlaneLock::None {
             let plane = params.plane;
-            for i in 0..self.len() {
-                self.positions[i] = plane.apply(self.positions[i]);
-                self.velocities[i] = plane.apply(self.velocities[i]);
-                let h = plane.apply(self.headings[i]).normalize_or_zero();
-                let v = self.velocities[i].normalize_or_zero();
+            let st = self.st_mut();
+            for i in 0..st.ids.len() {
+                st.positions[i] = plane.apply(st.positions[i]);
+                st.velocities[i] = plane.apply(st.velocities[i]);
+                let h = plane.apply(st.headings[i]).normalize_or_zero();
+                let v = st.velocities[i].normalize_or_zero();
                 let h = [h, v].into_iter().find(|x| *x != Vec3::ZERO);
                 // Perpendicular to the plane before: any in-plane direction will do.
-                self.headings[i] = h.unwrap_or(plane.apply(Vec3::X));
-                if let Some(e) = self.extras.get_mut(i) {
-                    e.orientation = look_rotation(self.headings[i]);
+                st.headings[i] = h.unwrap_or(plane.apply(Vec3::X));
+                if let Some(e) = st.extras.get_mut(i) {
+                    e.orientation = look_rotation(st.headings[i]);
                 }
             }
         }
@@ -313,11 +347,14 @@ impl Flock {
             self.target = None;
         }
         let need = Self::needs_extra(&params);
-        if need && self.extras.len() != self.len() {
-            self.extras = self.headings.iter().map(|&h| extra_for(h)).collect();
+        if need && self.st.extras.len() != self.len() {
+            let st = self.st_mut();
+            st.extras = st.headings.iter().map(|&h| extra_for(h)).collect();
         } else if !need {
-            self.extras = Vec::new();
-            self.extras_sorted = Vec::new();
+            self.st_mut().extras = Vec::new();
+            let w = self.work_mut();
+            w.extras_sorted = Vec::new();
+            w.spare.extras = Vec::new();
         }
         self.params = params;
         self.changed();

@@ -1,25 +1,26 @@
 //! Steering from other flocks: flee, chase, avoid and flock together, found through the other
 //! flocks' indices.
 
-use super::Flock;
 use boids_core::Vec3;
-use boids_index::{Hit, NeighbourIndex, PARALLEL_MIN};
-use rayon::prelude::*;
+use boids_index::exec::{Exec, chunks_mut};
+use boids_index::{Hit, Index, NeighbourIndex, PARALLEL_MIN};
 
-/// Steering of every boid of `f` (by slot of its prepared index) from the flocks it reacts to:
+/// Steering of every boid of a flock (by slot of its prepared index `own`; `max_speed` from its
+/// params) from the flocks it reacts to (each relation with the other flock's prepared index):
 /// flee, chase, avoid or flock together with their boids within each relation's radius.
 pub(crate) fn external_steering(
-    f: &Flock,
-    others: &[(&crate::world::Relation, &Flock)],
+    exec: &dyn Exec,
+    own: &Index,
+    max_speed: f32,
+    others: &[(&crate::world::Relation, &Index)],
 ) -> Vec<Vec3> {
     use crate::world::RelationKind;
-    let max_speed = f.params.max_speed.max(1e-3);
-    let own = f.index();
+    let max_speed = max_speed.max(1e-3);
     let steer = |hits: &mut Vec<Hit>, s: usize| {
         let (p, v) = (own.rec(s).position(), own.rec(s).velocity());
         let mut ext = Vec3::ZERO;
         for (r, o) in others {
-            let idx = o.index();
+            let idx = *o;
             match r.kind {
                 RelationKind::Ignore => {}
                 RelationKind::Flee | RelationKind::Chase => {
@@ -64,14 +65,17 @@ pub(crate) fn external_steering(
         ext
     };
     let n = own.len();
-    if n < PARALLEL_MIN {
+    let mut out = vec![Vec3::ZERO; n];
+    let fill = |start: usize, o: &mut [Vec3]| {
         let mut hits = Vec::new();
-        (0..n).map(|s| steer(&mut hits, s)).collect()
+        for (k, e) in o.iter_mut().enumerate() {
+            *e = steer(&mut hits, start + k);
+        }
+    };
+    if n < PARALLEL_MIN {
+        fill(0, &mut out);
     } else {
-        (0..n)
-            .into_par_iter()
-            .with_min_len(256)
-            .map_init(Vec::<Hit>::new, steer)
-            .collect()
+        chunks_mut(exec, &mut out, 1024, &fill);
     }
+    out
 }

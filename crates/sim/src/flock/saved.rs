@@ -37,11 +37,11 @@ impl Flock {
             params: self.params,
             target: self.target,
             next_id: self.next_id,
-            ids: self.ids.clone(),
-            positions: self.positions.clone(),
-            velocities: self.velocities.clone(),
-            headings: self.headings.clone(),
-            extras: self.extras.clone(),
+            ids: self.st.ids.clone(),
+            positions: self.st.positions.clone(),
+            velocities: self.st.velocities.clone(),
+            headings: self.st.headings.clone(),
+            extras: self.st.extras.clone(),
             wake_region: self.wake_region,
             asleep: self.asleep,
             active: self.active,
@@ -149,12 +149,13 @@ impl Flock {
         for (r, &i) in by_id.iter().enumerate() {
             rank[i as usize] = r as u32;
         }
-        f.ids = s.ids;
-        f.rank = rank;
-        f.positions = s.positions;
-        f.velocities = s.velocities;
-        f.headings = s.headings;
-        f.extras = s.extras;
+        let st = f.st_mut();
+        st.ids = s.ids;
+        st.rank = rank;
+        st.positions = s.positions;
+        st.velocities = s.velocities;
+        st.headings = s.headings;
+        st.extras = s.extras;
         f.wake_region = s.wake_region;
         f.asleep = s.asleep;
         f.active = s.active;

@@ -4,6 +4,7 @@ use super::{Flock, SPAWN_STREAM, check_extra, check_point, check_vec};
 use crate::error::{Error, invalid};
 use boids_core::math::look_rotation;
 use boids_core::{BoidState, PlaneLock, Rng, Vec3, fmath, limits};
+use std::collections::TryReserveError;
 
 boids_core::c_enum! {
     /// The kind of a [`SpawnShape`].
@@ -107,10 +108,10 @@ impl Default for Spawn {
 
 impl Flock {
     fn ensure_id_space(&self, n: usize) -> Result<(), Error> {
-        if self.ids.len().saturating_add(n) > crate::world::MAX_BOIDS_PER_FLOCK {
+        if self.len().saturating_add(n) > crate::world::MAX_BOIDS_PER_FLOCK {
             return Err(invalid(format!(
                 "cannot add {n} boids to {}: a flock holds at most {}",
-                self.ids.len(),
+                self.len(),
                 crate::world::MAX_BOIDS_PER_FLOCK
             )));
         }
@@ -126,31 +127,38 @@ impl Flock {
     /// Reserves room for `n` more boids in every array, or fails without changing anything.
     fn reserve(&mut self, n: usize) -> Result<(), Error> {
         let oom = |_| invalid(format!("cannot allocate memory for {n} more boids"));
-        self.ids.try_reserve(n).map_err(oom)?;
-        self.rank.try_reserve(n).map_err(oom)?;
-        for v in [
-            &mut self.positions,
-            &mut self.velocities,
-            &mut self.headings,
-        ] {
-            v.try_reserve(n).map_err(oom)?;
+        let total = self.len() + n;
+        let extra = Self::needs_extra(&self.params);
+        // The boids, and the buffers the next state is written into (the spare boids).
+        fn boids(b: &mut super::Boids, total: usize, extra: bool) -> Result<(), TryReserveError> {
+            let room = |len: usize| total.saturating_sub(len);
+            b.ids.try_reserve(room(b.ids.len()))?;
+            b.rank.try_reserve(room(b.rank.len()))?;
+            for v in [&mut b.positions, &mut b.velocities, &mut b.headings] {
+                v.try_reserve(room(v.len()))?;
+            }
+            if extra {
+                b.extras.try_reserve(room(b.extras.len()))?;
+            }
+            Ok(())
         }
-        // The per-boid arrays a step fills (sorted copies, the index's arrays), too, so that an
-        // accepted flock's step does not run out of memory on them.
-        let total = self.ids.len() + n;
+        boids(self.st_mut(), total, extra).map_err(oom)?;
+        // The per-boid arrays a step fills (sorted copies, the index's arrays, the next
+        // state), too, so that an accepted flock's step does not run out of memory on them.
+        let w = self.work_mut();
+        boids(&mut w.spare, total, extra).map_err(oom)?;
         let room = |len: usize| total.saturating_sub(len);
-        self.ids_sorted
-            .try_reserve(room(self.ids_sorted.len()))
+        w.ids_sorted
+            .try_reserve(room(w.ids_sorted.len()))
             .map_err(oom)?;
-        self.rank_sorted
-            .try_reserve(room(self.rank_sorted.len()))
+        w.rank_sorted
+            .try_reserve(room(w.rank_sorted.len()))
             .map_err(oom)?;
-        if Self::needs_extra(&self.params) {
-            self.extras.try_reserve(n).map_err(oom)?;
-            let len = self.extras_sorted.len();
-            self.extras_sorted.try_reserve(room(len)).map_err(oom)?;
+        if extra {
+            let len = w.extras_sorted.len();
+            w.extras_sorted.try_reserve(room(len)).map_err(oom)?;
         }
-        self.index.try_reserve(total).map_err(oom)?;
+        w.index.try_reserve(total).map_err(oom)?;
         Ok(())
     }
 
@@ -160,13 +168,15 @@ impl Flock {
         let b = BoidState::new(plane.apply(p), plane.apply(v));
         let id = self.next_id;
         self.next_id += 1;
-        self.rank.push(self.ids.len() as u32);
-        self.ids.push(id);
-        self.positions.push(b.position);
-        self.velocities.push(b.velocity);
-        self.headings.push(b.heading);
-        if Self::needs_extra(&self.params) {
-            self.extras.push(b.extra);
+        let extra = Self::needs_extra(&self.params);
+        let st = self.st_mut();
+        st.rank.push(st.ids.len() as u32);
+        st.ids.push(id);
+        st.positions.push(b.position);
+        st.velocities.push(b.velocity);
+        st.headings.push(b.heading);
+        if extra {
+            st.extras.push(b.extra);
         }
         id
     }
@@ -313,9 +323,10 @@ impl Flock {
         }
         let plane = self.params.plane;
         let slots = self.id_slots().to_vec();
+        let st = self.st_mut();
         if let Some(p) = positions {
             for (&s, &src) in slots.iter().zip(p) {
-                self.positions[s as usize] = plane.apply(src);
+                st.positions[s as usize] = plane.apply(src);
             }
         }
         if let Some(v) = velocities {
@@ -324,17 +335,16 @@ impl Flock {
                 let v = plane.apply(src);
                 // Writing back the velocity a boid has keeps its heading and orientation: a
                 // read followed by a write changes nothing.
-                if v.to_array().map(f32::to_bits) == self.velocities[s].to_array().map(f32::to_bits)
-                {
+                if v.to_array().map(f32::to_bits) == st.velocities[s].to_array().map(f32::to_bits) {
                     continue;
                 }
-                self.velocities[s] = v;
-                let n = self.velocities[s].normalize_or_zero();
+                st.velocities[s] = v;
+                let n = st.velocities[s].normalize_or_zero();
                 if n != Vec3::ZERO {
-                    self.headings[s] = n;
+                    st.headings[s] = n;
                 }
-                if let Some(e) = self.extras.get_mut(s) {
-                    e.orientation = look_rotation(self.headings[s]);
+                if let Some(e) = st.extras.get_mut(s) {
+                    e.orientation = look_rotation(st.headings[s]);
                 }
             }
         }
@@ -355,7 +365,7 @@ impl Flock {
             )));
         }
         let plane = self.params.plane;
-        let keeps_extra = !self.extras.is_empty();
+        let keeps_extra = !self.st.extras.is_empty();
         for (i, b) in states.iter().enumerate() {
             for (what, v) in [
                 ("position", b.position),
@@ -382,12 +392,13 @@ impl Flock {
             }
         }
         let slots = self.id_slots().to_vec();
+        let st = self.st_mut();
         for (&s, b) in slots.iter().zip(states) {
             let s = s as usize;
-            self.positions[s] = b.position;
-            self.velocities[s] = b.velocity;
-            self.headings[s] = b.heading;
-            if let Some(e) = self.extras.get_mut(s) {
+            st.positions[s] = b.position;
+            st.velocities[s] = b.velocity;
+            st.headings[s] = b.heading;
+            if let Some(e) = st.extras.get_mut(s) {
                 *e = b.extra;
             }
         }
@@ -427,25 +438,22 @@ impl Flock {
             shift[r] = below;
             below += u32::from(gone[r]);
         }
-        let keep: Vec<bool> = self.rank.iter().map(|&r| !gone[r as usize]).collect();
+        let st = self.st_mut();
+        let keep: Vec<bool> = st.rank.iter().map(|&r| !gone[r as usize]).collect();
         let mut k = keep.iter();
-        self.ids.retain(|_| *k.next().expect("same length"));
+        st.ids.retain(|_| *k.next().expect("same length"));
         let mut k = keep.iter();
-        self.rank.retain(|_| *k.next().expect("same length"));
-        for r in &mut self.rank {
+        st.rank.retain(|_| *k.next().expect("same length"));
+        for r in &mut st.rank {
             *r -= shift[*r as usize];
         }
-        for v in [
-            &mut self.positions,
-            &mut self.velocities,
-            &mut self.headings,
-        ] {
+        for v in [&mut st.positions, &mut st.velocities, &mut st.headings] {
             let mut k = keep.iter();
             v.retain(|_| *k.next().expect("same length"));
         }
-        if !self.extras.is_empty() {
+        if !st.extras.is_empty() {
             let mut k = keep.iter();
-            self.extras.retain(|_| *k.next().expect("same length"));
+            st.extras.retain(|_| *k.next().expect("same length"));
         }
         self.changed();
         Ok(below as usize)

@@ -1,21 +1,24 @@
-//! One step of one flock.
+//! One step of one flock, on its parts: the boids (read only, shared with readers while the
+//! step is in flight) and the step's working state.
 //!
 //! 1. `prepare`: the index sorts the boids by grid cell (a stable counting sort of an array
 //!    that is already almost in that order) and copies them, in that order, into its arrays;
 //!    the flock's ids, ranks and extra state are permuted alongside.
 //! 2. `step`: for every slot, in parallel, the kernel sums the neighbours, `step_boid` applies
-//!    the rules, and the next state is written into the flock's arrays *in the index's order*,
-//!    which becomes the new storage order. The previous state was copied into the index, so
-//!    nothing reads what this step writes.
+//!    the rules, and the next state is written into other buffers *in the index's order*,
+//!    which becomes the new storage order when the world installs it. Nothing reads what this
+//!    step writes, and nothing this step reads changes while it runs.
 
-use super::{Flock, RULE_STREAM};
+use super::{Boids, Flock, RULE_STREAM, Work};
+use boids_core::FlockParams;
 use boids_core::rules8::{Hoods8, LANES, States8, fast_rules_apply, step_boids8_on};
 use boids_core::{
     AlignmentMode, BoidState, Bounds, Env, Extra, Neighbourhood, Obstacle, Rng, Vec3, fmath,
     step_boid,
 };
+use boids_index::exec::Exec;
 use boids_index::{Hit, NeighbourIndex, PARALLEL_MIN, Period, Points, Scratch, SimdLevel, Spec};
-use rayon::prelude::*;
+use std::sync::OnceLock;
 
 /// What a flock's step needs from the world.
 pub(crate) struct StepInput<'a> {
@@ -26,6 +29,18 @@ pub(crate) struct StepInput<'a> {
     /// Steering from other flocks, by slot of the prepared index (empty when none).
     pub(crate) external: &'a [Vec3],
     pub(crate) level: SimdLevel,
+    pub(crate) exec: &'a dyn Exec,
+}
+
+/// What one flock's step reads besides its boids and working state: copies of the flock's
+/// settings at the start of the step.
+pub(crate) struct StepFlock {
+    pub(crate) params: FlockParams,
+    pub(crate) target: Option<Vec3>,
+    pub(crate) path: Vec<Vec3>,
+    pub(crate) path_closed: bool,
+    /// The leader's id, which follows no target.
+    pub(crate) leader: Option<u32>,
 }
 
 /// The periodic box of wrap-around bounds.
@@ -78,9 +93,16 @@ impl<'a> Out<'a> {
 }
 
 impl Flock {
-    /// The kernel's settings for this flock's params.
-    pub(crate) fn spec(&self, level: SimdLevel) -> Spec {
-        let p = &self.params;
+    /// [`prepare`] on the flock's own parts (no step in flight).
+    pub(crate) fn prepare(&mut self, exec: &dyn Exec) {
+        let w = self.work.as_deref_mut().expect("no step in flight");
+        prepare(exec, &self.params, &self.st, w);
+    }
+}
+
+/// The kernel's settings for these params.
+pub(crate) fn spec_of(p: &FlockParams, level: SimdLevel) -> Spec {
+    {
         Spec {
             r2: p.perception_radius * p.perception_radius,
             s2: p.separation_radius * p.separation_radius,
@@ -96,51 +118,78 @@ impl Flock {
             level,
         }
     }
+}
 
-    /// Sorts the boids into cell order in the index (if the storage changed since) and permutes
-    /// the per-boid arrays that travel with them.
-    pub(crate) fn prepare(&mut self) {
-        if self.prepared {
-            return;
-        }
-        let p = &self.params;
-        self.index.build(
-            Points {
-                positions: &self.positions,
-                velocities: &self.velocities,
-                headings: &self.headings,
-            },
-            p.perception_radius,
-            period_of(&p.bounds),
-        );
-        let order = self.index.order();
-        boids_index::permute(order, &self.ids, &mut self.ids_sorted, |x| x);
-        boids_index::permute(order, &self.rank, &mut self.rank_sorted, |x| x);
-        if self.extras.is_empty() {
-            self.extras_sorted.clear();
-        } else {
-            boids_index::permute(order, &self.extras, &mut self.extras_sorted, |x| x);
-        }
-        self.prepared = true;
+/// Sorts the boids into cell order in the index (if they changed since) and permutes the
+/// per-boid arrays that travel with them.
+pub(crate) fn prepare(exec: &dyn Exec, p: &FlockParams, st: &Boids, w: &mut Work) {
+    if w.prepared {
+        return;
     }
+    w.index.build_with(
+        exec,
+        Points {
+            positions: &st.positions,
+            velocities: &st.velocities,
+            headings: &st.headings,
+        },
+        p.perception_radius,
+        period_of(&p.bounds),
+    );
+    let order = w.index.order();
+    boids_index::permute_with(exec, order, &st.ids, &mut w.ids_sorted, |x| x);
+    boids_index::permute_with(exec, order, &st.rank, &mut w.rank_sorted, |x| x);
+    if st.extras.is_empty() {
+        w.extras_sorted.clear();
+    } else {
+        boids_index::permute_with(exec, order, &st.extras, &mut w.extras_sorted, |x| x);
+    }
+    w.prepared = true;
+}
 
-    /// Computes the next state from the prepared index and writes it, in the index's cell
-    /// order, as the new storage. Runs in the calling Rayon pool when the flock is large.
-    pub(crate) fn step(&mut self, input: &StepInput<'_>) {
-        self.prepare();
-        let n = self.len();
-        let spec = self.spec(input.level);
-        let k = self.params.max_neighbours as usize;
-        let leader = self.leader.map(|(id, _)| id);
-        let index = &self.index;
-        let ids = &self.ids_sorted;
-        let extras = &self.extras_sorted;
-        let params = &self.params;
+/// What a step of one flock produced: the next boids, and the neighbours used and the pairs
+/// within the radius, summed.
+pub(crate) struct Stepped {
+    pub(crate) next: Boids,
+    pub(crate) neighbours: u64,
+    pub(crate) in_radius: u64,
+}
+
+/// Computes the next state from the prepared index into the spare buffers of `w`, in the
+/// index's cell order: the flock's next boids. Runs on `input.exec` when the flock is large.
+pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_>) -> Stepped {
+    prepare(input.exec, &f.params, st, w);
+    let n = st.ids.len();
+    let spec = spec_of(&f.params, input.level);
+    let k = f.params.max_neighbours as usize;
+    let leader = f.leader;
+    // The next boids, in the spare buffers (reused from the state before last).
+    let mut next = std::mem::take(&mut w.spare);
+    for v in [
+        &mut next.positions,
+        &mut next.velocities,
+        &mut next.headings,
+    ] {
+        v.clear();
+        v.resize(n, Vec3::ZERO);
+    }
+    next.extras.clear();
+    if !st.extras.is_empty() {
+        next.extras.resize(n, Extra::default());
+    }
+    let Work {
+        index,
+        ids_sorted: ids,
+        extras_sorted: extras,
+        ..
+    } = &*w;
+    let (neighbours, in_radius) = {
+        let params = &f.params;
         let env = Env {
-            target: self.target,
+            target: f.target,
             obstacles: input.obstacles,
-            path: &self.path,
-            path_closed: self.path_closed,
+            path: &f.path,
+            path_closed: f.path_closed,
         };
         let no_target = Env {
             target: None,
@@ -172,10 +221,10 @@ impl Flock {
             step_boid(&own, &hood, params, env, &mut rng, input.dt)
         };
         let out = Out {
-            p: &mut self.positions[..],
-            v: &mut self.velocities[..],
-            h: &mut self.headings[..],
-            e: &mut self.extras[..],
+            p: &mut next.positions[..],
+            v: &mut next.velocities[..],
+            h: &mut next.headings[..],
+            e: &mut next.extras[..],
         };
         // Cells in groups of about `target` boids; each group writes its own slots.
         let starts = index.cell_starts();
@@ -259,10 +308,10 @@ impl Flock {
             (used, in_radius)
         };
         let cells = starts.len() - 1;
-        (self.last_neighbours, self.last_in_radius) = if n < PARALLEL_MIN {
+        let (neighbours, in_radius) = if n < PARALLEL_MIN {
             run(0..cells, out, &mut Scratch::default(), &mut Vec::new())
         } else {
-            let target = (n / (rayon::current_num_threads() * 16)).clamp(256, 4096);
+            let target = (n / (input.exec.workers() * 16)).clamp(256, 4096);
             let mut groups = Vec::with_capacity(n / target + 1);
             let mut rest = out;
             let mut c = 0;
@@ -276,18 +325,40 @@ impl Flock {
                 groups.push((c0..c, head));
                 rest = tail;
             }
-            groups
-                .into_par_iter()
-                .map_init(
-                    || (Scratch::default(), Vec::new()),
-                    |(scratch, hits), (cells, out)| run(cells, out, scratch, hits),
-                )
-                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+            // Each group writes its own slots; a range of groups shares its scratch lists.
+            type Group<'a> = std::sync::Mutex<Option<(std::ops::Range<usize>, Out<'a>)>>;
+            let groups: Vec<Group<'_>> = groups.into_iter().map(|g| Some(g).into()).collect();
+            let totals = std::sync::Mutex::new((0u64, 0u64));
+            input
+                .exec
+                .for_ranges(groups.len(), 1, &|r: std::ops::Range<usize>| {
+                    let (mut scratch, mut hits) = (Scratch::default(), Vec::new());
+                    let mut sum = (0u64, 0u64);
+                    for g in r {
+                        let taken = groups[g].lock().unwrap_or_else(|e| e.into_inner()).take();
+                        if let Some((cells, out)) = taken {
+                            let (a, b) = run(cells, out, &mut scratch, &mut hits);
+                            sum = (sum.0 + a, sum.1 + b);
+                        }
+                    }
+                    // Integer sums: the same whatever the order the ranges finish in.
+                    let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
+                    *t = (t.0 + sum.0, t.1 + sum.1);
+                });
+            totals.into_inner().unwrap_or_else(|e| e.into_inner())
         };
-        // The storage now follows the index's order.
-        std::mem::swap(&mut self.ids, &mut self.ids_sorted);
-        std::mem::swap(&mut self.rank, &mut self.rank_sorted);
-        self.changed();
+        (neighbours, in_radius)
+    };
+    // The next boids follow the index's order; the id-order views are built when read.
+    std::mem::swap(&mut next.ids, &mut w.ids_sorted);
+    std::mem::swap(&mut next.rank, &mut w.rank_sorted);
+    next.id_slots = OnceLock::new();
+    next.id_view = OnceLock::new();
+    w.prepared = false;
+    Stepped {
+        next,
+        neighbours,
+        in_radius,
     }
 }
 

@@ -6,9 +6,10 @@ use super::Flock;
 use boids_core::math::{look_basis, look_rotation};
 use boids_core::{BoidState, Extra, Vec3};
 use boids_index::PARALLEL_MIN;
-use rayon::prelude::*;
+use boids_index::exec::{Exec, RayonExec, chunks_mut};
 
 /// The boids in id order.
+#[derive(Clone)]
 pub(crate) struct IdView {
     ids: Vec<u32>,
     positions: Vec<Vec3>,
@@ -26,47 +27,50 @@ impl IdView {
 
 const CHUNK: usize = 4096;
 
-/// `out[k] = f(slots[k])` for every k, in parallel for large flocks.
-fn gather<T: Send>(slots: &[u32], out: &mut [T], f: impl Fn(usize) -> T + Sync) {
+/// `out[k] = f(slots[k])` for every k, in parallel on `exec` for large flocks.
+fn gather<T: Send>(exec: &dyn Exec, slots: &[u32], out: &mut [T], f: impl Fn(usize) -> T + Sync) {
     let out = &mut out[..slots.len()];
-    if slots.len() < PARALLEL_MIN {
-        for (o, &s) in out.iter_mut().zip(slots) {
+    let fill = |start: usize, o: &mut [T]| {
+        for (o, &s) in o.iter_mut().zip(&slots[start..]) {
             *o = f(s as usize);
         }
+    };
+    if slots.len() < PARALLEL_MIN {
+        fill(0, out);
     } else {
-        out.par_chunks_mut(CHUNK)
-            .zip(slots.par_chunks(CHUNK))
-            .for_each(|(o, s)| {
-                for (o, &s) in o.iter_mut().zip(s) {
-                    *o = f(s as usize);
-                }
-            });
+        chunks_mut(exec, out, CHUNK, &fill);
     }
 }
 
 impl Flock {
     /// Storage slot of each boid in id order.
     pub(crate) fn id_slots(&self) -> &[u32] {
-        self.id_slots.get_or_init(|| {
-            let n = self.rank.len();
+        self.id_slots_with(&RayonExec::default())
+    }
+
+    /// [`Flock::id_slots`], built (if not yet) in parallel on `exec`.
+    pub(crate) fn id_slots_with(&self, exec: &dyn Exec) -> &[u32] {
+        let st = &*self.st;
+        st.id_slots.get_or_init(|| {
+            let n = st.rank.len();
             let mut slots = vec![0u32; n];
             let parts = if n < PARALLEL_MIN {
                 1
             } else {
-                rayon::current_num_threads().clamp(1, 16)
+                exec.workers().clamp(1, 16)
             };
             if parts == 1 {
-                for (s, &r) in self.rank.iter().enumerate() {
+                for (s, &r) in st.rank.iter().enumerate() {
                     slots[r as usize] = s as u32;
                 }
                 return slots;
             }
             // Each part owns a range of ranks and scans every slot (a scatter without races).
             let per = n.div_ceil(parts);
-            slots.par_chunks_mut(per).enumerate().for_each(|(p, out)| {
-                let lo = (p * per) as u32;
+            chunks_mut(exec, &mut slots, per, &|start: usize, out: &mut [u32]| {
+                let lo = start as u32;
                 let hi = lo + out.len() as u32;
-                for (s, &r) in self.rank.iter().enumerate() {
+                for (s, &r) in st.rank.iter().enumerate() {
                     if r >= lo && r < hi {
                         out[(r - lo) as usize] = s as u32;
                     }
@@ -77,7 +81,9 @@ impl Flock {
     }
 
     fn view(&self) -> &IdView {
-        self.id_view.get_or_init(|| {
+        let exec = RayonExec::default();
+        let st = &*self.st;
+        st.id_view.get_or_init(|| {
             let slots = self.id_slots();
             let n = slots.len();
             let mut v = IdView {
@@ -86,10 +92,10 @@ impl Flock {
                 velocities: vec![Vec3::ZERO; n],
                 headings: vec![Vec3::ZERO; n],
             };
-            gather(slots, &mut v.ids, |s| self.ids[s]);
-            gather(slots, &mut v.positions, |s| self.positions[s]);
-            gather(slots, &mut v.velocities, |s| self.velocities[s]);
-            gather(slots, &mut v.headings, |s| self.headings[s]);
+            gather(&exec, slots, &mut v.ids, |s| st.ids[s]);
+            gather(&exec, slots, &mut v.positions, |s| st.positions[s]);
+            gather(&exec, slots, &mut v.velocities, |s| st.velocities[s]);
+            gather(&exec, slots, &mut v.headings, |s| st.headings[s]);
             v
         })
     }
@@ -114,19 +120,45 @@ impl Flock {
     /// Copies the positions, in id order, into `out[..len]` (converted to `T`), without
     /// keeping a copy. `out` must hold at least [`Flock::len`] entries.
     pub fn read_positions<T: From<Vec3> + Send>(&self, out: &mut [T]) {
-        gather(self.id_slots(), out, |s| self.positions[s].into());
+        self.read_positions_with(&RayonExec::default(), out);
     }
     /// Copies the velocities, in id order, into `out[..len]`; as [`Flock::read_positions`].
     pub fn read_velocities<T: From<Vec3> + Send>(&self, out: &mut [T]) {
-        gather(self.id_slots(), out, |s| self.velocities[s].into());
+        self.read_velocities_with(&RayonExec::default(), out);
     }
     /// Copies the headings, in id order, into `out[..len]`; as [`Flock::read_positions`].
     pub fn read_headings<T: From<Vec3> + Send>(&self, out: &mut [T]) {
-        gather(self.id_slots(), out, |s| self.headings[s].into());
+        let st = &*self.st;
+        gather(&RayonExec::default(), self.id_slots(), out, |s| {
+            st.headings[s].into()
+        });
     }
     /// Copies the ids, ascending, into `out[..len]`; as [`Flock::read_positions`].
     pub fn read_ids(&self, out: &mut [u32]) {
-        gather(self.id_slots(), out, |s| self.ids[s]);
+        self.read_ids_with(&RayonExec::default(), out);
+    }
+
+    pub(crate) fn read_positions_with<T: From<Vec3> + Send>(&self, exec: &dyn Exec, out: &mut [T]) {
+        let st = &*self.st;
+        gather(exec, self.id_slots_with(exec), out, |s| {
+            st.positions[s].into()
+        });
+    }
+
+    pub(crate) fn read_velocities_with<T: From<Vec3> + Send>(
+        &self,
+        exec: &dyn Exec,
+        out: &mut [T],
+    ) {
+        let st = &*self.st;
+        gather(exec, self.id_slots_with(exec), out, |s| {
+            st.velocities[s].into()
+        });
+    }
+
+    pub(crate) fn read_ids_with(&self, exec: &dyn Exec, out: &mut [u32]) {
+        let st = &*self.st;
+        gather(exec, self.id_slots_with(exec), out, |s| st.ids[s]);
     }
 
     /// Position of the boid with this id in id order (the index into every read).
@@ -140,11 +172,12 @@ impl Flock {
     }
 
     pub(crate) fn boid_in_slot(&self, s: usize) -> BoidState {
+        let st = &*self.st;
         BoidState {
-            position: self.positions[s],
-            velocity: self.velocities[s],
-            heading: self.headings[s],
-            extra: self.extras.get(s).copied().unwrap_or_else(Extra::default),
+            position: st.positions[s],
+            velocity: st.velocities[s],
+            heading: st.headings[s],
+            extra: st.extras.get(s).copied().unwrap_or_else(Extra::default),
         }
     }
 
@@ -161,8 +194,13 @@ impl Flock {
     /// in the current Rayon pool. Plain `f32` arrays (alignment 4) so callers can pass any float
     /// buffer. `out` must hold at least [`Flock::len`] entries.
     pub fn write_orientations(&self, out: &mut [[f32; 4]]) {
-        gather(self.id_slots(), out, |s| {
-            look_rotation(self.headings[s]).to_array()
+        self.write_orientations_with(&RayonExec::default(), out);
+    }
+
+    pub(crate) fn write_orientations_with(&self, exec: &dyn Exec, out: &mut [[f32; 4]]) {
+        let st = &*self.st;
+        gather(exec, self.id_slots_with(exec), out, |s| {
+            look_rotation(st.headings[s]).to_array()
         });
     }
 
@@ -170,7 +208,11 @@ impl Flock {
     /// rotation `LookRotation(heading)`, uniform `scale`, translation = position; in id order.
     /// `out` must hold at least [`Flock::len`] entries.
     pub fn write_matrices(&self, scale: f32, out: &mut [[f32; 16]]) {
-        gather(self.id_slots(), out, |s| {
+        self.write_matrices_with(&RayonExec::default(), scale, out);
+    }
+
+    pub(crate) fn write_matrices_with(&self, exec: &dyn Exec, scale: f32, out: &mut [[f32; 16]]) {
+        gather(exec, self.id_slots_with(exec), out, |s| {
             self.local_matrix(s, scale).to_cols_array()
         });
     }
@@ -185,19 +227,29 @@ impl Flock {
         scale: f32,
         out: &mut [[f32; 16]],
     ) {
+        self.write_matrices_transformed_with(&RayonExec::default(), transform, scale, out);
+    }
+
+    pub(crate) fn write_matrices_transformed_with(
+        &self,
+        exec: &dyn Exec,
+        transform: &[f32; 16],
+        scale: f32,
+        out: &mut [[f32; 16]],
+    ) {
         let t = glam::Mat4::from_cols_array(transform);
-        gather(self.id_slots(), out, |s| {
+        gather(exec, self.id_slots_with(exec), out, |s| {
             (t * self.local_matrix(s, scale)).to_cols_array()
         });
     }
 
     fn local_matrix(&self, s: usize, scale: f32) -> glam::Mat4 {
-        let (r, u, f) = look_basis(self.headings[s]);
+        let (r, u, f) = look_basis(self.st.headings[s]);
         glam::Mat4::from_cols(
             (r * scale).extend(0.0),
             (u * scale).extend(0.0),
             (f * scale).extend(0.0),
-            self.positions[s].extend(1.0),
+            self.st.positions[s].extend(1.0),
         )
     }
 }

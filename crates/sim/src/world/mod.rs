@@ -5,7 +5,7 @@ use crate::error::{Error, invalid};
 use crate::flock::{Flock, FlockSnapshot, Spawn};
 use crate::slotmap::SlotMap;
 use boids_core::{FlockParams, MAX_MAGNITUDE, Obstacle, Vec3, limits};
-use boids_index::SimdLevel;
+use boids_index::{Exec, SerialExec, SimdLevel};
 use std::sync::{Arc, Mutex, Weak};
 
 /// Most boids one flock may hold: 16.7 million (about 2 GiB of state and index).
@@ -18,16 +18,16 @@ mod save;
 mod step;
 #[cfg(feature = "save")]
 pub use save::SAVE_FORMAT_VERSION;
+pub(crate) use step::InFlight;
 
 /// Largest time step accepted, seconds.
 pub const MAX_DT: f32 = 1.0;
 
-/// Runs `f` in `pool`, or in Rayon's global pool when there is none.
-fn install<R: Send>(pool: &Option<Arc<rayon::ThreadPool>>, f: impl FnOnce() -> R + Send) -> R {
-    match pool {
-        Some(p) => p.install(f),
-        None => f(),
-    }
+/// Who runs a world's steps: Rayon (a pool shared by the worlds of the same thread count, or
+/// Rayon's global pool), or a host's job system.
+pub(crate) enum Runner {
+    Rayon(boids_index::RayonExec, Option<Arc<rayon::ThreadPool>>),
+    Host(Arc<dyn Exec>),
 }
 
 /// The process's pool of `threads` workers: every world that asks for the same count shares it
@@ -132,29 +132,54 @@ pub struct World {
     live_obstacles: Vec<Obstacle>,
     observer: Option<Vec3>,
     relations: Vec<Relation>,
-    pool: Option<Arc<rayon::ThreadPool>>,
+    runner: Runner,
     level: SimdLevel,
+    /// A step begun and not yet ended ([`World::step_begin`]).
+    in_flight: Option<InFlight>,
+}
+
+impl Drop for World {
+    /// A step in flight is waited for: its job holds the world's working state.
+    fn drop(&mut self) {
+        self.settle();
+    }
 }
 
 impl World {
     /// A new, empty world.
     pub fn new(config: WorldConfig) -> Result<World, Error> {
+        World::build(config, None)
+    }
+
+    /// A new, empty world whose steps run on `exec` (a host's job system) instead of Rayon;
+    /// `config.threads` is ignored. Every executor gives the same bits.
+    pub fn with_exec(config: WorldConfig, exec: Arc<dyn Exec>) -> Result<World, Error> {
+        World::build(config, Some(exec))
+    }
+
+    fn build(config: WorldConfig, exec: Option<Arc<dyn Exec>>) -> Result<World, Error> {
         let level = match config.simd {
             Some(l) => l.check().map_err(invalid)?,
             None => SimdLevel::from_env()
                 .map_err(invalid)?
                 .unwrap_or_else(SimdLevel::detect),
         };
-        let pool = if config.threads > 0 {
-            if config.threads > 1024 {
-                return Err(invalid(format!(
-                    "threads must be 0..=1024, got {}",
-                    config.threads
-                )));
+        let runner = match exec {
+            Some(e) => Runner::Host(e),
+            None => {
+                let pool = if config.threads > 0 {
+                    if config.threads > 1024 {
+                        return Err(invalid(format!(
+                            "threads must be 0..=1024, got {}",
+                            config.threads
+                        )));
+                    }
+                    Some(shared_pool(config.threads)?)
+                } else {
+                    None
+                };
+                Runner::Rayon(boids_index::RayonExec::new(pool.clone()), pool)
             }
-            Some(shared_pool(config.threads)?)
-        } else {
-            None
         };
         Ok(World {
             seed: config.seed,
@@ -164,8 +189,9 @@ impl World {
             live_obstacles: Vec::new(),
             observer: None,
             relations: Vec::new(),
-            pool,
+            runner,
             level,
+            in_flight: None,
         })
     }
 
@@ -184,16 +210,33 @@ impl World {
         self.steps
     }
 
-    /// Threads a step uses.
+    /// Threads a step uses (a host's job system: the workers it reported).
     pub fn threads(&self) -> usize {
-        match &self.pool {
-            Some(p) => p.current_num_threads(),
-            None => rayon::current_num_threads(),
+        self.runner.exec().workers()
+    }
+
+    /// `Err(Error::Busy)` while a step is in flight: changes wait for [`World::step_end`].
+    fn idle(&self) -> Result<(), Error> {
+        if self.in_flight.is_some() {
+            Err(Error::Busy)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The executor for reads: the world's workers, or the calling thread alone while a step
+    /// is in flight (reads must not queue behind the step's work).
+    pub(crate) fn read_exec(&self) -> Arc<dyn Exec> {
+        if self.in_flight.is_some() {
+            Arc::new(SerialExec)
+        } else {
+            self.runner.exec()
         }
     }
 
     /// Creates a flock with a unique, non-empty name.
     pub fn create_flock(&mut self, name: &str, params: FlockParams) -> Result<FlockId, Error> {
+        self.idle()?;
         params.validate()?;
         if name.is_empty() {
             return Err(invalid("flock name must not be empty"));
@@ -235,11 +278,15 @@ impl World {
 
     /// Destroys a flock; its id (and every copy) goes stale. Destroying twice is `InvalidId`.
     pub fn destroy_flock(&mut self, id: FlockId) -> Result<(), Error> {
+        self.idle()?;
         self.flocks.remove(id).map(|_| ()).ok_or(Error::InvalidId)
     }
 
-    /// Destroys every flock.
+    /// Destroys every flock (nothing while a step is in flight).
     pub fn destroy_all(&mut self) {
+        if self.in_flight.is_some() {
+            return;
+        }
         let ids: Vec<FlockId> = self.flock_ids().collect();
         for id in ids {
             let _ = self.destroy_flock(id);
@@ -248,16 +295,19 @@ impl World {
 
     /// Replaces a flock's parameters (validated first; on error nothing changes).
     pub fn set_params(&mut self, id: FlockId, params: FlockParams) -> Result<(), Error> {
+        self.idle()?;
         self.flock_mut(id)?.set_params(params)
     }
 
     /// Moves a flock's target point (the flock's params must have a target).
     pub fn set_target(&mut self, id: FlockId, point: Vec3) -> Result<(), Error> {
+        self.idle()?;
         self.flock_mut(id)?.set_target(point)
     }
 
     /// Spawns `n` boids; returns the first new id (ids are consecutive).
     pub fn spawn(&mut self, id: FlockId, n: usize, spawn: &Spawn) -> Result<u32, Error> {
+        self.idle()?;
         let seed = self.seed;
         self.flock_mut(id)?.spawn(n, spawn, seed)
     }
@@ -269,11 +319,13 @@ impl World {
         positions: &[Vec3],
         velocities: &[Vec3],
     ) -> Result<u32, Error> {
+        self.idle()?;
         self.flock_mut(id)?.add(positions, velocities)
     }
 
     /// Removes boids by id (all or nothing: an unknown id removes none). Returns how many went.
     pub fn remove_boids(&mut self, id: FlockId, ids: &[u32]) -> Result<usize, Error> {
+        self.idle()?;
         self.flock_mut(id)?.remove(ids)
     }
 
@@ -284,6 +336,7 @@ impl World {
         positions: Option<&[Vec3]>,
         velocities: Option<&[Vec3]>,
     ) -> Result<(), Error> {
+        self.idle()?;
         self.flock_mut(id)?.write(positions, velocities)
     }
 
@@ -297,23 +350,27 @@ impl World {
         id: FlockId,
         states: &[boids_core::BoidState],
     ) -> Result<(), Error> {
+        self.idle()?;
         self.flock_mut(id)?.write_states(states)
     }
 
     /// Puts back a flock's boids from a [`Flock::snapshot`].
     pub fn restore(&mut self, id: FlockId, snapshot: &FlockSnapshot) -> Result<(), Error> {
+        self.idle()?;
         self.flock_mut(id)?.restore(snapshot);
         Ok(())
     }
 
     /// Grows (spawning with `spawn`) or shrinks (removing the newest boids) a flock to `n` boids.
     pub fn resize_flock(&mut self, id: FlockId, n: usize, spawn: &Spawn) -> Result<(), Error> {
+        self.idle()?;
         let seed = self.seed;
         self.flock_mut(id)?.resize(n, spawn, seed)
     }
 
     /// Adds an obstacle every flock will avoid (per its params).
     pub fn add_obstacle(&mut self, shape: Obstacle) -> Result<ObstacleId, Error> {
+        self.idle()?;
         shape.validate().map_err(invalid)?;
         let id = self
             .obstacles
@@ -330,6 +387,7 @@ impl World {
 
     /// Replaces an obstacle's shape (moves it).
     pub fn set_obstacle(&mut self, id: ObstacleId, shape: Obstacle) -> Result<(), Error> {
+        self.idle()?;
         shape.validate().map_err(invalid)?;
         *self.obstacles.get_mut(id).ok_or(Error::InvalidId)? = shape;
         self.obstacles_changed();
@@ -338,6 +396,7 @@ impl World {
 
     /// Removes an obstacle; its id goes stale.
     pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<(), Error> {
+        self.idle()?;
         self.obstacles.remove(id).ok_or(Error::InvalidId)?;
         self.obstacles_changed();
         Ok(())
@@ -362,6 +421,7 @@ impl World {
     /// observer is inside it (the fish-tank preset's "active while the player is near"). With no observer,
     /// every flock is awake.
     pub fn set_observer(&mut self, point: Option<Vec3>) -> Result<(), Error> {
+        self.idle()?;
         if let Some(p) = point {
             crate::flock::check_point("observer", p)?;
         }
@@ -380,6 +440,7 @@ impl World {
         id: FlockId,
         region: Option<(Vec3, Vec3)>,
     ) -> Result<(), Error> {
+        self.idle()?;
         if let Some((lo, hi)) = region {
             crate::flock::check_point("wake region min", lo)?;
             crate::flock::check_point("wake region max", hi)?;
@@ -403,6 +464,7 @@ impl World {
         radius: f32,
         weight: f32,
     ) -> Result<(), Error> {
+        self.idle()?;
         if !self.is_valid(from) || !self.is_valid(to) {
             return Err(Error::InvalidId);
         }
@@ -441,6 +503,7 @@ impl World {
 
     /// Sets the polyline the flock follows with `weights.path` (fewer than two points clears it).
     pub fn set_path(&mut self, id: FlockId, points: &[Vec3], closed: bool) -> Result<(), Error> {
+        self.idle()?;
         for (i, &p) in points.iter().enumerate() {
             crate::flock::check_vec("path", i, p)?;
         }
@@ -459,6 +522,7 @@ impl World {
     /// `(0, 0, -2)` is two units behind it), and the leader itself ignores the target. The flock
     /// follows with `weights.target` (and `arrival_radius` to slow down). `None` clears it.
     pub fn set_leader(&mut self, id: FlockId, leader: Option<(u32, Vec3)>) -> Result<(), Error> {
+        self.idle()?;
         let f = self.flock_mut(id)?;
         if let Some((boid, offset)) = leader {
             if f.position_of(boid).is_none() {
@@ -481,9 +545,50 @@ impl World {
         Ok(())
     }
 
-    /// Runs `f` in the world's thread pool (or the global one), e.g. to read back in parallel.
+    /// Runs `f` in the world's thread pool (or on the calling thread: with Rayon's global pool,
+    /// a host's job system, or while a step is in flight), e.g. to read back in parallel.
     pub fn in_pool<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
-        install(&self.pool, f)
+        match &self.runner {
+            Runner::Rayon(_, Some(pool)) if self.in_flight.is_none() => pool.install(f),
+            _ => f(),
+        }
+    }
+
+    /// Copies a flock's positions, in id order, into `out` (see [`Flock::read_positions`]);
+    /// returns the number written. `out` must hold every boid. Allowed while a step is in
+    /// flight: it reads the state before the step.
+    pub fn read_positions<T: From<Vec3> + Send>(
+        &self,
+        id: FlockId,
+        out: &mut [T],
+    ) -> Result<usize, Error> {
+        let f = self.flock(id).ok_or(Error::InvalidId)?;
+        check_room(out.len(), f.len())?;
+        let exec = self.read_exec();
+        self.in_pool(|| f.read_positions_with(&*exec, out));
+        Ok(f.len())
+    }
+
+    /// Copies a flock's velocities, in id order; as [`World::read_positions`].
+    pub fn read_velocities<T: From<Vec3> + Send>(
+        &self,
+        id: FlockId,
+        out: &mut [T],
+    ) -> Result<usize, Error> {
+        let f = self.flock(id).ok_or(Error::InvalidId)?;
+        check_room(out.len(), f.len())?;
+        let exec = self.read_exec();
+        self.in_pool(|| f.read_velocities_with(&*exec, out));
+        Ok(f.len())
+    }
+
+    /// Copies a flock's ids, ascending; as [`World::read_positions`].
+    pub fn read_ids(&self, id: FlockId, out: &mut [u32]) -> Result<usize, Error> {
+        let f = self.flock(id).ok_or(Error::InvalidId)?;
+        check_room(out.len(), f.len())?;
+        let exec = self.read_exec();
+        self.in_pool(|| f.read_ids_with(&*exec, out));
+        Ok(f.len())
     }
 
     /// Writes a flock's orientations into `out` (see [`Flock::write_orientations`]); returns the
@@ -491,7 +596,8 @@ impl World {
     pub fn read_orientations(&self, id: FlockId, out: &mut [[f32; 4]]) -> Result<usize, Error> {
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
-        self.in_pool(|| f.write_orientations(out));
+        let exec = self.read_exec();
+        self.in_pool(|| f.write_orientations_with(&*exec, out));
         Ok(f.len())
     }
 
@@ -508,7 +614,8 @@ impl World {
         }
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
-        self.in_pool(|| f.write_matrices(scale, out));
+        let exec = self.read_exec();
+        self.in_pool(|| f.write_matrices_with(&*exec, scale, out));
         Ok(f.len())
     }
 
@@ -536,7 +643,8 @@ impl World {
         }
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
-        self.in_pool(|| f.write_matrices_transformed(transform, scale, out));
+        let exec = self.read_exec();
+        self.in_pool(|| f.write_matrices_transformed_with(&*exec, transform, scale, out));
         Ok(f.len())
     }
 }

@@ -1,30 +1,219 @@
-//! One step of a world: per-flock bookkeeping (goal jumps, leaders, sleep, level of detail),
-//! the indices, the steering between flocks, then every flock's step; and the state hash.
+//! One step of a world: per-flock bookkeeping (goal jumps, leaders, sleep, level of detail) on
+//! the caller's thread, then the step's job (the indices, the steering between flocks, every
+//! flock's step) on the world's workers, then the next state installed; and the state hash.
+//!
+//! The job owns each flock's working state and shares its boids (read only), so while it runs
+//! the world can still be read: [`World::step_begin`] returns at once, reads see the state
+//! before the step, and [`World::step_end`] waits for the job and installs what it made.
+//! [`World::step`] is the two in one, and computes exactly the same bits.
 
-use super::{GOAL_STREAM, Relation, World, install};
+use super::{GOAL_STREAM, Relation, Runner, World};
 use crate::error::{Error, invalid};
-use crate::flock::{Flock, StepInput};
+use crate::flock::{Boids, Flock, StepFlock, StepInput, Stepped, Work, prepare, step};
 use crate::fnv::Fnv1a;
 use crate::world::{FlockId, MAX_DT};
-use boids_core::Vec3;
-use boids_index::PARALLEL_MIN;
+use boids_core::{Obstacle, Vec3};
+use boids_index::{Exec, PARALLEL_MIN};
+use std::sync::{Arc, Condvar, Mutex};
+
+/// One flock in a step's job.
+struct JobFlock {
+    id: FlockId,
+    /// The boids before the step (shared with the world's readers).
+    st: Arc<Boids>,
+    work: Box<Work>,
+    setup: StepFlock,
+    /// Stepped this time (not asleep, not skipped by its level of detail).
+    moving: bool,
+    /// Its index is needed: it moves, or a moving flock reacts to it.
+    needed: bool,
+    /// The level of detail's step multiple.
+    every: f32,
+    result: Option<Stepped>,
+}
+
+/// A step's work, moved out of the world while it runs.
+pub(crate) struct Job {
+    dt: f32,
+    seed: u64,
+    step: u64,
+    level: boids_index::SimdLevel,
+    obstacles: Vec<Obstacle>,
+    relations: Vec<Relation>,
+    flocks: Vec<JobFlock>,
+}
+
+impl Job {
+    /// The step: indices, steering between flocks, then every moving flock.
+    fn run(&mut self, exec: &dyn Exec) {
+        for f in self.flocks.iter_mut().filter(|f| f.needed) {
+            prepare(exec, &f.setup.params, &f.st, &mut f.work);
+        }
+        // Steering from other flocks, read from their indices only (the state before this
+        // step).
+        let externals: Vec<Vec<Vec3>> = self
+            .flocks
+            .iter()
+            .map(|f| {
+                if !f.moving {
+                    return Vec::new();
+                }
+                let others: Vec<(&Relation, &boids_index::Index)> = self
+                    .relations
+                    .iter()
+                    .filter(|r| r.from == f.id)
+                    .filter_map(|r| {
+                        self.flocks
+                            .iter()
+                            .find(|o| o.id == r.to)
+                            .map(|o| (r, &o.work.index))
+                    })
+                    .collect();
+                if others.is_empty() {
+                    Vec::new()
+                } else {
+                    crate::flock::external_steering(
+                        exec,
+                        &f.work.index,
+                        f.setup.params.max_speed,
+                        &others,
+                    )
+                }
+            })
+            .collect();
+        for (f, external) in self.flocks.iter_mut().zip(&externals) {
+            if f.moving {
+                let input = StepInput {
+                    dt: self.dt * f.every,
+                    seed: self.seed,
+                    step: self.step,
+                    obstacles: &self.obstacles,
+                    external,
+                    level: self.level,
+                    exec,
+                };
+                f.result = Some(step(&f.setup, &f.st, &mut f.work, &input));
+            }
+        }
+    }
+}
+
+/// Where a step in flight leaves its job when done (and whether it panicked).
+type Slot = Arc<(Mutex<Option<(Job, Option<String>)>>, Condvar)>;
+
+/// A step begun by [`World::step_begin`] and not yet ended.
+pub(crate) struct InFlight {
+    slot: Slot,
+}
+
+impl InFlight {
+    /// Waits for the job; returns it and the panic message, if it panicked.
+    fn wait(self) -> (Job, Option<String>) {
+        let (lock, cv) = &*self.slot;
+        let mut done = lock.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if let Some(r) = done.take() {
+                return r;
+            }
+            done = cv.wait(done).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+}
+
+/// Runs the job, catching a panic so the world gets its flocks back either way.
+fn run_caught(job: &mut Job, exec: &dyn Exec) -> Option<String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(exec)))
+        .err()
+        .map(|p| {
+            p.downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a step panicked".into())
+        })
+}
 
 impl World {
     /// Rebuilds every flock's neighbour index from the current state (a step does this itself;
-    /// exposed so benchmarks can time the build alone).
+    /// exposed so benchmarks can time the build alone). Does nothing while a step is in
+    /// flight.
     pub fn build_indices(&mut self) {
+        if self.in_flight.is_some() {
+            return;
+        }
+        let exec = self.runner.exec();
         let flocks = &mut self.flocks;
-        let run = move || {
+        self.runner.install(&mut || {
             for (_, f) in flocks.iter_mut() {
-                f.prepare();
+                f.prepare(&*exec);
             }
-        };
-        install(&self.pool, run);
+        });
     }
 
     /// Advances every flock by `dt` seconds (`0 < dt <= 1`, finite). Every boid reads the
-    /// snapshot of the previous step only.
+    /// snapshot of the previous step only. The same bits as [`World::step_begin`] then
+    /// [`World::step_end`].
     pub fn step(&mut self, dt: f32) -> Result<(), Error> {
+        let mut job = self.begin(dt)?;
+        let total: usize = job.flocks.iter().map(|f| f.st.ids.len()).sum();
+        let exec = self.runner.exec();
+        let panic = if total < PARALLEL_MIN {
+            // Small worlds step on the calling thread: handing work to a pool costs more.
+            run_caught(&mut job, &*exec)
+        } else {
+            let mut panic = None;
+            self.runner
+                .install(&mut || panic = run_caught(&mut job, &*exec));
+            panic
+        };
+        self.finish(job, panic)
+    }
+
+    /// Starts a step of `dt` seconds on the world's workers (its pool, or the host's job
+    /// system) and returns at once. Until [`World::step_end`], the world can be read (every
+    /// `&self` method: positions, velocities, headings, ids, matrices, the state hash, a save
+    /// file), and each read sees the state before the step; every change (`&mut self` method)
+    /// is refused with [`Error::Busy`]. Dropping the world waits for the step.
+    pub fn step_begin(&mut self, dt: f32) -> Result<(), Error> {
+        let job = self.begin(dt)?;
+        let slot: Slot = Arc::new((Mutex::new(None), Condvar::new()));
+        let exec = self.runner.exec();
+        let done = Arc::clone(&slot);
+        let mut job = job;
+        self.runner.spawn(Box::new(move || {
+            let panic = run_caught(&mut job, &*exec);
+            let (lock, cv) = &*done;
+            *lock.lock().unwrap_or_else(|p| p.into_inner()) = Some((job, panic));
+            cv.notify_all();
+        }));
+        self.in_flight = Some(InFlight { slot });
+        Ok(())
+    }
+
+    /// Waits for the step [`World::step_begin`] started and installs its result. Without a
+    /// step in flight: an error, and nothing changes.
+    pub fn step_end(&mut self) -> Result<(), Error> {
+        let in_flight = self.in_flight.take().ok_or_else(|| {
+            invalid("step_end without step_begin: no step is in flight on this world")
+        })?;
+        let (job, panic) = in_flight.wait();
+        self.finish(job, panic)
+    }
+
+    /// `true` while a step begun with [`World::step_begin`] has not been ended.
+    pub fn is_stepping(&self) -> bool {
+        self.in_flight.is_some()
+    }
+
+    /// Waits for a step in flight, if any, and installs it (used when the world is dropped).
+    pub(crate) fn settle(&mut self) {
+        if self.in_flight.is_some() {
+            let _ = self.step_end();
+        }
+    }
+
+    /// The bookkeeping before a step, then the job: each flock's working state taken out.
+    fn begin(&mut self, dt: f32) -> Result<Job, Error> {
+        self.idle()?;
         if !(dt.is_finite() && dt > 0.0 && dt <= MAX_DT) {
             return Err(invalid(format!(
                 "dt must be finite and in (0, {MAX_DT}], got {dt}"
@@ -33,8 +222,6 @@ impl World {
         let seed = self.seed;
         let step = self.steps;
         let observer = self.observer;
-        let level = self.level;
-        let obstacles = &self.live_obstacles;
         let flocks = &mut self.flocks;
         let relations: Vec<Relation> = self
             .relations
@@ -42,7 +229,6 @@ impl World {
             .filter(|r| flocks.contains(r.from) && flocks.contains(r.to))
             .copied()
             .collect();
-        let total: usize = flocks.values().map(Flock::len).sum();
         for (id, f) in flocks.iter_mut() {
             let k = id.index;
             // The goal-swarm tutorial's goal: a flock-level draw, keyed by (seed, slot, step)
@@ -93,50 +279,69 @@ impl World {
             needed[id.index as usize] = moving(f);
         }
         for r in &relations {
-            if needed[r.from.index as usize] {
+            if flocks.get(r.from).is_some_and(moving) {
                 needed[r.to.index as usize] = true;
             }
         }
-        let mut run = move || {
-            for (id, f) in flocks.iter_mut() {
-                if needed[id.index as usize] {
-                    f.prepare();
-                }
+        let mut job_flocks = Vec::new();
+        for (id, f) in flocks.iter_mut() {
+            job_flocks.push(JobFlock {
+                id,
+                st: Arc::clone(&f.st),
+                work: f.work.take().expect("no step in flight"),
+                setup: StepFlock {
+                    params: f.params,
+                    target: f.target,
+                    path: f.path.clone(),
+                    path_closed: f.path_closed,
+                    leader: f.leader.map(|(id, _)| id),
+                },
+                moving: moving(f),
+                needed: needed[id.index as usize],
+                every: f.params.update_every.max(1) as f32,
+                result: None,
+            });
+        }
+        Ok(Job {
+            dt,
+            seed,
+            step,
+            level: self.level,
+            obstacles: self.live_obstacles.clone(),
+            relations,
+            flocks: job_flocks,
+        })
+    }
+
+    /// Gives every flock its working state back and installs the next boids of those that
+    /// moved. A job that panicked installs nothing: the world keeps the state before the step.
+    fn finish(&mut self, job: Job, panic: Option<String>) -> Result<(), Error> {
+        for jf in job.flocks {
+            let f = self
+                .flocks
+                .get_mut(jf.id)
+                .expect("flocks are not destroyed while a step is in flight");
+            let JobFlock {
+                st,
+                mut work,
+                result,
+                ..
+            } = jf;
+            drop(st);
+            if panic.is_some() {
+                work.prepared = false;
+            } else if let Some(stepped) = result {
+                let old = std::mem::replace(&mut f.st, Arc::new(stepped.next));
+                // The buffers of the state before, for the next step to write into (unless a
+                // reader still holds them).
+                work.spare = Arc::try_unwrap(old).unwrap_or_default();
+                f.last_neighbours = stepped.neighbours;
+                f.last_in_radius = stepped.in_radius;
             }
-            // Steering from other flocks, read from their indices only (the state before this
-            // step).
-            let external: Vec<(FlockId, Vec<Vec3>)> = flocks
-                .iter()
-                .filter(|(_, f)| moving(f))
-                .filter_map(|(id, f)| {
-                    let others: Vec<(&Relation, &Flock)> = relations
-                        .iter()
-                        .filter(|r| r.from == id)
-                        .filter_map(|r| flocks.get(r.to).map(|o| (r, o)))
-                        .collect();
-                    (!others.is_empty()).then(|| (id, crate::flock::external_steering(f, &others)))
-                })
-                .collect();
-            for (id, f) in flocks.iter_mut() {
-                if moving(f) {
-                    let ext = external.iter().find(|(k, _)| *k == id);
-                    let every = f.params.update_every.max(1) as f32;
-                    f.step(&StepInput {
-                        dt: dt * every,
-                        seed,
-                        step,
-                        obstacles,
-                        external: ext.map_or(&[][..], |(_, v)| v),
-                        level,
-                    });
-                }
-            }
-        };
-        // Small worlds step on the calling thread: handing work to a pool costs more.
-        if total < PARALLEL_MIN {
-            run();
-        } else {
-            install(&self.pool, run);
+            f.work = Some(work);
+        }
+        if let Some(p) = panic {
+            return Err(Error::Internal(format!("the step failed: {p}")));
         }
         self.steps += 1;
         Ok(())
@@ -159,5 +364,32 @@ impl World {
             }
         }
         h.finish()
+    }
+}
+
+impl Runner {
+    /// The executor the step's loops run on.
+    pub(crate) fn exec(&self) -> Arc<dyn Exec> {
+        match self {
+            Runner::Rayon(e, _) => Arc::new(e.clone()),
+            Runner::Host(e) => Arc::clone(e),
+        }
+    }
+
+    /// Runs `f` where the step's loops belong: inside the world's Rayon pool, or on the
+    /// calling thread for Rayon's global pool and for a host's job system.
+    pub(crate) fn install(&self, f: &mut (dyn FnMut() + Send)) {
+        match self {
+            Runner::Rayon(_, Some(pool)) => pool.install(f),
+            _ => f(),
+        }
+    }
+
+    /// Runs `job` on a worker: a Rayon pool's, or the host's.
+    pub(crate) fn spawn(&self, job: Box<dyn FnOnce() + Send>) {
+        match self {
+            Runner::Rayon(e, _) => e.spawn(job),
+            Runner::Host(e) => e.spawn(job),
+        }
     }
 }
