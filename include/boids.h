@@ -303,7 +303,7 @@
 /**
  * Version of this C ABI; bumped on any incompatible change.
  */
-#define BOIDS_ABI_VERSION 1
+#define BOIDS_ABI_VERSION 2
 
 /**
  * Result of every fallible call. `BOIDS_RESULT_OK` is 0; `boids_result_str` names each code and
@@ -335,7 +335,8 @@ enum BoidsResult
    */
   BOIDS_RESULT_BUFFER_TOO_SMALL = 4,
   /**
-   * Another thread is using this world right now; nothing was done.
+   * Another thread is using this world right now, or a step begun by
+   * `boids_world_step_begin` is in flight (only the reads it allows may run); nothing was done.
    */
   BOIDS_RESULT_BUSY = 5,
   /**
@@ -691,7 +692,51 @@ typedef struct BoidsSpawnDef {
 } BoidsSpawnDef;
 
 /**
+ * Work the engine hands a host's job system (see `BoidsWorldDef::enqueue_task`): call it with
+ * `task_context` for each range `[start, end)` the host cuts `0..item_count` into. The engine
+ * hands out its work inside the task as well, so one call may do the work of several ranges
+ * and a call may return at once; every call must be made, and made before `finish_task` for
+ * the task returns. Safe to call from any thread.
+ */
+typedef void (*BoidsTaskFn)(uint32_t start, uint32_t end, void *task_context);
+
+/**
+ * A host's job system takes a task: run `task(start, end, task_context)` on its workers for
+ * ranges `[start, end)` that together cover `0..item_count` exactly once, each at least
+ * `min_range` long (but the last), in any order, on any threads. Return a handle the engine
+ * passes back to `finish_task`, or NULL when every call has already been made on the calling
+ * thread (a host that cannot take more tasks runs them at once: `task(0, item_count,
+ * task_context)`). Called from the thread that steps the world and, during a step begun by
+ * `boids_world_step_begin`, from the host's worker that runs that step: it must be
+ * thread-safe. It must not call back into this library.
+ */
+typedef void *(*BoidsEnqueueTaskFn)(BoidsTaskFn task,
+                                    uint32_t item_count,
+                                    uint32_t min_range,
+                                    void *task_context,
+                                    void *user_context);
+
+/**
+ * A host's job system waits until every call of the task `user_task` (a handle
+ * `enqueue_task` returned) has returned, then forgets the handle. Called once per non-NULL
+ * handle, on the thread that steps the world (`boids_world_step`, `boids_world_step_end`,
+ * `boids_world_destroy`): never on one of the host's workers unless that worker called the
+ * library. It must not call back into this library.
+ */
+typedef void (*BoidsFinishTaskFn)(void *user_task, void *user_context);
+
+/**
  * World settings. Get one from `boids_default_world_def()` and change fields.
+ *
+ * Who runs a step's parallel work: by default the engine's own workers (`threads`). To run it
+ * on the host's job system instead (a game engine's workers, shaped after Box2D v3's
+ * `b2WorldDef`), set `enqueue_task`, `finish_task`, `worker_count` and optionally
+ * `user_context`, and leave `threads` 0. The bits of every step are the same either way, for
+ * any worker count and any order the host runs the ranges in.
+ *
+ * Size: 48 bytes where pointers are 8 bytes (4 padding bytes follow `worker_count`, as every C
+ * compiler lays it out), 32 bytes where they are 4 (wasm32, armv7);
+ * `boids_struct_size(BOIDS_STRUCT_WORLD_DEF)` says which.
  */
 typedef struct BoidsWorldDef {
   /**
@@ -699,13 +744,33 @@ typedef struct BoidsWorldDef {
    */
   uint64_t seed;
   /**
-   * Worker threads: 0 = one per core (Rayon's global pool), 1..=1024 = the world's own pool.
+   * Worker threads: 0 = one per core (Rayon's global pool), 1..=1024 = a pool of that many,
+   * shared by the worlds with the same count. Must be 0 when `enqueue_task` is set.
    */
   uint32_t threads;
   /**
    * Set by `boids_default_world_def`; do not touch.
    */
   uint32_t internal_cookie;
+  /**
+   * With `enqueue_task`: how many of the host's workers may run the engine's tasks at once
+   * (1..=1024; sizes the ranges). Must be 0 without it.
+   */
+  uint32_t worker_count;
+  /**
+   * The host's job system takes a task (NULL: the engine's own workers). Set together with
+   * `finish_task`.
+   */
+  BoidsEnqueueTaskFn enqueue_task;
+  /**
+   * The host's job system waits for a task. Set together with `enqueue_task`.
+   */
+  BoidsFinishTaskFn finish_task;
+  /**
+   * Passed to `enqueue_task` and `finish_task` unchanged; the engine never reads it. It and
+   * the functions must stay valid until the world is destroyed.
+   */
+  void *user_context;
 } BoidsWorldDef;
 
 /**
@@ -873,7 +938,8 @@ BoidsResult boids_flock_add_boids(struct BoidsFlockId flock,
 BoidsResult boids_flock_clear_leader(struct BoidsFlockId flock);
 
 /**
- * Writes the number of boids to `out_count`.
+ * Writes the number of boids to `out_count`. Allowed while a step is in flight (the count
+ * before it).
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
@@ -953,12 +1019,13 @@ BoidsResult boids_flock_is_asleep(struct BoidsFlockId flock,
 
 /**
  * 1 while `flock` names a live flock, else 0 (also 0 while its world is busy in another
- * thread).
+ * thread). Allowed while a step is in flight.
  */
 int32_t boids_flock_is_valid(struct BoidsFlockId flock);
 
 /**
- * Copies the ids (ascending; the order of every other read); as `boids_flock_read_positions`.
+ * Copies the ids (ascending; the order of every other read); as
+ * `boids_flock_read_positions`. Allowed while a step is in flight.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
@@ -973,7 +1040,8 @@ BoidsResult boids_flock_read_ids(struct BoidsFlockId flock,
 /**
  * Writes each boid's 4×4 instance matrix, column-major (Unity's `Matrix4x4` memory layout):
  * rotation `LookRotation(heading)`, uniform `scale`, translation = position. Ready for
- * `Graphics.RenderMeshInstanced`. As `boids_flock_read_positions`; computed in parallel.
+ * `Graphics.RenderMeshInstanced`. As `boids_flock_read_positions`; computed in parallel
+ * (on the calling thread while a step is in flight, which it may be).
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
@@ -992,7 +1060,8 @@ BoidsResult boids_flock_read_matrices(struct BoidsFlockId flock,
  * boid`. For a flock that lives in a parent object's local space (Unity: pass the object's
  * `localToWorldMatrix`), drawn without a pass over the matrices on the host. Drawing only: the
  * product is not part of the model's state. A bad `transform` or `scale` is
- * `BOIDS_RESULT_INVALID_ARGUMENT`; a NULL `transform` is `BOIDS_RESULT_NULL_POINTER`.
+ * `BOIDS_RESULT_INVALID_ARGUMENT`; a NULL `transform` is `BOIDS_RESULT_NULL_POINTER`. Allowed
+ * while a step is in flight.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
@@ -1009,7 +1078,8 @@ BoidsResult boids_flock_read_matrices_transformed(struct BoidsFlockId flock,
 
 /**
  * Writes each boid's orientation, Unity's `LookRotation(heading)`, as x, y, z, w; as
- * `boids_flock_read_positions`. Computed in parallel on the world's threads.
+ * `boids_flock_read_positions`. Computed in parallel on the world's threads (on the
+ * calling thread while a step is in flight, which it may be: it reads the state before it).
  *
  * # Safety
  * As `boids_flock_read_positions`.
@@ -1022,7 +1092,8 @@ BoidsResult boids_flock_read_orientations(struct BoidsFlockId flock,
 /**
  * Copies the positions (id order) into `out` (room for `capacity` entries); writes the number
  * copied to `out_count`. Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number needed in
- * `out_count`. No allocation.
+ * `out_count`. No allocation. Allowed while a step is in flight
+ * (`boids_world_step_begin`): it reads the state before the step, on the calling thread.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
@@ -1036,7 +1107,8 @@ BoidsResult boids_flock_read_positions(struct BoidsFlockId flock,
                                        size_t *out_count);
 
 /**
- * Copies the velocities (id order); as `boids_flock_read_positions`.
+ * Copies the velocities (id order); as `boids_flock_read_positions`. Allowed while a step
+ * is in flight.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
@@ -1247,13 +1319,24 @@ BoidsResult boids_world_create(const struct BoidsWorldDef *def,
 
 /**
  * Destroys a world and everything in it; its id and every flock and obstacle id in it go
- * stale. Destroying twice returns `BOIDS_RESULT_INVALID_ID`; while another thread is inside a
+ * stale. A step in flight (`boids_world_step_begin`) is waited for first, and its result
+ * dropped. Destroying twice returns `BOIDS_RESULT_INVALID_ID`; while another thread is inside a
  * call on the world, `BOIDS_RESULT_BUSY` (nothing destroyed).
  */
 BoidsResult boids_world_destroy(struct BoidsWorldId world);
 
 /**
- * 1 while `world` names a live world, else 0. Thread-safe.
+ * Writes 1 to `out_stepping` while a step begun by `boids_world_step_begin` has not been
+ * ended, else 0. Allowed while a step is in flight.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+ *
+ * # Safety
+ * `out_stepping` is NULL or writable.
+ */
+BoidsResult boids_world_is_stepping(struct BoidsWorldId world, int32_t *out_stepping);
+
+/**
+ * 1 while `world` names a live world, else 0. Thread-safe; allowed while a step is in flight.
  */
 int32_t boids_world_is_valid(struct BoidsWorldId world);
 
@@ -1362,12 +1445,38 @@ BoidsResult boids_world_state_hash(struct BoidsWorldId world,
                                    uint64_t *out_hash);
 
 /**
- * Advances every flock of the world by `dt` seconds (0 < dt <= 1). Runs on the world's worker
- * threads and returns when done. The result is bit-identical for any thread count.
+ * Advances every flock of the world by `dt` seconds (0 < dt <= 1). Runs on the world's
+ * workers (its pool, or the host's job system named in its def) and returns when done. The
+ * result is bit-identical for any thread count and for `boids_world_step_begin` then
+ * `boids_world_step_end`.
  * Threads: call from any thread; while it runs, other calls on this world from other threads
  * return `BOIDS_RESULT_BUSY`.
  */
 BoidsResult boids_world_step(struct BoidsWorldId world, float dt);
+
+/**
+ * Starts a step of `dt` seconds (0 < dt <= 1) on the world's workers and returns at once: the
+ * step runs while the caller does other work (renders a frame). Until
+ * `boids_world_step_end`, the world's boid reads are allowed and see the state before the
+ * step: `boids_flock_count`, `boids_flock_read_positions`, `_velocities`, `_ids`,
+ * `_orientations`, `_matrices` and `_matrices_transformed` (and `boids_world_is_valid`,
+ * `boids_world_is_stepping`, `boids_flock_is_valid`). Every other call on the world returns
+ * `BOIDS_RESULT_BUSY` and changes nothing. `boids_world_destroy` waits for the step.
+ * A bad `dt` or a step already in flight is refused and nothing starts. The state after
+ * `boids_world_step_end` is bit-identical to `boids_world_step`'s.
+ * With a host's job system (`BoidsWorldDef::enqueue_task`), the step runs as one task of the
+ * host's, which enqueues the step's own tasks from its worker; if the host has not started it
+ * by `boids_world_step_end`, it runs there.
+ */
+BoidsResult boids_world_step_begin(struct BoidsWorldId world, float dt);
+
+/**
+ * Waits for the step `boids_world_step_begin` started and makes its result the world's state;
+ * returns the step's result (`BOIDS_RESULT_PANIC` if it failed: the world keeps the state
+ * before it). Without a step in flight: `BOIDS_RESULT_INVALID_ARGUMENT`, nothing changes.
+ * Threads: any thread (not necessarily the one that began the step).
+ */
+BoidsResult boids_world_step_end(struct BoidsWorldId world);
 
 #ifdef __cplusplus
 }  // extern "C"

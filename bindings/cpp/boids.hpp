@@ -424,8 +424,51 @@ private:
     BoidsObstacleId id_{};
 };
 
+/// A host's job system (a game engine's workers) that runs a world's parallel work instead of
+/// the engine's own threads: BoidsWorldDef's enqueue_task / finish_task as an interface, like
+/// Jolt's JobSystem. Implement it over your scheduler and pass it to World's constructor; it
+/// must outlive every world that uses it. The bits of every step are the same for any
+/// implementation, worker count and order of running the ranges.
+class JobSystem {
+public:
+    virtual ~JobSystem() = default;
+    /// Workers that may run the engine's ranges at once (1..=1024).
+    virtual std::uint32_t workers() const = 0;
+    /// Run `task(start, end, context)` for ranges [start, end) covering 0..items exactly once
+    /// (each at least `min_range` long but the last), on any threads, in any order. Return a
+    /// handle for finish(), or nullptr when every call has already been made here. Called from
+    /// the stepping thread and, during a step begun with step_begin, from one of your workers:
+    /// thread-safe, and never calling back into boids.
+    virtual void* enqueue(BoidsTaskFn task, std::uint32_t items, std::uint32_t min_range, void* context) = 0;
+    /// Wait until every call of the task `handle` has returned, then forget it. Called once per
+    /// non-null handle, on the thread that steps, ends or destroys the world. Never throws.
+    virtual void finish(void* handle) noexcept = 0;
+
+    /// The C callbacks over this object (what World's constructor puts in the def).
+    void fill(BoidsWorldDef& def) {
+        def.threads = 0;
+        def.worker_count = workers();
+        def.enqueue_task = &JobSystem::enqueue_c;
+        def.finish_task = &JobSystem::finish_c;
+        def.user_context = this;
+    }
+
+private:
+    static void* enqueue_c(BoidsTaskFn task, std::uint32_t items, std::uint32_t min_range, void* context,
+                           void* user) {
+        // An exception must not cross the C library: a host that cannot queue runs the task here.
+        try {
+            return static_cast<JobSystem*>(user)->enqueue(task, items, min_range, context);
+        } catch (...) {
+            task(0, items, context);
+            return nullptr;
+        }
+    }
+    static void finish_c(void* handle, void* user) { static_cast<JobSystem*>(user)->finish(handle); }
+};
+
 /// A simulation world (boids_world_create / boids_world_destroy). Destroying it makes every
-/// id of its flocks and obstacles stale.
+/// id of its flocks and obstacles stale; a step in flight is waited for first.
 class World {
 public:
     /// `threads`: 0 one per core, 1 the calling thread, n a pool of n.
@@ -434,6 +477,14 @@ public:
         BoidsWorldDef def = boids_default_world_def();
         def.seed = seed;
         def.threads = threads;
+        check(boids_world_create(&def, &id_));
+    }
+    /// A world whose steps run on the host's job system `jobs` (which must outlive it).
+    World(std::uint64_t seed, JobSystem& jobs) {
+        check_abi();
+        BoidsWorldDef def = boids_default_world_def();
+        def.seed = seed;
+        jobs.fill(def);
         check(boids_world_create(&def, &id_));
     }
     ~World() { reset(); }
@@ -454,6 +505,20 @@ public:
 
     /// Advances every flock by `dt` seconds, 0 < dt <= 1 (boids_world_step).
     void step(float dt) { check(boids_world_step(id_, dt)); }
+    /// Starts a step of `dt` seconds on the world's workers and returns at once
+    /// (boids_world_step_begin). Until step_end, the flocks' reads (size, positions,
+    /// velocities, ids, orientations, matrices) see the state before the step; every other call
+    /// on the world throws BUSY and changes nothing.
+    void step_begin(float dt) { check(boids_world_step_begin(id_, dt)); }
+    /// Waits for the step step_begin started and installs it; the same bits as step()
+    /// (boids_world_step_end). Without a step in flight: throws INVALID_ARGUMENT.
+    void step_end() { check(boids_world_step_end(id_)); }
+    /// Whether a step begun by step_begin has not been ended (boids_world_is_stepping).
+    bool stepping() const {
+        std::int32_t s = 0;
+        check(boids_world_is_stepping(id_, &s));
+        return s != 0;
+    }
     /// Hash of the whole state: equal hashes, equal bits (boids_world_state_hash).
     std::uint64_t state_hash() const {
         std::uint64_t h = 0;
@@ -531,6 +596,15 @@ public:
     }
     static World load(const std::vector<std::uint8_t>& bytes, std::uint32_t threads = 0) {
         return load(bytes.data(), bytes.size(), threads);
+    }
+    /// As load, the world's steps running on the host's job system `jobs`.
+    static World load(const std::vector<std::uint8_t>& bytes, JobSystem& jobs) {
+        check_abi();
+        BoidsWorldDef def = boids_default_world_def();
+        jobs.fill(def);
+        BoidsWorldId id{};
+        check(boids_world_load(&def, bytes.data(), bytes.size(), &id));
+        return World(Adopt{}, id);
     }
 
 private:

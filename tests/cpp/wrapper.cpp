@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -237,6 +238,63 @@ int main() {
         short_lived = boids::World();
         throws(BOIDS_RESULT_INVALID_ID, [&] { orphan.size(); });
         throws(BOIDS_RESULT_INVALID_ID, [&] { o.set(boids::Shape::sphere({0, 0, 0}, 2)); });
+    }
+
+    // A step in flight: reads see the state before it, everything else throws BUSY; the same
+    // bits as step(); and the same on a host's job system (one that runs every task at once).
+    {
+        boids::World a(3, 2), b(3, 2);
+        boids::Flock fa = a.create_preset("shark", "shark");
+        boids::Flock fb = b.create_preset("shark", "shark");
+        std::vector<boids::Vec3> before, during;
+        for (int i = 0; i < 30; ++i) {
+            a.step(1.0f / 60.0f);
+            fb.read_positions(before);
+            b.step_begin(1.0f / 60.0f);
+            CHECK(b.stepping());
+            fb.read_positions(during);
+            CHECK(during.size() == before.size());
+            CHECK(std::memcmp(during.data(), before.data(), before.size() * sizeof(boids::Vec3)) == 0);
+            std::string why = throws(BOIDS_RESULT_BUSY, [&] { b.state_hash(); });
+            CHECK(why.find("in flight") != std::string::npos);
+            throws(BOIDS_RESULT_BUSY, [&] { fb.set_target({1, 2, 3}); });
+            throws(BOIDS_RESULT_BUSY, [&] { b.step(0.1f); });
+            b.step_end();
+            CHECK(!b.stepping());
+        }
+        CHECK(a.state_hash() == b.state_hash());
+        throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { b.step_end(); });
+
+        struct Inline final : boids::JobSystem {
+            int enqueued = 0;
+            std::uint32_t workers() const override { return 4; }
+            void* enqueue(BoidsTaskFn task, std::uint32_t items, std::uint32_t, void* context) override {
+                ++enqueued;
+                task(0, items, context);
+                return nullptr;
+            }
+            void finish(void*) noexcept override { std::abort(); }
+        } jobs;
+        boids::World h(3, jobs), e(3, 1);
+        for (boids::World* w : {&h, &e}) {
+            boids::Flock f = w->create_flock("school");
+            f.spawn(5000);
+            f.release();
+        }
+        for (int i = 0; i < 5; ++i) {
+            h.step_begin(1.0f / 60.0f);
+            h.step_end();
+            e.step(1.0f / 60.0f);
+        }
+        CHECK(h.state_hash() == e.state_hash());
+        CHECK(jobs.enqueued > 5);
+        boids::World loaded = boids::World::load(e.save(), jobs);
+        loaded.step(1.0f / 60.0f);
+        e.step(1.0f / 60.0f);
+        CHECK(loaded.state_hash() == e.state_hash());
+        // Destroying a world with a step in flight waits for it.
+        h.step_begin(1.0f / 60.0f);
+        h = boids::World();
     }
 
     std::printf("C++ wrapper: %d checks passed\n", checks);

@@ -2,7 +2,9 @@
 // row per public member, enforced by reflection), 256 random round trips, the hardening
 // reproducers, no allocation per frame. Compiles the package's own files
 // (bindings/unity/com.boids.flocking/Runtime/Boids/*.cs). Ends with "N passed, M failed".
-// `mono BoidsTests.exe --bench [N]` measures the wrapper's per-frame cost instead.
+// `mono BoidsTests.exe --bench [N]` measures the wrapper's per-frame cost instead;
+// `mono BoidsTests.exe --frame-bench [N] [work ms] [frames]` the Unity controller's main-thread
+// cost per frame with and without the overlapped step (docs: Documentation~/index.md, "Threads").
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -55,6 +57,10 @@ static unsafe partial class BoidsTests
     static int Main(string[] args)
     {
         if (args.Length > 0 && args[0] == "--bench") return Bench(args.Length > 1 ? int.Parse(args[1]) : 100000);
+        if (args.Length > 0 && args[0] == "--frame-bench")
+            return FrameBench(args.Length > 1 ? int.Parse(args[1]) : 10000,
+                args.Length > 2 ? double.Parse(args[2], System.Globalization.CultureInfo.InvariantCulture) : 8.0,
+                args.Length > 3 ? int.Parse(args[3]) : 120);
 
         Test("version and layout", () =>
         {
@@ -465,6 +471,73 @@ static unsafe partial class BoidsTests
                     Assert(loaded.StateHash == straight, name + ": saved at 100 and loaded, the hash at 300 differs");
                 }
             }
+        });
+        Test("BeginStep/EndStep: Step's bits on every preset; reads in between see the state before; every other call is Busy and changes nothing; Dispose waits", () =>
+        {
+            string[] presets = { "fish-tank", "goal-swarm", "target-flock", "steering-obstacles", "flock-2d", "shark" };
+            foreach (string p in presets)
+            {
+                using (var a = new BoidsWorld(4, 2))
+                using (var b = new BoidsWorld(4, 2))
+                {
+                    a.CreatePreset(p, p);
+                    BoidsFlock fb = b.CreatePreset(p, p);
+                    var before = new Vec3[fb.Count];
+                    var during = new Vec3[fb.Count];
+                    var m0 = new Mat4[fb.Count];
+                    var m1 = new Mat4[fb.Count];
+                    for (int i = 0; i < 60; i++)
+                    {
+                        a.Step(1f / 60);
+                        fb.ReadPositions(before);
+                        fb.ReadMatrices(m0);
+                        b.BeginStep(1f / 60);
+                        Assert(b.IsStepping, "stepping");
+                        Assert(fb.Count == before.Length && fb.ReadPositions(during) == before.Length, "reads run during a step");
+                        fb.ReadMatrices(m1);
+                        for (int k = 0; k < before.Length; k++)
+                            Assert(during[k].Equals(before[k]) && m0[k].Equals(m1[k]), p + ": a read during the step saw the state before it");
+                        b.EndStep();
+                        Assert(!b.IsStepping, "ended");
+                    }
+                    Assert(a.StateHash == b.StateHash, p + ": BeginStep/EndStep gives Step's bits");
+                }
+            }
+            using (var w = new BoidsWorld(5, 2))
+            {
+                BoidsFlock f = w.CreateFlock("school");
+                f.Spawn(5000);
+                w.Step(1f / 60);
+                byte[] saved = w.Save();
+                w.BeginStep(1f / 60);
+                var busy = new Dictionary<string, Action>
+                {
+                    { "Step", () => w.Step(1f / 60) },
+                    { "BeginStep", () => w.BeginStep(1f / 60) },
+                    { "StateHash", () => { ulong h = w.StateHash; } },
+                    { "Save", () => w.Save() },
+                    { "CreateFlock", () => w.CreateFlock("x") },
+                    { "FindFlock", () => w.FindFlock("school") },
+                    { "Spawn", () => f.Spawn(3) },
+                    { "Settings", () => f.Settings = new FlockSettings() },
+                    { "SetTarget", () => f.SetTarget(V(1, 2, 3)) },
+                    { "AddObstacle", () => w.AddObstacle(ObstacleShape.Sphere(V(0, 0, 0), 1f)) },
+                    { "Destroy", () => f.Destroy() },
+                };
+                foreach (var kv in busy)
+                {
+                    BoidsException e = Refused(BoidsResult.Busy, kv.Value);
+                    Assert(e.Message.Contains("in flight"), kv.Key + ": " + e.Message);
+                }
+                w.EndStep();
+                using (var twin = BoidsWorld.Load(saved, 1))
+                {
+                    twin.Step(1f / 60);
+                    Assert(twin.StateHash == w.StateHash, "nothing refused changed anything");
+                }
+                Refused(BoidsResult.InvalidArgument, () => w.EndStep());
+                w.BeginStep(1f / 60);
+            } // disposed with a step in flight: Dispose waits for it
         });
         Test("round trip: 256 random accepted settings and states read back equal and are accepted again", RoundTrips);
         Test("hostile matrix: one row per public member, every row refused cleanly with the state unchanged", HostileMatrix);

@@ -93,6 +93,27 @@ static unsafe partial class BoidsTests
                 Code(fx, "Step(" + dt + ")", BoidsResult.InvalidArgument, () => fx.W.Step(dt));
             No<ObjectDisposedException>(fx, "Step disposed", () => fx.Disposed.Step(0.1f));
         };
+        r["BoidsWorld.BeginStep"] = fx =>
+        {
+            foreach (float dt in new[] { 0f, -1f, float.NaN, float.PositiveInfinity, 1.5f })
+                Code(fx, "BeginStep(" + dt + ")", BoidsResult.InvalidArgument, () => fx.W.BeginStep(dt));
+            Assert(!fx.W.IsStepping, "a refused BeginStep starts nothing");
+            No<ObjectDisposedException>(fx, "BeginStep disposed", () => fx.Disposed.BeginStep(0.1f));
+            fx.W.BeginStep(1f / 60);
+            Refused(BoidsResult.Busy, () => fx.W.BeginStep(1f / 60));
+            fx.W.EndStep();
+        };
+        r["BoidsWorld.EndStep"] = fx =>
+        {
+            var e = Code(fx, "EndStep without BeginStep", BoidsResult.InvalidArgument, () => fx.W.EndStep());
+            Assert(e.Message.Contains("without step_begin"), e.Message);
+            No<ObjectDisposedException>(fx, "EndStep disposed", () => fx.Disposed.EndStep());
+        };
+        r["BoidsWorld.IsStepping"] = fx =>
+        {
+            No<ObjectDisposedException>(fx, "IsStepping disposed", () => { bool s = fx.Disposed.IsStepping; });
+            Assert(!fx.W.IsStepping, "idle");
+        };
         r["BoidsWorld.RoundedDigest"] = fx =>
         {
             No<ObjectDisposedException>(fx, "RoundedDigest disposed", () => fx.Disposed.RoundedDigest());

@@ -20,6 +20,7 @@ static unsafe partial class BoidsTests
         Test("Unity: a moved, rotated and scaled object carries its flock: drawn where the object puts it, inside its box", UnityMovedRotatedScaled);
         Test("Unity: a paused game (deltaTime 0) steps nothing and still draws", UnityPaused);
         Test("Unity: the shark preset away from the origin: its scene follows the object, both flocks drawn with their own looks", UnityTwoFlocks);
+        Test("Unity: the step overlaps the frame by default: one step behind, the same bits, changes after FinishStep", UnityOverlap);
         Test("Unity: several controllers share one worker pool", UnitySharedPool);
         Test("Unity: a set-up that fails frees its world and disables the component", UnityFailedSetup);
         Test("Unity: edit-mode gizmos show the preset's own bounds where the object is", UnityGizmos);
@@ -118,21 +119,128 @@ static unsafe partial class BoidsTests
         Assert(c.Flock == null && world.IsDisposed, "disabling frees the native world");
     }
 
+    static UnityEngine.Vector3[] DrawnPositions()
+    {
+        return Graphics.Draws.SelectMany(d => d.Positions).ToArray();
+    }
+
+    static void UnityOverlap()
+    {
+        Action<BoidsFlockController> custom = x => { x.Count = 3000; x.Seed = 5; };
+        var over = Controller("overlapping", FlockPreset.Custom, new UnityEngine.Vector3(3f, 0f, 0f), UnityEngine.Quaternion.identity,
+            new UnityEngine.Vector3(1f, 1f, 1f), custom);
+        var plain = Controller("stepping in Update", FlockPreset.Custom, new UnityEngine.Vector3(3f, 0f, 0f), UnityEngine.Quaternion.identity,
+            new UnityEngine.Vector3(1f, 1f, 1f), x => { custom(x); x.OverlapStep = false; });
+        Assert(over.OverlapStep && !plain.OverlapStep, "on by default");
+        UnityEngine.Vector3[] plainBefore = null;
+        for (int frame = 0; frame < 90; frame++)
+        {
+            Frame(plain);
+            UnityEngine.Vector3[] plainNow = DrawnPositions();
+            Frame(over);
+            Assert(over.IsStepping && over.World.IsStepping, "a step runs after Update");
+            UnityEngine.Vector3[] overNow = DrawnPositions();
+            // Overlapping draws the state one step behind: what the plain controller drew in the
+            // previous frame (the first frame draws the spawn).
+            if (plainBefore != null)
+            {
+                Assert(overNow.Length == plainBefore.Length, "as many drawn");
+                for (int i = 0; i < overNow.Length; i++)
+                    Assert(overNow[i].Equals(plainBefore[i]), "frame " + frame + ", boid " + i + ": drawn " + overNow[i] + ", one step behind is " + plainBefore[i]);
+            }
+            plainBefore = plainNow;
+        }
+        // A script changing the world while the step runs is refused until FinishStep.
+        Refused(BoidsResult.Busy, () => over.Flock.SetTarget(V(1, 1, 1)));
+        over.FinishStep();
+        Assert(!over.IsStepping && over.World.StateHash == plain.World.StateHash, "the same bits as stepping in Update");
+        over.Flock.MaxSpeed = 4f;
+        plain.Flock.MaxSpeed = 4f;
+        // Switched off live: the next Update ends nothing (none in flight) and steps in place.
+        Frame(over);
+        over.OverlapStep = false;
+        Frame(over);
+        Assert(!over.IsStepping, "no step in flight without overlap");
+        Frame(plain);
+        Frame(plain);
+        Assert(over.World.StateHash == plain.World.StateHash, "switching off loses no step");
+        // Disabling with a step in flight waits for it and frees the world.
+        over.OverlapStep = true;
+        Frame(over);
+        var world = over.World;
+        over.gameObject.SetActive(false);
+        Assert(world.IsDisposed && !over.IsStepping, "disabled mid-step: world freed");
+        plain.gameObject.SetActive(false);
+    }
+
+    /// The main thread's cost of the controller per frame (its Update: step or end + begin, the
+    /// matrix reads, the draw calls), for n fish, with and without the overlapped step, while the
+    /// rest of the frame keeps the main thread busy for workMs. The two controllers take turns
+    /// in blocks of 20 frames (the one not timed has no step in flight), so both see the same
+    /// machine.
+    static int FrameBench(int n, double workMs, int frames)
+    {
+        Graphics.StandInRecord = false;
+        var cs = new[] { true, false }.Select(overlap => Controller(overlap ? "overlap" : "in update", FlockPreset.Custom,
+            UnityEngine.Vector3.zero, UnityEngine.Quaternion.identity, new UnityEngine.Vector3(1f, 1f, 1f), x =>
+            {
+                x.Count = n;
+                x.OverlapStep = overlap;
+            })).ToArray();
+        var times = new[] { new List<double>(), new List<double>() };
+        var sw = new System.Diagnostics.Stopwatch();
+        const int block = 20;
+        for (int round = 0; round * block < frames; round++)
+        {
+            for (int k = 0; k < 2; k++)
+            {
+                for (int frame = 0; frame < block + 2; frame++)
+                {
+                    Graphics.StandInClear();
+                    sw.Restart();
+                    GameObject.Message(cs[k], "Update");
+                    double ms = sw.Elapsed.TotalMilliseconds;
+                    if (frame >= 2) times[k].Add(ms);
+                    // The rest of the frame: other scripts, culling, rendering (busy, on this
+                    // thread).
+                    sw.Restart();
+                    while (sw.Elapsed.TotalMilliseconds < workMs) { }
+                }
+                cs[k].FinishStep();
+            }
+        }
+        int workers = BoidsFlockController.WorkerThreads(-1, SystemInfo.processorCount);
+        double on = Median(times[0]), off = Median(times[1]);
+        Console.WriteLine("Unity controller, " + n + " fish (Custom), " + workers + " worker thread(s), " + frames +
+                          " frames each, " + workMs.ToString("F1") + " ms of other main-thread work per frame, Mono:");
+        Console.WriteLine("  main thread in Update, step in Update (OverlapStep off)  " + off.ToString("F3") + " ms (median)");
+        Console.WriteLine("  main thread in Update, overlapped step (OverlapStep on)  " + on.ToString("F3") + " ms (median)");
+        Console.WriteLine("unity_frame_bench n=" + n + " work_ms=" + workMs.ToString("F1") + " workers=" + workers +
+                          " in_update_ms=" + off.ToString("F3") + " overlap_ms=" + on.ToString("F3"));
+        foreach (var c in cs) c.gameObject.SetActive(false);
+        Graphics.StandInRecord = true;
+        return 0;
+    }
+
     static void UnityPaused()
     {
         var c = Controller("paused", FlockPreset.FishTank, new UnityEngine.Vector3(5f, 0f, 0f), UnityEngine.Quaternion.identity,
             new UnityEngine.Vector3(1f, 1f, 1f));
         Frame(c);
+        Assert(c.IsStepping, "overlapping by default: a step runs after Update");
+        c.FinishStep();
         ulong before = c.World.StateHash;
         for (int frame = 0; frame < 10; frame++)
         {
             Frame(c, 0f);
+            Assert(!c.IsStepping, "a paused game begins no step");
             Assert(c.Drawn == c.Flock.Count && c.Drawn > 0, "a paused flock is still drawn");
         }
         Assert(c.World.StateHash == before, "deltaTime 0 stepped the flock");
         Frame(c, -0.5f);
         Assert(c.World.StateHash == before, "a negative deltaTime stepped the flock");
         Frame(c);
+        c.FinishStep();
         Assert(c.World.StateHash != before, "unpaused, it moves again");
         Frame(c, 5f); // a long frame is clamped, not refused
         c.gameObject.SetActive(false);
@@ -169,7 +277,9 @@ static unsafe partial class BoidsTests
                 alone.Step(1f / 60);
             }
             // The engine holds the preset exactly as at the origin: the same state, bit for bit, so
-            // spawn, rocks, targets and the second flock all moved with the object.
+            // spawn, rocks, targets and the second flock all moved with the object. (The last
+            // frame's step is still running: overlapping is the default.)
+            c.FinishStep();
             Assert(c.World.StateHash == alone.StateHash, "the preset's scene is the preset's, in local space");
             Assert(box.Kind != BoundsKind.None, "the preset has bounds");
         }
@@ -303,6 +413,7 @@ static unsafe partial class BoidsTests
         Graphics.StandInClear();
         ulong hash = sample2.School.World.StateHash;
         GameObject.Message(sample2.School, "Update");
+        sample2.School.FinishStep();
         Assert(Graphics.Draws.Count == 0 && sample2.School.World.StateHash != hash, "steps, draws nothing without a material");
         UnityEngine.Object.Destroy(host2);
         Assert(Camera.main == null && UnityEngine.Object.FindObjectOfType<Light>() == null, "its camera and light go with it");

@@ -401,6 +401,7 @@ namespace UnityEngine
             if (instanceCount > 1023 || startInstance + instanceCount > instanceData.Length)
                 throw new ArgumentException("RenderMeshInstanced: " + instanceCount + " instances from " + startInstance + " of " + instanceData.Length);
             Batches.Add(instanceCount);
+            if (!StandInRecord) return;
             var positions = new Vector3[instanceCount];
             var matrices = instanceData as Matrix4x4[];
             if (matrices != null)
@@ -411,6 +412,9 @@ namespace UnityEngine
                 }
             Draws.Add(new StandInDraw { Params = rparams, Mesh = mesh, Positions = positions });
         }
+
+        /// <summary>Stand-in only: whether calls record where each instance is (off for timing).</summary>
+        public static bool StandInRecord = true;
 
         /// <summary>Stand-in only.</summary>
         public static void StandInClear() { Batches.Clear(); Draws.Clear(); }

@@ -153,6 +153,21 @@ pub(crate) fn with_flock<T>(
     })
 }
 
+/// As [`with_flock`], also while a step is in flight (for the reads that see the state before
+/// it).
+pub(crate) fn with_flock_in_flight<T>(
+    id: BoidsFlockId,
+    f: impl FnOnce(&World, FlockId) -> Result<T, Fail>,
+) -> Result<T, Fail> {
+    registry::with_world_in_flight(id.world, |w| {
+        let fid = flock_id(id);
+        if id.index == 0 || !w.is_valid(fid) {
+            return Err(flock_err(id));
+        }
+        f(w, fid)
+    })
+}
+
 /// Runs `f` on the flock's locked world entry (the world and the C ABI's notes beside it), after
 /// checking the flock id.
 pub(crate) fn with_flock_entry<T>(

@@ -90,10 +90,12 @@ pub extern "C" fn boids_flock_destroy(flock: BoidsFlockId) -> BoidsResult {
 }
 
 /// 1 while `flock` names a live flock, else 0 (also 0 while its world is busy in another
-/// thread).
+/// thread). Allowed while a step is in flight.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_flock_is_valid(flock: BoidsFlockId) -> i32 {
-    boundary_value(0, || i32::from(with_flock(flock, |_, _| Ok(())).is_ok()))
+    boundary_value(0, || {
+        i32::from(with_flock_in_flight(flock, |_, _| Ok(())).is_ok())
+    })
 }
 
 /// Finds a flock by name. Not found: `BOIDS_RESULT_NOT_FOUND`.

@@ -8,7 +8,8 @@ use boids_sim::{FlockId, World};
 // ---------------------------------------------------------------------------------------------
 // Flock data
 
-/// Writes the number of boids to `out_count`.
+/// Writes the number of boids to `out_count`. Allowed while a step is in flight (the count
+/// before it).
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 ///
 ///
@@ -21,7 +22,7 @@ pub unsafe extern "C" fn boids_flock_count(
 ) -> BoidsResult {
     boundary(|| {
         need_out(out_count, "out_count")?;
-        let n = with_flock(flock, |w, id| Ok(w.flock(id).expect("checked").len()))?;
+        let n = with_flock_in_flight(flock, |w, id| Ok(w.flock(id).expect("checked").len()))?;
         // SAFETY: checked non-null.
         unsafe { write(out_count, n) };
         Ok(())
@@ -58,7 +59,7 @@ unsafe fn fill_bulk<T>(
     if out.is_null() && capacity > 0 {
         return Err(null("out"));
     }
-    with_flock(flock, |w, id| {
+    with_flock_in_flight(flock, |w, id| {
         let n = w.flock(id).expect("checked").len();
         if capacity < n {
             // SAFETY: checked non-null; the documented exception to "written only on success".
@@ -79,30 +80,10 @@ unsafe fn fill_bulk<T>(
     })
 }
 
-/// A bulk read of one `Vec3` array of the flock, converted to `BoidsVec3`.
-///
-/// # Safety
-/// As [`read_bulk`].
-unsafe fn read_vec3s(
-    flock: BoidsFlockId,
-    out: *mut BoidsVec3,
-    capacity: usize,
-    out_count: *mut usize,
-    field: fn(&boids_sim::Flock, &mut [BoidsVec3]),
-) -> BoidsResult {
-    // SAFETY: forwarded contract.
-    unsafe {
-        read_bulk(flock, out, capacity, out_count, |w, id, dst| {
-            let f = w.flock(id).expect("checked");
-            w.in_pool(|| field(f, dst));
-            Ok(())
-        })
-    }
-}
-
 /// Copies the positions (id order) into `out` (room for `capacity` entries); writes the number
 /// copied to `out_count`. Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number needed in
-/// `out_count`. No allocation.
+/// `out_count`. No allocation. Allowed while a step is in flight
+/// (`boids_world_step_begin`): it reads the state before the step, on the calling thread.
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 ///
 ///
@@ -118,17 +99,15 @@ pub unsafe extern "C" fn boids_flock_read_positions(
 ) -> BoidsResult {
     // SAFETY: forwarded contract.
     unsafe {
-        read_vec3s(
-            flock,
-            out,
-            capacity,
-            out_count,
-            boids_sim::Flock::read_positions,
-        )
+        read_bulk(flock, out, capacity, out_count, |w, id, dst| {
+            let _ = w.read_positions(id, dst)?;
+            Ok(())
+        })
     }
 }
 
-/// Copies the velocities (id order); as `boids_flock_read_positions`.
+/// Copies the velocities (id order); as `boids_flock_read_positions`. Allowed while a step
+/// is in flight.
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 ///
 ///
@@ -143,17 +122,15 @@ pub unsafe extern "C" fn boids_flock_read_velocities(
 ) -> BoidsResult {
     // SAFETY: forwarded contract.
     unsafe {
-        read_vec3s(
-            flock,
-            out,
-            capacity,
-            out_count,
-            boids_sim::Flock::read_velocities,
-        )
+        read_bulk(flock, out, capacity, out_count, |w, id, dst| {
+            let _ = w.read_velocities(id, dst)?;
+            Ok(())
+        })
     }
 }
 
-/// Copies the ids (ascending; the order of every other read); as `boids_flock_read_positions`.
+/// Copies the ids (ascending; the order of every other read); as
+/// `boids_flock_read_positions`. Allowed while a step is in flight.
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 ///
 ///
@@ -169,15 +146,15 @@ pub unsafe extern "C" fn boids_flock_read_ids(
     // SAFETY: forwarded contract.
     unsafe {
         read_bulk(flock, out, capacity, out_count, |w, id, dst| {
-            let f = w.flock(id).expect("checked");
-            w.in_pool(|| f.read_ids(dst));
+            let _ = w.read_ids(id, dst)?;
             Ok(())
         })
     }
 }
 
 /// Writes each boid's orientation, Unity's `LookRotation(heading)`, as x, y, z, w; as
-/// `boids_flock_read_positions`. Computed in parallel on the world's threads.
+/// `boids_flock_read_positions`. Computed in parallel on the world's threads (on the
+/// calling thread while a step is in flight, which it may be: it reads the state before it).
 ///
 /// # Safety
 /// As `boids_flock_read_positions`.
@@ -204,7 +181,8 @@ pub unsafe extern "C" fn boids_flock_read_orientations(
 
 /// Writes each boid's 4×4 instance matrix, column-major (Unity's `Matrix4x4` memory layout):
 /// rotation `LookRotation(heading)`, uniform `scale`, translation = position. Ready for
-/// `Graphics.RenderMeshInstanced`. As `boids_flock_read_positions`; computed in parallel.
+/// `Graphics.RenderMeshInstanced`. As `boids_flock_read_positions`; computed in parallel
+/// (on the calling thread while a step is in flight, which it may be).
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 ///
 ///
@@ -235,7 +213,8 @@ pub unsafe extern "C" fn boids_flock_read_matrices(
 /// boid`. For a flock that lives in a parent object's local space (Unity: pass the object's
 /// `localToWorldMatrix`), drawn without a pass over the matrices on the host. Drawing only: the
 /// product is not part of the model's state. A bad `transform` or `scale` is
-/// `BOIDS_RESULT_INVALID_ARGUMENT`; a NULL `transform` is `BOIDS_RESULT_NULL_POINTER`.
+/// `BOIDS_RESULT_INVALID_ARGUMENT`; a NULL `transform` is `BOIDS_RESULT_NULL_POINTER`. Allowed
+/// while a step is in flight.
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 ///
 ///

@@ -40,6 +40,7 @@
 mod boundary;
 mod consts;
 mod convert;
+mod host;
 mod registry;
 mod types;
 

@@ -11,7 +11,10 @@
 //!   `BOIDS_RESULT_INVALID_ID`, never touches freed memory; destroying twice is an error.
 //! - Thread safety: every function may be called from any thread. Calls on different worlds run
 //!   in parallel; two calls on the same world at the same time are not serialised: one runs, the
-//!   other returns `BOIDS_RESULT_BUSY` at once.
+//!   other returns `BOIDS_RESULT_BUSY` at once. Between `boids_world_step_begin` and
+//!   `boids_world_step_end`, the world's boid reads (count, positions, velocities, ids,
+//!   orientations, matrices) run and see the state before the step; every other call on it
+//!   returns `BOIDS_RESULT_BUSY` and changes nothing.
 //! - Units: world units, seconds, degrees. No function keeps a caller pointer after it returns.
 
 use crate::boundary::{boundary_value, last_error_ptr};
@@ -56,7 +59,9 @@ pub extern "C" fn boids_result_str(result: i32) -> *const c_char {
         2 => "BOIDS_RESULT_INVALID_ID: id is null, destroyed or never issued\0",
         3 => "BOIDS_RESULT_INVALID_ARGUMENT: a value is out of range or not finite\0",
         4 => "BOIDS_RESULT_BUFFER_TOO_SMALL: output buffer too small\0",
-        5 => "BOIDS_RESULT_BUSY: world in use by another thread\0",
+        5 => {
+            "BOIDS_RESULT_BUSY: world in use by another thread or stepping (boids_world_step_begin)\0"
+        }
         6 => "BOIDS_RESULT_PANIC: internal error caught at the boundary\0",
         7 => "BOIDS_RESULT_INVALID_DEF: def not initialised by its boids_default_* function\0",
         8 => "BOIDS_RESULT_NOT_FOUND: no such name\0",
@@ -86,6 +91,10 @@ pub extern "C" fn boids_default_world_def() -> BoidsWorldDef {
         seed: 0,
         threads: 0,
         internal_cookie: WORLD_DEF_COOKIE,
+        worker_count: 0,
+        enqueue_task: None,
+        finish_task: None,
+        user_context: std::ptr::null_mut(),
     }
 }
 

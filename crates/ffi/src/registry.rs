@@ -98,7 +98,8 @@ pub(crate) fn lock(cell: &Mutex<Entry>) -> Result<MutexGuard<'_, Entry>, Fail> {
     }
 }
 
-/// Runs `f` on the locked world.
+/// Runs `f` on the locked world (refused with `BUSY` while a step begun by
+/// `boids_world_step_begin` is in flight).
 pub(crate) fn with_world<T>(
     id: BoidsWorldId,
     f: impl FnOnce(&mut World) -> Result<T, Fail>,
@@ -106,19 +107,40 @@ pub(crate) fn with_world<T>(
     with_entry(id, |e| f(&mut e.world))
 }
 
-/// Runs `f` on the locked world and what the C ABI keeps beside it.
+/// Runs `f` on the locked world and what the C ABI keeps beside it (refused with `BUSY` while
+/// a step is in flight).
 pub(crate) fn with_entry<T>(
     id: BoidsWorldId,
     f: impl FnOnce(&mut Entry) -> Result<T, Fail>,
 ) -> Result<T, Fail> {
     let cell = get(id)?;
     let mut g = lock(&cell)?;
+    if g.world.is_stepping() {
+        return Err(Fail::new(
+            BoidsResult::Busy,
+            "a step is in flight on this world (boids_world_step_begin): until \
+             boids_world_step_end, only its boid reads are allowed",
+        ));
+    }
     f(&mut g)
 }
 
-/// Destroys a world; `BUSY` (and nothing destroyed) while another thread is using it.
+/// Runs `f` on the locked world, also while a step is in flight: the reads that see the state
+/// before the step, and the step's end.
+pub(crate) fn with_world_in_flight<T>(
+    id: BoidsWorldId,
+    f: impl FnOnce(&mut World) -> Result<T, Fail>,
+) -> Result<T, Fail> {
+    let cell = get(id)?;
+    let mut g = lock(&cell)?;
+    f(&mut g.world)
+}
+
+/// Destroys a world; `BUSY` (and nothing destroyed) while another thread is using it. A step
+/// in flight is waited for (after the world has left the registry, so other worlds' calls do
+/// not wait with it).
 pub(crate) fn remove(id: BoidsWorldId) -> Result<(), Fail> {
-    worlds(|w| {
+    let cell = worlds(|w| {
         let cell = w.get(id).ok_or_else(|| invalid(id))?;
         if let Err(TryLockError::WouldBlock) = cell.try_lock() {
             return Err(Fail::new(
@@ -126,7 +148,8 @@ pub(crate) fn remove(id: BoidsWorldId) -> Result<(), Fail> {
                 "world is in use by another thread; destroy it when that call returns",
             ));
         }
-        w.remove(id);
-        Ok(())
-    })
+        Ok(w.remove(id))
+    })?;
+    drop(cell);
+    Ok(())
 }

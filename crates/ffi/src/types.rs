@@ -1,8 +1,9 @@
 //! Plain-data types of the C ABI. Only `f32`, `i32`, `u32`, `u64` and pointers; every struct is
-//! `#[repr(C)]` with explicit padding and its size asserted at compile time (the C# wrapper
+//! `#[repr(C)]` with explicit padding (but `BoidsWorldDef`'s, which depends on the pointer
+//! width) and its size asserted at compile time (the C# wrapper
 //! checks the same sizes at start-up).
 
-use std::ffi::c_char;
+use std::ffi::{c_char, c_void};
 
 /// Result of every fallible call. `BOIDS_RESULT_OK` is 0; `boids_result_str` names each code and
 /// `boids_last_error_message` gives the detail of the calling thread's last failure.
@@ -19,7 +20,8 @@ pub enum BoidsResult {
     InvalidArgument = 3,
     /// An output buffer is too small; the count out-parameter holds the size needed.
     BufferTooSmall = 4,
-    /// Another thread is using this world right now; nothing was done.
+    /// Another thread is using this world right now, or a step begun by
+    /// `boids_world_step_begin` is in flight (only the reads it allows may run); nothing was done.
     Busy = 5,
     /// An internal error (a bug) was caught at the boundary; the world may be unusable.
     Panic = 6,
@@ -98,16 +100,71 @@ pub struct BoidsObstacleId {
     pub generation: u32,
 }
 
+/// Work the engine hands a host's job system (see `BoidsWorldDef::enqueue_task`): call it with
+/// `task_context` for each range `[start, end)` the host cuts `0..item_count` into. The engine
+/// hands out its work inside the task as well, so one call may do the work of several ranges
+/// and a call may return at once; every call must be made, and made before `finish_task` for
+/// the task returns. Safe to call from any thread.
+pub type BoidsTaskFn = unsafe extern "C" fn(start: u32, end: u32, task_context: *mut c_void);
+
+/// A host's job system takes a task: run `task(start, end, task_context)` on its workers for
+/// ranges `[start, end)` that together cover `0..item_count` exactly once, each at least
+/// `min_range` long (but the last), in any order, on any threads. Return a handle the engine
+/// passes back to `finish_task`, or NULL when every call has already been made on the calling
+/// thread (a host that cannot take more tasks runs them at once: `task(0, item_count,
+/// task_context)`). Called from the thread that steps the world and, during a step begun by
+/// `boids_world_step_begin`, from the host's worker that runs that step: it must be
+/// thread-safe. It must not call back into this library.
+pub type BoidsEnqueueTaskFn = Option<
+    unsafe extern "C" fn(
+        task: BoidsTaskFn,
+        item_count: u32,
+        min_range: u32,
+        task_context: *mut c_void,
+        user_context: *mut c_void,
+    ) -> *mut c_void,
+>;
+
+/// A host's job system waits until every call of the task `user_task` (a handle
+/// `enqueue_task` returned) has returned, then forgets the handle. Called once per non-NULL
+/// handle, on the thread that steps the world (`boids_world_step`, `boids_world_step_end`,
+/// `boids_world_destroy`): never on one of the host's workers unless that worker called the
+/// library. It must not call back into this library.
+pub type BoidsFinishTaskFn =
+    Option<unsafe extern "C" fn(user_task: *mut c_void, user_context: *mut c_void)>;
+
 /// World settings. Get one from `boids_default_world_def()` and change fields.
+///
+/// Who runs a step's parallel work: by default the engine's own workers (`threads`). To run it
+/// on the host's job system instead (a game engine's workers, shaped after Box2D v3's
+/// `b2WorldDef`), set `enqueue_task`, `finish_task`, `worker_count` and optionally
+/// `user_context`, and leave `threads` 0. The bits of every step are the same either way, for
+/// any worker count and any order the host runs the ranges in.
+///
+/// Size: 48 bytes where pointers are 8 bytes (4 padding bytes follow `worker_count`, as every C
+/// compiler lays it out), 32 bytes where they are 4 (wasm32, armv7);
+/// `boids_struct_size(BOIDS_STRUCT_WORLD_DEF)` says which.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct BoidsWorldDef {
     /// Seed of every random draw.
     pub seed: u64,
-    /// Worker threads: 0 = one per core (Rayon's global pool), 1..=1024 = the world's own pool.
+    /// Worker threads: 0 = one per core (Rayon's global pool), 1..=1024 = a pool of that many,
+    /// shared by the worlds with the same count. Must be 0 when `enqueue_task` is set.
     pub threads: u32,
     /// Set by `boids_default_world_def`; do not touch.
     pub internal_cookie: u32,
+    /// With `enqueue_task`: how many of the host's workers may run the engine's tasks at once
+    /// (1..=1024; sizes the ranges). Must be 0 without it.
+    pub worker_count: u32,
+    /// The host's job system takes a task (NULL: the engine's own workers). Set together with
+    /// `finish_task`.
+    pub enqueue_task: BoidsEnqueueTaskFn,
+    /// The host's job system waits for a task. Set together with `enqueue_task`.
+    pub finish_task: BoidsFinishTaskFn,
+    /// Passed to `enqueue_task` and `finish_task` unchanged; the engine never reads it. It and
+    /// the functions must stay valid until the world is destroyed.
+    pub user_context: *mut c_void,
 }
 
 /// Where boids may go. Which fields count depends on `kind` (`BOIDS_BOUNDS_*`).
@@ -342,7 +399,7 @@ pub(crate) fn struct_size(kind: i32) -> u32 {
 }
 
 /// Version of this C ABI; bumped on any incompatible change.
-pub const BOIDS_ABI_VERSION: u32 = 1;
+pub const BOIDS_ABI_VERSION: u32 = 2;
 
 pub(crate) const WORLD_DEF_COOKIE: u32 = 0xB01D_5001;
 pub(crate) const FLOCK_DEF_COOKIE: u32 = 0xB01D_5002;
@@ -357,7 +414,14 @@ const _: () = {
     assert!(size_of::<BoidsWorldId>() == 8);
     assert!(size_of::<BoidsFlockId>() == 16);
     assert!(size_of::<BoidsObstacleId>() == 16);
-    assert!(size_of::<BoidsWorldDef>() == 16);
+    assert!(
+        size_of::<BoidsWorldDef>()
+            == if cfg!(target_pointer_width = "64") {
+                48
+            } else {
+                32
+            }
+    );
     assert!(size_of::<BoidsBounds>() == 52);
     assert!(size_of::<BoidsFlockParams>() == 272);
     assert!(size_of::<BoidsFlockDef>() == 288);

@@ -2,19 +2,24 @@
 
 use crate::boundary::{Fail, Res, boundary, boundary_value};
 use crate::convert::*;
+use crate::host::HostExec;
 use crate::registry;
 use crate::types::*;
-use boids_sim::{World, WorldConfig};
+use boids_sim::{Exec, World, WorldConfig};
+use std::sync::Arc;
 
 // ---------------------------------------------------------------------------------------------
 // World
 
-/// The configuration a world def asks for, checked (the def came from its default function,
-/// a thread count the library can start).
+/// What a world def asks for, checked (the def came from its default function, a thread count
+/// the library can start, a complete task interface): the configuration, and the host's job
+/// system when it names one.
 ///
 /// # Safety
 /// `def` is NULL or a valid pointer.
-unsafe fn world_config(def: *const BoidsWorldDef) -> Result<WorldConfig, Fail> {
+unsafe fn world_config(
+    def: *const BoidsWorldDef,
+) -> Result<(WorldConfig, Option<Arc<dyn Exec>>), Fail> {
     // SAFETY: the caller's contract.
     let d = unsafe { read(def, "def") }?;
     if d.internal_cookie != WORLD_DEF_COOKIE {
@@ -26,10 +31,56 @@ unsafe fn world_config(def: *const BoidsWorldDef) -> Result<WorldConfig, Fail> {
     if d.threads > 1024 {
         return Err(bad(format!("threads must be 0..=1024, got {}", d.threads)));
     }
-    Ok(WorldConfig {
+    let config = WorldConfig {
         seed: d.seed,
         threads: d.threads as usize,
         ..WorldConfig::default()
+    };
+    match (d.enqueue_task.is_some(), d.finish_task.is_some()) {
+        (false, false) => {
+            if d.worker_count != 0 {
+                return Err(bad(format!(
+                    "worker_count is {} but enqueue_task and finish_task are NULL (worker_count \
+                     counts the host's workers; the engine's own are set by threads)",
+                    d.worker_count
+                )));
+            }
+            Ok((config, None))
+        }
+        (true, true) => {
+            if !(1..=1024).contains(&d.worker_count) {
+                return Err(bad(format!(
+                    "worker_count must be 1..=1024 with a host's job system, got {}",
+                    d.worker_count
+                )));
+            }
+            if d.threads != 0 {
+                return Err(bad(format!(
+                    "threads must be 0 when the host's job system runs the work (enqueue_task \
+                     is set), got {}",
+                    d.threads
+                )));
+            }
+            let host = HostExec::new(
+                d.enqueue_task,
+                d.finish_task,
+                d.user_context,
+                d.worker_count,
+            )
+            .expect("both set");
+            Ok((config, Some(Arc::new(host))))
+        }
+        _ => Err(bad(
+            "enqueue_task and finish_task must be set together (or both NULL)",
+        )),
+    }
+}
+
+/// A new world as the def says.
+fn new_world(config: WorldConfig, host: Option<Arc<dyn Exec>>) -> Result<World, Fail> {
+    Ok(match host {
+        Some(e) => World::with_exec(config, e)?,
+        None => World::new(config)?,
     })
 }
 
@@ -47,9 +98,9 @@ pub unsafe extern "C" fn boids_world_create(
 ) -> BoidsResult {
     boundary(|| -> Res {
         // SAFETY: documented contract.
-        let config = unsafe { world_config(def) }?;
+        let (config, host) = unsafe { world_config(def) }?;
         need_out(out_world, "out_world")?;
-        let world = World::new(config)?;
+        let world = new_world(config, host)?;
         let id = registry::insert(world)?;
         // SAFETY: checked non-null above.
         unsafe { write(out_world, id) };
@@ -58,26 +109,75 @@ pub unsafe extern "C" fn boids_world_create(
 }
 
 /// Destroys a world and everything in it; its id and every flock and obstacle id in it go
-/// stale. Destroying twice returns `BOIDS_RESULT_INVALID_ID`; while another thread is inside a
+/// stale. A step in flight (`boids_world_step_begin`) is waited for first, and its result
+/// dropped. Destroying twice returns `BOIDS_RESULT_INVALID_ID`; while another thread is inside a
 /// call on the world, `BOIDS_RESULT_BUSY` (nothing destroyed).
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_world_destroy(world: BoidsWorldId) -> BoidsResult {
     boundary(|| registry::remove(world))
 }
 
-/// 1 while `world` names a live world, else 0. Thread-safe.
+/// 1 while `world` names a live world, else 0. Thread-safe; allowed while a step is in flight.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_world_is_valid(world: BoidsWorldId) -> i32 {
     boundary_value(0, || i32::from(registry::is_valid(world)))
 }
 
-/// Advances every flock of the world by `dt` seconds (0 < dt <= 1). Runs on the world's worker
-/// threads and returns when done. The result is bit-identical for any thread count.
+/// Advances every flock of the world by `dt` seconds (0 < dt <= 1). Runs on the world's
+/// workers (its pool, or the host's job system named in its def) and returns when done. The
+/// result is bit-identical for any thread count and for `boids_world_step_begin` then
+/// `boids_world_step_end`.
 /// Threads: call from any thread; while it runs, other calls on this world from other threads
 /// return `BOIDS_RESULT_BUSY`.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_world_step(world: BoidsWorldId, dt: f32) -> BoidsResult {
     boundary(|| registry::with_world(world, |w| Ok(w.step(dt)?)))
+}
+
+/// Starts a step of `dt` seconds (0 < dt <= 1) on the world's workers and returns at once: the
+/// step runs while the caller does other work (renders a frame). Until
+/// `boids_world_step_end`, the world's boid reads are allowed and see the state before the
+/// step: `boids_flock_count`, `boids_flock_read_positions`, `_velocities`, `_ids`,
+/// `_orientations`, `_matrices` and `_matrices_transformed` (and `boids_world_is_valid`,
+/// `boids_world_is_stepping`, `boids_flock_is_valid`). Every other call on the world returns
+/// `BOIDS_RESULT_BUSY` and changes nothing. `boids_world_destroy` waits for the step.
+/// A bad `dt` or a step already in flight is refused and nothing starts. The state after
+/// `boids_world_step_end` is bit-identical to `boids_world_step`'s.
+/// With a host's job system (`BoidsWorldDef::enqueue_task`), the step runs as one task of the
+/// host's, which enqueues the step's own tasks from its worker; if the host has not started it
+/// by `boids_world_step_end`, it runs there.
+#[unsafe(no_mangle)]
+pub extern "C" fn boids_world_step_begin(world: BoidsWorldId, dt: f32) -> BoidsResult {
+    boundary(|| registry::with_world(world, |w| Ok(w.step_begin(dt)?)))
+}
+
+/// Waits for the step `boids_world_step_begin` started and makes its result the world's state;
+/// returns the step's result (`BOIDS_RESULT_PANIC` if it failed: the world keeps the state
+/// before it). Without a step in flight: `BOIDS_RESULT_INVALID_ARGUMENT`, nothing changes.
+/// Threads: any thread (not necessarily the one that began the step).
+#[unsafe(no_mangle)]
+pub extern "C" fn boids_world_step_end(world: BoidsWorldId) -> BoidsResult {
+    boundary(|| registry::with_world_in_flight(world, |w| Ok(w.step_end()?)))
+}
+
+/// Writes 1 to `out_stepping` while a step begun by `boids_world_step_begin` has not been
+/// ended, else 0. Allowed while a step is in flight.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+///
+/// # Safety
+/// `out_stepping` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_world_is_stepping(
+    world: BoidsWorldId,
+    out_stepping: *mut i32,
+) -> BoidsResult {
+    boundary(|| {
+        need_out(out_stepping, "out_stepping")?;
+        let s = registry::with_world_in_flight(world, |w| Ok(i32::from(w.is_stepping())))?;
+        // SAFETY: checked non-null.
+        unsafe { write(out_stepping, s) };
+        Ok(())
+    })
 }
 
 /// Writes a 64-bit hash of the whole world state (for determinism checks) to `out_hash`.
@@ -177,11 +277,14 @@ pub unsafe extern "C" fn boids_world_load(
 ) -> BoidsResult {
     boundary(|| -> Res {
         // SAFETY: documented contract.
-        let config = unsafe { world_config(def) }?;
+        let (config, host) = unsafe { world_config(def) }?;
         need_out(out_world, "out_world")?;
         // SAFETY: documented contract.
         let data = unsafe { slice(bytes, len, "bytes") }?;
-        let world = World::load(data, config)?;
+        let world = match host {
+            Some(e) => World::load_with_exec(data, config, e)?,
+            None => World::load(data, config)?,
+        };
         let id = registry::insert(world)?;
         // SAFETY: checked non-null above.
         unsafe { write(out_world, id) };

@@ -452,6 +452,10 @@ fn defs_not_from_their_default_function_are_refused() {
         seed: 0,
         threads: 0,
         internal_cookie: 0,
+        worker_count: 0,
+        enqueue_task: None,
+        finish_task: None,
+        user_context: std::ptr::null_mut(),
     };
     assert_eq!(
         unsafe { boids_world_create(&zeroed, &mut w) },

@@ -242,6 +242,23 @@ fn busy(case: &str, mut call: impl FnMut(&BusyWorld) -> BoidsResult) {
     panic!("{case}: never refused with BUSY while the world was stepping");
 }
 
+/// A host job system that runs every task at once, on the calling thread.
+unsafe extern "C" fn inline_enqueue(
+    task: BoidsTaskFn,
+    items: u32,
+    _min: u32,
+    task_context: *mut std::ffi::c_void,
+    _user: *mut std::ffi::c_void,
+) -> *mut std::ffi::c_void {
+    unsafe { task(0, items, task_context) };
+    null_mut()
+}
+
+/// Never called: `inline_enqueue` returns no handle.
+unsafe extern "C" fn no_finish(_task: *mut std::ffi::c_void, _user: *mut std::ffi::c_void) {
+    unreachable!("no handle was given out")
+}
+
 fn cstr(s: &str) -> Vec<u8> {
     let mut v = s.as_bytes().to_vec();
     v.push(0);
@@ -319,6 +336,10 @@ fn matrix() -> Vec<Row> {
                 seed: 0,
                 threads: 0,
                 internal_cookie: 0,
+                worker_count: 0,
+                enqueue_task: None,
+                finish_task: None,
+                user_context: null_mut(),
             };
             refused(fx, "zeroed def", InvalidDef, || unsafe {
                 boids_world_create(&zeroed, &mut out)
@@ -328,6 +349,66 @@ fn matrix() -> Vec<Row> {
                 refused(fx, "absurd threads", InvalidArgument, || unsafe {
                     boids_world_create(&d, &mut out)
                 });
+            }
+            // The host's task interface: both functions or neither, a worker count only with
+            // them (1..=1024), and no engine pool beside them.
+            let host = BoidsWorldDef {
+                enqueue_task: Some(inline_enqueue),
+                finish_task: Some(no_finish),
+                worker_count: 2,
+                ..good
+            };
+            for (case, d, says) in [
+                (
+                    "enqueue without finish",
+                    BoidsWorldDef {
+                        finish_task: None,
+                        ..host
+                    },
+                    "set together",
+                ),
+                (
+                    "finish without enqueue",
+                    BoidsWorldDef {
+                        enqueue_task: None,
+                        ..host
+                    },
+                    "set together",
+                ),
+                (
+                    "no workers",
+                    BoidsWorldDef {
+                        worker_count: 0,
+                        ..host
+                    },
+                    "worker_count must be 1..=1024",
+                ),
+                (
+                    "absurd workers",
+                    BoidsWorldDef {
+                        worker_count: 1025,
+                        ..host
+                    },
+                    "worker_count must be 1..=1024",
+                ),
+                (
+                    "threads beside the host",
+                    BoidsWorldDef { threads: 2, ..host },
+                    "threads must be 0",
+                ),
+                (
+                    "workers without the host",
+                    BoidsWorldDef {
+                        worker_count: 3,
+                        ..good
+                    },
+                    "enqueue_task and finish_task are NULL",
+                ),
+            ] {
+                refused(fx, case, InvalidArgument, || unsafe {
+                    boids_world_create(&d, &mut out)
+                });
+                assert!(msg().contains(says), "{case}: {}", msg());
             }
             assert_eq!(out, BoidsWorldId::default(), "out untouched");
         }),
@@ -359,6 +440,43 @@ fn matrix() -> Vec<Row> {
                 });
             }
             busy("step", |b| boids_world_step(b.w, 0.016));
+        }),
+        ("boids_world_step_begin", |fx| {
+            world_ids(fx, |w| boids_world_step_begin(w, 0.016));
+            for dt in [0.0, -1.0, f32::NAN, f32::INFINITY, 1.0001] {
+                refused(fx, &format!("dt {dt}"), InvalidArgument, || {
+                    boids_world_step_begin(fx.w, dt)
+                });
+                let mut s = 7;
+                assert_eq!(unsafe { boids_world_is_stepping(fx.w, &mut s) }, Ok);
+                assert_eq!(s, 0, "a refused begin starts nothing");
+            }
+            busy("step_begin", |b| boids_world_step_begin(b.w, 0.016));
+            // A second begin while one is in flight: BUSY, and the first still ends well.
+            let before = hash(fx.w);
+            assert_eq!(boids_world_step_begin(fx.w, 0.016), Ok);
+            assert_eq!(boids_world_step_begin(fx.w, 0.016), Busy);
+            assert!(msg().contains("in flight"), "{}", msg());
+            assert_eq!(boids_world_step_end(fx.w), Ok);
+            assert_ne!(hash(fx.w), before, "one step happened");
+        }),
+        ("boids_world_step_end", |fx| {
+            world_ids(fx, |w| boids_world_step_end(w));
+            refused(fx, "no step in flight", InvalidArgument, || {
+                boids_world_step_end(fx.w)
+            });
+            assert!(msg().contains("step_end without step_begin"), "{}", msg());
+            busy("step_end", |b| boids_world_step_end(b.w));
+        }),
+        ("boids_world_is_stepping", |fx| {
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_world_is_stepping(fx.w, null_mut())
+            });
+            let mut s = 0;
+            world_ids(fx, |w| unsafe { boids_world_is_stepping(w, &mut s) });
+            busy("is_stepping", |b| unsafe {
+                boids_world_is_stepping(b.w, &mut s)
+            });
         }),
         ("boids_world_state_hash", |fx| {
             refused(fx, "NULL out", NullPointer, || unsafe {
@@ -438,6 +556,10 @@ fn matrix() -> Vec<Row> {
                 seed: 0,
                 threads: 0,
                 internal_cookie: 0,
+                worker_count: 0,
+                enqueue_task: None,
+                finish_task: None,
+                user_context: null_mut(),
             };
             refused(fx, "zeroed def", InvalidDef, || unsafe {
                 boids_world_load(&zeroed, good.as_ptr(), good.len(), &mut out)

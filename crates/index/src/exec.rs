@@ -21,6 +21,12 @@ pub trait Exec: Send + Sync {
     /// caller's frame.
     fn spawn(&self, job: Box<dyn FnOnce() + Send>);
 
+    /// Called on the thread that ends a step begun on a worker (boids-sim's
+    /// `World::step_end`), before it waits for the step: a host's job system may run a step it
+    /// has not started yet right there, and releases what the step left with it. Rayon has
+    /// nothing to do.
+    fn finish_step(&self) {}
+
     /// `true` when the ranges run on Rayon, so a library that parallelises with Rayon (kiddo's
     /// tree build) may do so too; a host's job system keeps Rayon's threads out.
     fn is_rayon(&self) -> bool {

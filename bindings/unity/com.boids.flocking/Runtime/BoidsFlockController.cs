@@ -8,6 +8,13 @@
 // (or the Custom box, centred on the object) are local coordinates, and the library multiplies
 // every instance matrix by localToWorldMatrix when it writes them. Moving, rotating or scaling the
 // object therefore carries the whole flock with it, as a child would.
+//
+// With Overlap Step (on by default), Update ends the step begun in the previous frame, reads the
+// matrices, begins the next step on the engine's workers and draws: the simulation runs while
+// the rest of the frame does (other scripts, culling, rendering), and the main thread pays only
+// for the reads and the draw calls. The drawn state is one step behind the world's newest. Until
+// the next Update the world refuses changes (BoidsException, Busy): change it before this
+// component's Update (Script Execution Order) or call FinishStep() first.
 using System;
 using System.Collections.Generic;
 using UnityEngine;
@@ -49,6 +56,8 @@ namespace BoidsFlocking.UnityIntegration
         [SerializeField] int seed = 1;
         [Tooltip("Worker threads. -1: all cores but two, left to Unity's main thread and job workers (at least 1). 0: one per core. Controllers with the same count share one pool of workers.")]
         [Min(-1)] [SerializeField] int threads = -1;
+        [Tooltip("Run each step while the rest of the frame goes on: Update ends last frame's step, draws, and begins the next. The world refuses changes until the next Update unless FinishStep() is called first.")]
+        [SerializeField] bool overlapStep = true;
 
         [Header("Settings (pushed live in play mode)")]
         [Min(0f)] [SerializeField] float perceptionRadius = 1f;
@@ -81,7 +90,9 @@ namespace BoidsFlocking.UnityIntegration
         BoidsFlock[] flocks = new BoidsFlock[0];
         FlockBounds[] bounds = new FlockBounds[0];
         Matrix4x4[][] matrices = new Matrix4x4[0][];
+        int[] counts = new int[0];
         bool dirty;
+        bool stepping;
 
         /// <summary>Set-up, read when the component is enabled (set them on an inactive
         /// GameObject, then activate it).</summary>
@@ -90,6 +101,12 @@ namespace BoidsFlocking.UnityIntegration
         public int Seed { get { return seed; } set { seed = value; } }
         /// <summary>Worker threads (see the field's tooltip); read when enabled.</summary>
         public int Threads { get { return threads; } set { threads = value; } }
+        /// <summary>Whether the step overlaps the frame (see the field's tooltip); may change at
+        /// any time, and takes effect in the next Update.</summary>
+        public bool OverlapStep { get { return overlapStep; } set { overlapStep = value; } }
+        /// <summary>True from the Update that began a step until the step is ended (next Update,
+        /// FinishStep, or disabling).</summary>
+        public bool IsStepping { get { return stepping; } }
         /// <summary>Size of the box, centred on this GameObject, a Custom flock stays in.</summary>
         public Vector3 BoxSize { get { return boxSize; } set { boxSize = value; dirty = true; } }
         public Mesh Mesh { get { return mesh; } set { mesh = value; } }
@@ -223,11 +240,23 @@ namespace BoidsFlocking.UnityIntegration
             return s;
         }
 
+        /// <summary>Ends the step this component began, if one is running (waiting for it), so
+        /// the world takes changes again. Update does this itself at the start of each frame; call
+        /// it from a script that changes the world (targets, settings, boids) after this
+        /// component's Update.</summary>
+        public void FinishStep()
+        {
+            if (!stepping) return;
+            stepping = false;
+            world.EndStep();
+        }
+
         /// <summary>Sets the world's observer (sleep and wake regions) from a point in world
         /// space, e.g. the camera's position.</summary>
         public void SetObserver(Vector3 worldPoint)
         {
             if (world == null) return;
+            FinishStep();
             world.SetObserver(transform.InverseTransformPoint(worldPoint).ToVec3());
         }
 
@@ -244,6 +273,8 @@ namespace BoidsFlocking.UnityIntegration
         void Update()
         {
             if (flock == null) return;
+            // The step begun last frame becomes this frame's state.
+            FinishStep();
             if (dirty)
             {
                 dirty = false;
@@ -255,31 +286,69 @@ namespace BoidsFlocking.UnityIntegration
                 catch (BoidsException e) { Debug.LogError("Boids: " + e.Message, this); }
             }
             // A paused game (timeScale 0) steps nothing; the flock is still drawn.
-            float dt = Time.deltaTime;
-            if (dt > 0f) world.Step(Mathf.Min(dt, 0.1f));
-            Draw();
+            float dt = Mathf.Min(Time.deltaTime, 0.1f);
+            Matrix4x4 toWorld = transform.localToWorldMatrix;
+            if (overlapStep)
+            {
+                // Read while the workers are idle (the read runs on them), then step while the
+                // frame goes on, and draw what was read.
+                Read(toWorld);
+                if (dt > 0f)
+                {
+                    world.BeginStep(dt);
+                    stepping = true;
+                }
+            }
+            else
+            {
+                if (dt > 0f) world.Step(dt);
+                Read(toWorld);
+            }
+            Draw(toWorld);
         }
 
-        void Draw()
+        /// <summary>The mesh, material and scale flock i is drawn with.</summary>
+        void Look(int i, out Mesh m, out Material mat, out float s)
         {
-            Drawn = 0;
-            Matrix4x4 toWorld = transform.localToWorldMatrix;
+            m = mesh;
+            mat = material;
+            s = scale;
+            FlockLook look = i > 0 && i - 1 < otherFlocks.Length ? otherFlocks[i - 1] : null;
+            if (look != null)
+            {
+                if (look.mesh != null) m = look.mesh;
+                if (look.material != null) mat = look.material;
+                s = look.scale;
+            }
+        }
+
+        /// <summary>Every drawn flock's matrices, in world space, into its buffer.</summary>
+        void Read(Matrix4x4 toWorld)
+        {
+            if (counts.Length != flocks.Length) counts = new int[flocks.Length];
             for (int i = 0; i < flocks.Length; i++)
             {
-                Mesh m = mesh;
-                Material mat = material;
-                float s = scale;
-                FlockLook look = i > 0 && i - 1 < otherFlocks.Length ? otherFlocks[i - 1] : null;
-                if (look != null)
-                {
-                    if (look.mesh != null) m = look.mesh;
-                    if (look.material != null) mat = look.material;
-                    s = look.scale;
-                }
+                Mesh m;
+                Material mat;
+                float s;
+                Look(i, out m, out mat, out s);
                 int n = flocks[i].Count;
                 if (matrices[i].Length < n) matrices[i] = new Matrix4x4[n];
-                if (m == null || mat == null) continue;
-                n = flocks[i].ReadMatrices(matrices[i], toWorld, s);
+                counts[i] = m == null || mat == null ? 0 : flocks[i].ReadMatrices(matrices[i], toWorld, s);
+            }
+        }
+
+        void Draw(Matrix4x4 toWorld)
+        {
+            Drawn = 0;
+            for (int i = 0; i < flocks.Length; i++)
+            {
+                Mesh m;
+                Material mat;
+                float s;
+                Look(i, out m, out mat, out s);
+                int n = counts[i];
+                if (m == null || mat == null || n == 0) continue;
                 RenderParams rp = new RenderParams(mat);
                 rp.layer = layer;
                 rp.shadowCastingMode = castShadows;
@@ -387,6 +456,8 @@ namespace BoidsFlocking.UnityIntegration
 
         void OnDisable()
         {
+            // Disposing the world waits for a step in flight.
+            stepping = false;
             flock = null;
             flocks = new BoidsFlock[0];
             if (world != null) world.Dispose();

@@ -157,7 +157,7 @@ impl World {
         World::build(config, Some(exec))
     }
 
-    fn build(config: WorldConfig, exec: Option<Arc<dyn Exec>>) -> Result<World, Error> {
+    pub(crate) fn build(config: WorldConfig, exec: Option<Arc<dyn Exec>>) -> Result<World, Error> {
         let level = match config.simd {
             Some(l) => l.check().map_err(invalid)?,
             None => SimdLevel::from_env()

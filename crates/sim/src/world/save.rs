@@ -6,7 +6,9 @@ use crate::flock::{Flock, SavedFlock};
 use crate::fnv::Fnv1a;
 use crate::slotmap::SlotMap;
 use boids_core::{Obstacle, Vec3};
+use boids_index::Exec;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Exact save and restore: [`World::save`] writes the whole world as bytes, [`World::load`]
 /// reads them back into a world that continues bit for bit as the saved one would have.
@@ -118,6 +120,24 @@ impl World {
     /// are truncated or corrupt, come from a newer format, or hold any value the API would
     /// refuse.
     pub fn load(bytes: &[u8], config: WorldConfig) -> Result<World, Error> {
+        World::load_on(bytes, config, None)
+    }
+
+    /// As [`World::load`], the world's steps running on `exec` (a host's job system; see
+    /// [`World::with_exec`]).
+    pub fn load_with_exec(
+        bytes: &[u8],
+        config: WorldConfig,
+        exec: Arc<dyn Exec>,
+    ) -> Result<World, Error> {
+        World::load_on(bytes, config, Some(exec))
+    }
+
+    fn load_on(
+        bytes: &[u8],
+        config: WorldConfig,
+        exec: Option<Arc<dyn Exec>>,
+    ) -> Result<World, Error> {
         if bytes.len() < HEADER || &bytes[..8] != MAGIC {
             return Err(corrupt(format!(
                 "{} bytes that do not start with the BOIDSAVE header",
@@ -147,10 +167,13 @@ impl World {
         }
         let file: SaveFile = ciborium::from_reader(payload).map_err(corrupt)?;
 
-        let mut world = World::new(WorldConfig {
-            seed: file.seed,
-            ..config
-        })?;
+        let mut world = World::build(
+            WorldConfig {
+                seed: file.seed,
+                ..config
+            },
+            exec,
+        )?;
         let mut names = std::collections::HashSet::new();
         let mut flocks = Vec::with_capacity(file.flocks.len());
         for (generation, saved) in file.flocks {

@@ -195,6 +195,10 @@ impl World {
         let in_flight = self.in_flight.take().ok_or_else(|| {
             invalid("step_end without step_begin: no step is in flight on this world")
         })?;
+        // A host's job system may not have started the step: it may run here now.
+        if let Runner::Host(e) = &self.runner {
+            e.finish_step();
+        }
         let (job, panic) = in_flight.wait();
         self.finish(job, panic)
     }

@@ -170,7 +170,8 @@ namespace BoidsFlocking
 
     /// <summary>A simulation world: flocks, obstacles, a seed, worker threads. Dispose it (or let
     /// the finaliser) to free the native world; every method then throws ObjectDisposedException.
-    /// Calls on one world must not overlap from two threads (the second gets BoidsResult.Busy).</summary>
+    /// Calls on one world must not overlap from two threads (the second gets BoidsResult.Busy).
+    /// A step may overlap the frame: BeginStep, draw, EndStep.</summary>
     public sealed unsafe class BoidsWorld : IDisposable
     {
         readonly BoidsWorldHandle handle;
@@ -283,6 +284,35 @@ namespace BoidsFlocking
         public void Step(float dt)
         {
             Interop.Check(NativeMethods.boids_world_step(Id, dt));
+        }
+
+        /// <summary>Starts a step of dt seconds on the world's worker threads and returns at once,
+        /// so the step runs while the frame goes on. Until EndStep, each flock's Count and Read*
+        /// methods (positions, velocities, ids, orientations, matrices) return the state before
+        /// the step; every other call on the world throws BoidsException (Busy) and changes
+        /// nothing. EndStep gives exactly the bits of Step. Disposing the world waits for the
+        /// step.</summary>
+        public void BeginStep(float dt)
+        {
+            Interop.Check(NativeMethods.boids_world_step_begin(Id, dt));
+        }
+
+        /// <summary>Waits for the step BeginStep started and makes it the world's state. Without
+        /// a step in flight: BoidsException (InvalidArgument).</summary>
+        public void EndStep()
+        {
+            Interop.Check(NativeMethods.boids_world_step_end(Id));
+        }
+
+        /// <summary>True between BeginStep and EndStep.</summary>
+        public bool IsStepping
+        {
+            get
+            {
+                int s;
+                Interop.Check(NativeMethods.boids_world_is_stepping(Id, &s));
+                return s != 0;
+            }
         }
 
         /// <summary>A 64-bit hash of every boid's state: equal hashes, equal worlds.</summary>

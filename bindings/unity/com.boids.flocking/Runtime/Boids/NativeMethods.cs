@@ -76,6 +76,12 @@ namespace BoidsFlocking.Native
         public ulong seed;
         public uint threads;
         public uint internal_cookie;
+        /// <summary>A host job system's workers; with enqueue_task only (C/C++ hosts: see the
+        /// docs' "Threads"; the C# API stays on the engine's pool).</summary>
+        public uint worker_count;
+        public IntPtr enqueue_task;
+        public IntPtr finish_task;
+        public IntPtr user_context;
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -146,7 +152,7 @@ namespace BoidsFlocking.Native
     /// Enums.cs, generated from the engine's enum tables, as are the typed enums of namespace BoidsFlocking.</summary>
     internal static partial class BoidsConst
     {
-        public const uint ABI_VERSION = 1;
+        public const uint ABI_VERSION = 2;
         public const int STRUCT_VEC3 = 0, STRUCT_QUAT = 1, STRUCT_MAT4 = 2, STRUCT_WORLD_ID = 3, STRUCT_FLOCK_ID = 4,
             STRUCT_OBSTACLE_ID = 5, STRUCT_WORLD_DEF = 6, STRUCT_BOUNDS = 7, STRUCT_FLOCK_PARAMS = 8,
             STRUCT_FLOCK_DEF = 9, STRUCT_SPAWN_DEF = 10, STRUCT_OBSTACLE_DEF = 11;
@@ -177,6 +183,9 @@ namespace BoidsFlocking.Native
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_destroy(BoidsWorldId world);
         [DllImport(Lib, CallingConvention = CC)] public static extern int boids_world_is_valid(BoidsWorldId world);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_step(BoidsWorldId world, float dt);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_step_begin(BoidsWorldId world, float dt);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_step_end(BoidsWorldId world);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_is_stepping(BoidsWorldId world, int* out_stepping);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_state_hash(BoidsWorldId world, ulong* out_hash);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_rounded_digest(BoidsWorldId world, uint digits, ulong* out_digest);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_save(BoidsWorldId world, byte* out_buf, UIntPtr capacity, UIntPtr* out_len);

@@ -1,0 +1,488 @@
+//! A step in flight, through the C ABI, as a game uses it (`boids_world_step_begin`, render,
+//! `boids_world_step_end`):
+//! - every preset stepped by begin/end gives `boids_world_step`'s bits;
+//! - while the step runs, the boid reads succeed and return the state before the step;
+//! - every other export that names the world, one of its flocks or obstacles returns
+//!   `BOIDS_RESULT_BUSY` and changes nothing (one row per export; a test fails when an export of
+//!   `include/boids.h` is in no list);
+//! - destroying a world with a step in flight waits for the step.
+//!
+//! SAFETY, for every `unsafe` block here: pointers point to live locals of the right type and
+//! length; strings are NUL-terminated literals.
+#![expect(unsafe_code, reason = "calls the C ABI as C does")]
+
+use boids_ffi::*;
+use std::ffi::CStr;
+use std::ptr::null_mut;
+
+use BoidsResult::{Busy, Ok};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn msg() -> String {
+    unsafe { CStr::from_ptr(boids_last_error_message()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn world(threads: u32) -> BoidsWorldId {
+    let mut d = boids_default_world_def();
+    d.seed = 11;
+    d.threads = threads;
+    let mut w = BoidsWorldId::default();
+    assert_eq!(unsafe { boids_world_create(&d, &mut w) }, Ok);
+    w
+}
+
+fn hash(w: BoidsWorldId) -> u64 {
+    let mut h = 0;
+    assert_eq!(
+        unsafe { boids_world_state_hash(w, &mut h) },
+        Ok,
+        "{}",
+        msg()
+    );
+    h
+}
+
+fn save(w: BoidsWorldId) -> Vec<u8> {
+    let mut n = 0;
+    let _ = unsafe { boids_world_save(w, null_mut(), 0, &mut n) };
+    let mut out = vec![0u8; n];
+    assert_eq!(
+        unsafe { boids_world_save(w, out.as_mut_ptr(), n, &mut n) },
+        Ok
+    );
+    out
+}
+
+fn load(bytes: &[u8], threads: u32) -> BoidsWorldId {
+    let mut d = boids_default_world_def();
+    d.threads = threads;
+    let mut w = BoidsWorldId::default();
+    assert_eq!(
+        unsafe { boids_world_load(&d, bytes.as_ptr(), bytes.len(), &mut w) },
+        Ok,
+        "{}",
+        msg()
+    );
+    w
+}
+
+fn preset(w: BoidsWorldId, name: &CStr) -> BoidsFlockId {
+    let mut f = BoidsFlockId::default();
+    assert_eq!(
+        unsafe { boids_flock_create_preset(w, name.as_ptr(), name.as_ptr(), &mut f) },
+        Ok,
+        "{}",
+        msg()
+    );
+    f
+}
+
+fn presets() -> Vec<std::ffi::CString> {
+    boids_sim::presets::all()
+        .iter()
+        .map(|p| std::ffi::CString::new(p.name).unwrap())
+        .collect()
+}
+
+#[test]
+fn begin_and_end_give_steps_bits_for_every_preset() {
+    for name in presets() {
+        for threads in [0, 1, 2] {
+            let (a, b) = (world(threads), world(threads));
+            preset(a, &name);
+            preset(b, &name);
+            for _ in 0..90 {
+                assert_eq!(boids_world_step(a, DT), Ok);
+                assert_eq!(boids_world_step_begin(b, DT), Ok, "{}", msg());
+                assert_eq!(boids_world_step_end(b), Ok, "{}", msg());
+            }
+            assert_eq!(hash(a), hash(b), "{name:?} on {threads} threads");
+            assert_eq!(
+                save(a),
+                save(b),
+                "{name:?}: the whole world, not only the boids"
+            );
+            boids_world_destroy(a);
+            boids_world_destroy(b);
+        }
+    }
+}
+
+/// A world with two flocks (one large enough to step in parallel), an obstacle, a relation.
+struct Fx {
+    w: BoidsWorldId,
+    f: BoidsFlockId,
+    big: BoidsFlockId,
+    o: BoidsObstacleId,
+}
+
+fn fixture() -> Fx {
+    let w = world(2);
+    let f = preset(w, c"fish-tank");
+    let mut def = boids_default_flock_def();
+    def.name = c"big".as_ptr();
+    let mut big = BoidsFlockId::default();
+    assert_eq!(unsafe { boids_flock_create(w, &def, &mut big) }, Ok);
+    let mut first = 0;
+    let spawn = boids_default_spawn_def();
+    assert_eq!(
+        unsafe { boids_flock_spawn(big, 6000, &spawn, &mut first) },
+        Ok
+    );
+    let sphere = BoidsObstacleDef {
+        shape: BOIDS_OBSTACLE_SPHERE,
+        a: BoidsVec3 {
+            x: 3.0,
+            y: 0.0,
+            z: 0.0,
+        },
+        b: BoidsVec3::default(),
+        radius: 1.0,
+    };
+    let mut o = BoidsObstacleId::default();
+    assert_eq!(unsafe { boids_obstacle_add(w, &sphere, &mut o) }, Ok);
+    assert_eq!(
+        boids_world_set_relation(w, f, big, BOIDS_RELATION_FLEE, 2.0, 1.0),
+        Ok,
+        "{}",
+        msg()
+    );
+    for _ in 0..3 {
+        assert_eq!(boids_world_step(w, DT), Ok);
+    }
+    Fx { w, f, big, o }
+}
+
+/// Exports that touch no existing world.
+const NO_WORLD: &[&str] = &[
+    "boids_version",
+    "boids_abi_version",
+    "boids_struct_size",
+    "boids_result_str",
+    "boids_last_error_message",
+    "boids_default_world_def",
+    "boids_default_flock_params",
+    "boids_default_flock_def",
+    "boids_default_spawn_def",
+    "boids_world_create",
+    "boids_world_load",
+];
+
+/// Exports allowed while a step is in flight (each checked below).
+const ALLOWED: &[&str] = &[
+    "boids_flock_count",
+    "boids_flock_read_positions",
+    "boids_flock_read_velocities",
+    "boids_flock_read_ids",
+    "boids_flock_read_orientations",
+    "boids_flock_read_matrices",
+    "boids_flock_read_matrices_transformed",
+    "boids_world_is_valid",
+    "boids_flock_is_valid",
+    "boids_world_is_stepping",
+    "boids_world_step_end",
+    "boids_world_destroy",
+];
+
+type Row = (&'static str, fn(&Fx) -> BoidsResult);
+
+fn v3(x: f32, y: f32, z: f32) -> BoidsVec3 {
+    BoidsVec3 { x, y, z }
+}
+
+/// One valid call of each export that must be refused while a step is in flight.
+fn refused_rows() -> Vec<Row> {
+    vec![
+        ("boids_world_step", |fx| boids_world_step(fx.w, DT)),
+        ("boids_world_step_begin", |fx| {
+            boids_world_step_begin(fx.w, DT)
+        }),
+        ("boids_world_state_hash", |fx| {
+            let mut h = 0;
+            unsafe { boids_world_state_hash(fx.w, &mut h) }
+        }),
+        ("boids_world_rounded_digest", |fx| {
+            let mut h = 0;
+            unsafe { boids_world_rounded_digest(fx.w, 6, &mut h) }
+        }),
+        ("boids_world_save", |fx| {
+            let mut n = 0;
+            unsafe { boids_world_save(fx.w, null_mut(), 0, &mut n) }
+        }),
+        ("boids_world_list_flocks", |fx| {
+            let mut n = 0;
+            unsafe { boids_world_list_flocks(fx.w, null_mut(), 0, &mut n) }
+        }),
+        ("boids_world_set_observer", |fx| {
+            let p = v3(1.0, 2.0, 3.0);
+            unsafe { boids_world_set_observer(fx.w, &p) }
+        }),
+        ("boids_world_set_relation", |fx| {
+            boids_world_set_relation(fx.w, fx.big, fx.f, BOIDS_RELATION_CHASE, 2.0, 1.0)
+        }),
+        ("boids_flock_create", |fx| {
+            let mut d = boids_default_flock_def();
+            d.name = c"new".as_ptr();
+            let mut out = BoidsFlockId::default();
+            unsafe { boids_flock_create(fx.w, &d, &mut out) }
+        }),
+        ("boids_flock_create_preset", |fx| {
+            let mut out = BoidsFlockId::default();
+            unsafe {
+                boids_flock_create_preset(fx.w, c"flock-2d".as_ptr(), c"p".as_ptr(), &mut out)
+            }
+        }),
+        ("boids_flock_destroy", |fx| boids_flock_destroy(fx.f)),
+        ("boids_flock_find", |fx| {
+            let mut out = BoidsFlockId::default();
+            unsafe { boids_flock_find(fx.w, c"big".as_ptr(), &mut out) }
+        }),
+        ("boids_flock_get_params", |fx| {
+            let mut p = boids_default_flock_params();
+            unsafe { boids_flock_get_params(fx.f, &mut p) }
+        }),
+        ("boids_flock_set_params", |fx| {
+            let mut p = boids_default_flock_params();
+            p.max_speed = 7.0;
+            unsafe { boids_flock_set_params(fx.f, &p) }
+        }),
+        ("boids_flock_set_target", |fx| {
+            boids_flock_set_target(fx.f, v3(1.0, 1.0, 1.0))
+        }),
+        ("boids_flock_set_bounds", |fx| {
+            let b = boids_default_flock_params().bounds;
+            unsafe { boids_flock_set_bounds(fx.f, &b) }
+        }),
+        ("boids_flock_set_wake_region", |fx| {
+            let (lo, hi) = (v3(-1.0, -1.0, -1.0), v3(1.0, 1.0, 1.0));
+            unsafe { boids_flock_set_wake_region(fx.f, &lo, &hi) }
+        }),
+        ("boids_flock_is_asleep", |fx| {
+            let mut a = 0;
+            unsafe { boids_flock_is_asleep(fx.f, &mut a) }
+        }),
+        ("boids_flock_spawn", |fx| {
+            let s = boids_default_spawn_def();
+            let mut first = 0;
+            unsafe { boids_flock_spawn(fx.f, 5, &s, &mut first) }
+        }),
+        ("boids_flock_resize", |fx| {
+            let s = boids_default_spawn_def();
+            unsafe { boids_flock_resize(fx.f, 3, &s) }
+        }),
+        ("boids_flock_add_boids", |fx| {
+            let (p, v) = ([v3(0.0, 0.0, 0.0)], [v3(1.0, 0.0, 0.0)]);
+            let mut first = 0;
+            unsafe { boids_flock_add_boids(fx.f, p.as_ptr(), v.as_ptr(), 1, &mut first) }
+        }),
+        ("boids_flock_remove_boids", |fx| {
+            let ids = [0u32, 1];
+            let mut n = 0;
+            unsafe { boids_flock_remove_boids(fx.f, ids.as_ptr(), 2, &mut n) }
+        }),
+        ("boids_flock_write_positions", |fx| {
+            let mut n = 0;
+            unsafe { boids_flock_count(fx.f, &mut n) };
+            let p = vec![v3(0.5, 0.5, 0.5); n];
+            unsafe { boids_flock_write_positions(fx.f, p.as_ptr(), n) }
+        }),
+        ("boids_flock_write_velocities", |fx| {
+            let mut n = 0;
+            unsafe { boids_flock_count(fx.f, &mut n) };
+            let v = vec![v3(1.0, 0.0, 0.0); n];
+            unsafe { boids_flock_write_velocities(fx.f, v.as_ptr(), n) }
+        }),
+        ("boids_flock_set_path", |fx| {
+            let pts = [v3(0.0, 0.0, 0.0), v3(5.0, 0.0, 0.0)];
+            unsafe { boids_flock_set_path(fx.f, pts.as_ptr(), 2, 1) }
+        }),
+        ("boids_flock_set_leader", |fx| {
+            boids_flock_set_leader(fx.f, 0, v3(0.0, 0.0, -1.0))
+        }),
+        ("boids_flock_clear_leader", |fx| {
+            boids_flock_clear_leader(fx.f)
+        }),
+        ("boids_obstacle_add", |fx| {
+            let d = BoidsObstacleDef {
+                shape: BOIDS_OBSTACLE_SPHERE,
+                a: v3(-3.0, 0.0, 0.0),
+                b: BoidsVec3::default(),
+                radius: 0.5,
+            };
+            let mut o = BoidsObstacleId::default();
+            unsafe { boids_obstacle_add(fx.w, &d, &mut o) }
+        }),
+        ("boids_obstacle_set", |fx| {
+            let d = BoidsObstacleDef {
+                shape: BOIDS_OBSTACLE_SPHERE,
+                a: v3(0.0, 3.0, 0.0),
+                b: BoidsVec3::default(),
+                radius: 2.0,
+            };
+            unsafe { boids_obstacle_set(fx.o, &d) }
+        }),
+        ("boids_obstacle_remove", |fx| boids_obstacle_remove(fx.o)),
+    ]
+}
+
+#[test]
+fn every_export_is_in_a_list() {
+    let header = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../include/boids.h"
+    ))
+    .unwrap();
+    let rows: Vec<&str> = refused_rows().iter().map(|r| r.0).collect();
+    let mut exports: Vec<String> = header
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with("boids_") && header.contains(&format!("{w}(")))
+        .map(str::to_owned)
+        .collect();
+    exports.sort();
+    exports.dedup();
+    assert!(exports.len() >= 50, "{exports:?}");
+    for e in &exports {
+        let lists = [
+            rows.contains(&e.as_str()),
+            ALLOWED.contains(&e.as_str()),
+            NO_WORLD.contains(&e.as_str()),
+        ];
+        assert_eq!(
+            lists.iter().filter(|&&x| x).count(),
+            1,
+            "export {e}: in exactly one of refused_rows, ALLOWED, NO_WORLD"
+        );
+    }
+}
+
+/// Every boid read of a flock, as bytes, for comparison.
+fn reads(f: BoidsFlockId) -> Vec<Vec<u8>> {
+    fn bytes<T: Copy>(v: &[T]) -> Vec<u8> {
+        // SAFETY: plain-old-data structs of f32/u32 with no padding, read as bytes.
+        unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
+            .to_vec()
+    }
+    let mut n = 0;
+    assert_eq!(unsafe { boids_flock_count(f, &mut n) }, Ok, "{}", msg());
+    let mut c = 0;
+    let mut p = vec![BoidsVec3::default(); n];
+    let mut v = vec![BoidsVec3::default(); n];
+    let mut ids = vec![0u32; n];
+    let mut q = vec![BoidsQuat::default(); n];
+    let mut m = vec![BoidsMat4::default(); n];
+    let mut t = vec![BoidsMat4::default(); n];
+    let mut transform = BoidsMat4::default();
+    for (k, x) in transform.m.iter_mut().enumerate() {
+        *x = if k % 5 == 0 { 2.0 } else { 0.0 };
+    }
+    transform.m[12] = 4.0;
+    unsafe {
+        assert_eq!(boids_flock_read_positions(f, p.as_mut_ptr(), n, &mut c), Ok);
+        assert_eq!(
+            boids_flock_read_velocities(f, v.as_mut_ptr(), n, &mut c),
+            Ok
+        );
+        assert_eq!(boids_flock_read_ids(f, ids.as_mut_ptr(), n, &mut c), Ok);
+        assert_eq!(
+            boids_flock_read_orientations(f, q.as_mut_ptr(), n, &mut c),
+            Ok
+        );
+        assert_eq!(
+            boids_flock_read_matrices(f, 0.5, m.as_mut_ptr(), n, &mut c),
+            Ok
+        );
+        assert_eq!(
+            boids_flock_read_matrices_transformed(f, &transform, 0.5, t.as_mut_ptr(), n, &mut c),
+            Ok
+        );
+    }
+    assert_eq!(c, n);
+    vec![
+        bytes(&[n]),
+        bytes(&p),
+        bytes(&v),
+        bytes(&ids),
+        bytes(&q),
+        bytes(&m),
+        bytes(&t),
+    ]
+}
+
+#[test]
+fn while_a_step_runs_the_reads_see_the_state_before_and_everything_else_is_busy() {
+    let fx = fixture();
+    let before_save = save(fx.w);
+    let before = [reads(fx.f), reads(fx.big)];
+    // What the world must be after one step, whatever was tried during it.
+    let twin = load(&before_save, 1);
+    assert_eq!(boids_world_step(twin, DT), Ok);
+
+    assert_eq!(boids_world_step_begin(fx.w, DT), Ok, "{}", msg());
+    let mut s = 0;
+    assert_eq!(unsafe { boids_world_is_stepping(fx.w, &mut s) }, Ok);
+    assert_eq!(s, 1);
+    assert_eq!(boids_world_is_valid(fx.w), 1);
+    assert_eq!(boids_flock_is_valid(fx.f), 1);
+    assert_eq!(boids_flock_is_valid(fx.big), 1);
+    assert_eq!(
+        [reads(fx.f), reads(fx.big)],
+        before,
+        "reads during the step see the state before it"
+    );
+    for (name, call) in refused_rows() {
+        assert_eq!(call(&fx), Busy, "{name} during a step: {}", msg());
+        assert!(msg().contains("in flight"), "{name}: {}", msg());
+    }
+    // The reads still see the state before, after every refused call.
+    assert_eq!([reads(fx.f), reads(fx.big)], before);
+    assert_eq!(boids_world_step_end(fx.w), Ok, "{}", msg());
+    assert_eq!(unsafe { boids_world_is_stepping(fx.w, &mut s) }, Ok);
+    assert_eq!(s, 0);
+    assert_eq!(
+        save(fx.w),
+        save(twin),
+        "nothing refused changed anything: the world is one plain step on"
+    );
+    assert_ne!([reads(fx.f), reads(fx.big)], before, "the step happened");
+    assert_eq!(boids_world_step_end(fx.w), BoidsResult::InvalidArgument);
+    assert!(msg().contains("without step_begin"), "{}", msg());
+    boids_world_destroy(twin);
+    boids_world_destroy(fx.w);
+}
+
+#[test]
+fn destroying_a_world_with_a_step_in_flight_waits_for_it() {
+    for _ in 0..10 {
+        let fx = fixture();
+        assert_eq!(boids_world_step_begin(fx.w, DT), Ok);
+        assert_eq!(boids_world_destroy(fx.w), Ok, "{}", msg());
+        assert_eq!(boids_world_is_valid(fx.w), 0);
+        assert_eq!(boids_world_step_end(fx.w), BoidsResult::InvalidId);
+        let mut n = 0;
+        assert_eq!(
+            unsafe { boids_flock_count(fx.big, &mut n) },
+            BoidsResult::InvalidId
+        );
+    }
+}
+
+#[test]
+fn a_step_may_end_on_another_thread() {
+    let fx = fixture();
+    let twin = load(&save(fx.w), 1);
+    for _ in 0..5 {
+        assert_eq!(boids_world_step(twin, DT), Ok);
+        assert_eq!(boids_world_step_begin(fx.w, DT), Ok);
+        let w = fx.w;
+        let r = std::thread::spawn(move || boids_world_step_end(w))
+            .join()
+            .unwrap();
+        assert_eq!(r, Ok);
+    }
+    assert_eq!(hash(fx.w), hash(twin));
+    boids_world_destroy(twin);
+    boids_world_destroy(fx.w);
+}
