@@ -449,6 +449,15 @@ fn rows() -> Vec<Row> {
         ("step_end", |fx| {
             refused(fx, "without a step in flight", |w| w.step_end());
         }),
+        ("load_with_exec", |fx| {
+            let good = fx.w.save();
+            let exec = std::sync::Arc::new(SerialExec);
+            let cfg = WorldConfig::default();
+            assert!(World::load_with_exec(&good[..good.len() - 1], cfg, exec.clone()).is_err());
+            assert!(World::load_with_exec(b"BOIDSAVE", cfg, exec.clone()).is_err());
+            let w = World::load_with_exec(&good, cfg, exec).unwrap();
+            assert_eq!(w.state_hash(), fx.w.state_hash());
+        }),
         ("with_exec", |_| {
             let here = SimdLevel::supported();
             if let Some(l) = ["scalar", "sse2", "avx2", "avx512", "neon"]
