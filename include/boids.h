@@ -625,6 +625,9 @@ typedef struct BoidsFlockParams {
 
 /**
  * Flock settings for `boids_flock_create`. Get one from `boids_default_flock_def()`.
+ *
+ * Size: 288 bytes where pointers are 8 bytes, 284 where they are 4 (wasm32, armv7);
+ * `boids_struct_size(BOIDS_STRUCT_FLOCK_DEF)` says which.
  */
 typedef struct BoidsFlockDef {
   /**

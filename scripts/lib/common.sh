@@ -74,3 +74,22 @@ steps_table() {
   done
   printf '%6s  %s\n' "$SECONDS" total
 }
+
+# TypeScript's compiler (no dependencies of its own) from the npm registry into target/tools/ts,
+# fetched by Node itself (Debian's nodejs comes without npm). Sets TSC; false when unavailable.
+TS_VERSION=5.6.3
+need_tsc() {
+  local dir="$ROOT/target/tools/ts"
+  TSC="$dir/package/bin/tsc"
+  [ -f "$TSC" ] && return 0
+  echo "installing typescript $TS_VERSION (npm registry) into target/tools/ts"
+  mkdir -p "$dir"
+  node -e '
+    const [url, file] = process.argv.slice(1);
+    fetch(url).then(async (r) => {
+      if (!r.ok) throw new Error(`${url}: ${r.status}`);
+      require("fs").writeFileSync(file, Buffer.from(await r.arrayBuffer()));
+    }).catch((e) => { console.error(String(e)); process.exit(1); });
+  ' "https://registry.npmjs.org/typescript/-/typescript-$TS_VERSION.tgz" "$dir/ts.tgz" &&
+    tar -xzf "$dir/ts.tgz" -C "$dir" && rm -f "$dir/ts.tgz" && [ -f "$TSC" ]
+}

@@ -50,6 +50,8 @@ mod flock_data;
 mod interactions;
 mod library;
 mod obstacle;
+#[cfg(target_family = "wasm")]
+mod wasm;
 mod world;
 
 pub use consts::*;
@@ -59,4 +61,6 @@ pub use interactions::*;
 pub use library::*;
 pub use obstacle::*;
 pub use types::*;
+#[cfg(target_family = "wasm")]
+pub use wasm::*;
 pub use world::*;

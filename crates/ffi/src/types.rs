@@ -299,6 +299,9 @@ pub struct BoidsFlockParams {
 }
 
 /// Flock settings for `boids_flock_create`. Get one from `boids_default_flock_def()`.
+///
+/// Size: 288 bytes where pointers are 8 bytes, 284 where they are 4 (wasm32, armv7);
+/// `boids_struct_size(BOIDS_STRUCT_FLOCK_DEF)` says which.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoidsFlockDef {
@@ -424,7 +427,14 @@ const _: () = {
     );
     assert!(size_of::<BoidsBounds>() == 52);
     assert!(size_of::<BoidsFlockParams>() == 272);
-    assert!(size_of::<BoidsFlockDef>() == 288);
+    assert!(
+        size_of::<BoidsFlockDef>()
+            == if cfg!(target_pointer_width = "64") {
+                288
+            } else {
+                284
+            }
+    );
     assert!(size_of::<BoidsSpawnDef>() == 72);
     assert!(size_of::<BoidsObstacleDef>() == 32);
 };

@@ -5,6 +5,7 @@
 //! - `bindings/unity/com.boids.flocking/Runtime/Boids/Enums.cs`, the C# enums and `BoidsConst`'s
 //!   integers (the package's `Runtime/` is the one C# source);
 //! - `bindings/cpp/boids_enums.hpp`, the C++ `enum class`es (valued by the C constants);
+//! - `bindings/js/enums.mjs`, the JavaScript enum objects and their text names;
 //!
 //! and fails on any difference. `BOIDS_REGEN=1 cargo test -p boids-ffi --test generated` rewrites
 //! them (then regenerate the header: `BOIDS_REGEN_HEADER=1 cargo test -p boids-ffi --test header`).
@@ -32,6 +33,8 @@ struct Table {
     used: &'static str,
     /// (C suffix, value, C# variant, doc).
     rows: Vec<(&'static str, i32, &'static str, &'static str)>,
+    /// The text name of each row (scenario files), in the same order.
+    texts: Vec<&'static str>,
 }
 
 fn table<T: CEnum>(used: &'static str) -> Table {
@@ -41,6 +44,7 @@ fn table<T: CEnum>(used: &'static str) -> Table {
         cs_name: T::CS_NAME,
         used,
         rows: T::TABLE.iter().map(|r| (r.3, r.1, r.4, r.5)).collect(),
+        texts: T::TABLE.iter().map(|r| r.2).collect(),
     }
 }
 
@@ -163,6 +167,72 @@ fn enums_hpp() -> String {
     s
 }
 
+fn enums_mjs() -> String {
+    let mut s = String::from(
+        "// The engine's enums for JavaScript (boids.mjs re-exports them): each an object of the C\n\
+         // constants' values by their suffix, and its text names (scenario files) by value.\n\
+         // Generated from the engine's enum tables (c_enum!) by crates/ffi/tests/generated.rs;\n\
+         // do not edit: BOIDS_REGEN=1 cargo test -p boids-ffi --test generated rewrites it.\n",
+    );
+    let _ = write!(
+        s,
+        "\n/** Largest magnitude accepted for any coordinate, length, speed or weight. */\n\
+         export const MAX_MAGNITUDE = {:e};\n",
+        boids_sim::MAX_MAGNITUDE
+    );
+    for t in tables() {
+        let _ = write!(
+            s,
+            "\n/** The {} ({}; C: {}*). */\nexport const {} = Object.freeze({{\n",
+            t.what,
+            t.used.replace('`', ""),
+            t.c_prefix,
+            t.cs_name
+        );
+        for (suffix, value, _, doc) in &t.rows {
+            let _ = writeln!(s, "  /** {doc} */");
+            let _ = writeln!(s, "  {suffix}: {value},");
+        }
+        s.push_str("});\n");
+        let _ = write!(
+            s,
+            "\n/** {}'s text names (scenario files), by value. */\nexport const {}Names = Object.freeze({{\n",
+            t.cs_name, t.cs_name
+        );
+        for ((_, value, _, _), text) in t.rows.iter().zip(&t.texts) {
+            let _ = writeln!(s, "  {value}: '{text}',");
+        }
+        s.push_str("});\n");
+    }
+    s
+}
+
+fn enums_d_mts() -> String {
+    let mut s = String::from(
+        "// TypeScript declarations of enums.mjs. Generated from the engine's enum tables by\n\
+         // crates/ffi/tests/generated.rs; do not edit.\n\
+         \n/** Largest magnitude accepted for any coordinate, length, speed or weight. */\n\
+         export declare const MAX_MAGNITUDE: number;\n",
+    );
+    for t in tables() {
+        let _ = write!(
+            s,
+            "\n/** The {} (C: {}*). */\nexport declare const {}: Readonly<{{\n",
+            t.what, t.c_prefix, t.cs_name
+        );
+        for (suffix, value, _, _) in &t.rows {
+            let _ = writeln!(s, "  {suffix}: {value};");
+        }
+        s.push_str("}>;\n");
+        let _ = writeln!(
+            s,
+            "/** {}'s text names (scenario files), by value. */\nexport declare const {}Names: Readonly<Record<number, string>>;",
+            t.cs_name, t.cs_name
+        );
+    }
+    s
+}
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -193,6 +263,12 @@ fn csharp_enums_are_generated_from_the_tables() {
         "bindings/unity/com.boids.flocking/Runtime/Boids/Enums.cs",
         &cs,
     );
+}
+
+#[test]
+fn javascript_enums_are_generated_from_the_tables() {
+    check("bindings/js/enums.mjs", &enums_mjs());
+    check("bindings/js/enums.d.mts", &enums_d_mts());
 }
 
 #[test]

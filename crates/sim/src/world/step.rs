@@ -16,6 +16,10 @@ use boids_core::{Obstacle, Vec3};
 use boids_index::{Exec, PARALLEL_MIN};
 use std::sync::{Arc, Condvar, Mutex};
 
+/// The target has no threads (WebAssembly without the atomics feature): a begun step runs at
+/// once on the calling thread.
+const NO_THREADS: bool = cfg!(all(target_family = "wasm", not(target_feature = "atomics")));
+
 /// One flock in a step's job.
 struct JobFlock {
     id: FlockId,
@@ -179,12 +183,19 @@ impl World {
         let exec = self.runner.exec();
         let done = Arc::clone(&slot);
         let mut job = job;
-        self.runner.spawn(Box::new(move || {
+        let work = move || {
             let panic = run_caught(&mut job, &*exec);
             let (lock, cv) = &*done;
             *lock.lock().unwrap_or_else(|p| p.into_inner()) = Some((job, panic));
             cv.notify_all();
-        }));
+        };
+        if NO_THREADS {
+            // WebAssembly without threads: nothing could run the step but this thread, so it
+            // runs now; the world still reads as before the step until `step_end`.
+            work();
+        } else {
+            self.runner.spawn(Box::new(work));
+        }
         self.in_flight = Some(InFlight { slot });
         Ok(())
     }

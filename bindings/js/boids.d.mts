@@ -1,0 +1,137 @@
+// TypeScript declarations of boids.mjs (the engine as WebAssembly). Checked by scripts/test:
+// tests/js/types.mts is compiled against them with `tsc --strict --noEmit`.
+
+export * from './enums.mjs';
+
+/** The presets of the engine. */
+export declare const PRESETS: readonly ['fish-tank', 'goal-swarm', 'target-flock', 'steering-obstacles', 'flock-2d', 'shark'];
+/** The ABI boids.mjs was written against (BOIDS_ABI_VERSION). */
+export declare const ABI_VERSION: number;
+/** The version of boids.mjs. */
+export declare const WRAPPER_VERSION: string;
+
+/** The name of a result code. */
+export type BoidsResultName =
+  | 'OK' | 'NULL_POINTER' | 'INVALID_ID' | 'INVALID_ARGUMENT' | 'BUFFER_TOO_SMALL' | 'BUSY'
+  | 'PANIC' | 'INVALID_DEF' | 'NOT_FOUND';
+
+/** A refused call: the code, its name and the library's sentence. */
+export declare class BoidsError extends Error {
+  readonly code: number;
+  readonly result: BoidsResultName;
+  readonly detail: string;
+}
+
+export interface Vec3 { x: number; y: number; z: number; }
+/** A vector as an object or as [x, y, z]. */
+export type Vec3Like = Vec3 | readonly [number, number, number];
+
+/** BoidsBounds: which fields count depends on `kind` (BoundsKind). */
+export interface Bounds {
+  kind: number;
+  min: Vec3; max: Vec3; centre: Vec3;
+  radius: number; distance: number; inner: number;
+}
+
+/** BoidsFlockParams, field for field (include/boids.h documents each). */
+export interface FlockParams {
+  perception_radius: number; fov_half_angle_deg: number; separation_radius: number;
+  max_neighbours: number; weight_separation: number; weight_alignment: number;
+  weight_cohesion: number; weight_target: number; weight_target_avoid: number;
+  weight_bounds: number; weight_obstacles: number; weight_wander: number;
+  separation_mode: number; alignment_mode: number; combine: number; integrator: number;
+  min_speed: number; max_speed: number; max_force: number; max_turn_rate: number;
+  velocity_smoothing: number; drive_factor: number; bounds: Bounds; plane: number;
+  has_target: number; target_point: Vec3; target_avoid_distance: number; index: number;
+  obstacle_avoidance: number; look_ahead: number; boid_radius: number;
+  obstacle_overrides: number; rule_probability: number; speed_change_probability: number;
+  target_needs_neighbours: number; has_target_relocation: number;
+  target_relocation_probability: number; target_relocation_min: Vec3;
+  target_relocation_max: Vec3; cohesion_smooth_time: number; fallback_to_nearest: number;
+  weight_path: number; wander_radius: number; wander_distance: number; wander_jitter: number;
+  arrival_radius: number; path_lookahead: number; update_every: number; sleep_distance: number;
+  reserved: number;
+}
+
+/** BoidsSpawnDef (without its cookie, which the library sets). */
+export interface SpawnDef {
+  shape: number; min: Vec3; max: Vec3; centre: Vec3; radius: number;
+  min_speed: number; max_speed: number; has_direction: number; direction: Vec3;
+  internal_cookie: number;
+}
+
+/** Any subset of a struct's fields, nested ones too. */
+export type Patch<T> = { [K in keyof T]?: T[K] extends Vec3 ? Partial<Vec3> : T[K] extends Bounds ? Patch<Bounds> : T[K] };
+
+/** An obstacle: ObstacleKind.SPHERE (a: centre, radius), BOX (a: min, b: max), PLANE (a: point, b: normal). */
+export interface ObstacleDef { shape: number; a: Vec3Like; b?: Vec3Like; radius: number; }
+
+/** Loads the engine from bytes, a compiled module, a Response, or a URL / path. */
+export declare function loadBoids(
+  source: BufferSource | WebAssembly.Module | Response | Promise<Response> | URL | string,
+): Promise<Boids>;
+
+/** One instance of the engine's module. */
+export declare class Boids {
+  readonly version: string;
+  readonly abiVersion: number;
+  /** True once the module trapped (an internal error): load it again. */
+  readonly dead: boolean;
+  readonly memory: WebAssembly.Memory;
+  defaultParams(): FlockParams;
+  defaultSpawn(): SpawnDef;
+  createWorld(options?: { seed?: number | bigint; threads?: number }): World;
+  loadWorld(bytes: Uint8Array | ArrayBuffer, options?: { threads?: number }): World;
+}
+
+export declare class World {
+  readonly id: { index: number; generation: number };
+  readonly isValid: boolean;
+  readonly isStepping: boolean;
+  step(dt: number): void;
+  stepBegin(dt: number): void;
+  stepEnd(): void;
+  stateHash(): bigint;
+  stateHashHex(): string;
+  roundedDigest(digits?: number): bigint;
+  save(): Uint8Array;
+  createFlock(name: string, params?: Patch<FlockParams>): Flock;
+  createPreset(preset: string, name?: string): Flock;
+  findFlock(name: string): Flock;
+  flocks(): Flock[];
+  setRelation(from: Flock, to: Flock, kind: number, radius: number, weight: number): void;
+  setObserver(point: Vec3Like | null): void;
+  addObstacle(def: ObstacleDef): Obstacle;
+  destroy(): void;
+}
+
+export declare class Flock {
+  readonly world: World;
+  readonly id: { world: { index: number; generation: number }; index: number; generation: number };
+  /** The name it was created or found with (null for handles from World.flocks()). */
+  readonly name: string | null;
+  readonly isValid: boolean;
+  readonly count: number;
+  getParams(): FlockParams;
+  setParams(patch: Patch<FlockParams>): void;
+  spawn(n: number, spawn?: Patch<SpawnDef>): number;
+  resize(n: number, spawn?: Patch<SpawnDef>): void;
+  setTarget(point: Vec3Like): void;
+  /** Views of the module's memory, valid until the next read of the same kind on this flock. */
+  positions(): Float32Array;
+  velocities(): Float32Array;
+  ids(): Uint32Array;
+  orientations(): Float32Array;
+  matrices(scale?: number): Float32Array;
+  writePositions(xyz: Float32Array | readonly number[]): void;
+  writeVelocities(xyz: Float32Array | readonly number[]): void;
+  destroy(): void;
+  release(): void;
+}
+
+export declare class Obstacle {
+  set(def: ObstacleDef): void;
+  remove(): void;
+}
+
+export * as enums from './enums.mjs';

@@ -1,0 +1,662 @@
+// boids.mjs: the boids engine in JavaScript. The C ABI (include/boids.h) compiled to WebAssembly
+// (boids_ffi.wasm, `scripts/web` builds it) and bound here the way the C# layer binds the native
+// library: one ABI is the source of truth, this file only calls its exports.
+//
+//   import { loadBoids } from './boids.mjs';
+//   const boids = await loadBoids(new URL('./boids_ffi.wasm', import.meta.url));
+//   const world = boids.createWorld({ seed: 1 });
+//   const fish = world.createPreset('fish-tank', 'fish');
+//   world.step(1 / 60);
+//   const xyz = fish.positions();          // Float32Array view of wasm memory: x, y, z per boid
+//   world.destroy();
+//
+// - Errors: every refused call throws BoidsError with the result code's name and the library's
+//   sentence (boids_last_error_message). A refused call changes nothing.
+// - Reads (positions, velocities, orientations, matrices, ids) return typed-array views of the
+//   module's memory, into a buffer the flock keeps: no copy and no allocation per frame. A view
+//   holds until the next read of the same kind on that flock; copy it (`.slice()`) to keep it.
+//   A call that grows the module's memory detaches older views (their length becomes 0).
+// - One thread: WebAssembly here has none, so `threads` must be 0 and a step runs on the calling
+//   thread; `stepBegin` runs the step at once, and the world then behaves as in native code
+//   (reads see the state before the step, other calls throw BUSY) until `stepEnd`.
+// - A panic inside the engine cannot be caught in WebAssembly: the module traps. The call then
+//   throws BoidsError('PANIC') and every later call on that module instance throws too: load
+//   it again. (Native builds catch panics at the boundary; no input is known to cause one.)
+// - Struct layouts are computed from the field lists below (the header's, checked by
+//   crates/ffi/tests/js_decls.rs) and compared with boids_struct_size at load.
+
+import * as enums from './enums.mjs';
+
+export * from './enums.mjs';
+
+/** The presets of the engine (boids_flock_create_preset). */
+export const PRESETS = Object.freeze(['fish-tank', 'goal-swarm', 'target-flock', 'steering-obstacles', 'flock-2d', 'shark']);
+
+/** The ABI this file was written against (BOIDS_ABI_VERSION). */
+export const ABI_VERSION = 2;
+
+/** The version of this file (the package's); equal to `Boids.version` when they ship together. */
+export const WRAPPER_VERSION = '0.3.0';
+
+const RESULT_NAMES = ['OK', 'NULL_POINTER', 'INVALID_ID', 'INVALID_ARGUMENT', 'BUFFER_TOO_SMALL', 'BUSY', 'PANIC', 'INVALID_DEF', 'NOT_FOUND'];
+
+/** A refused call: `result` is the code's name ('INVALID_ARGUMENT', 'BUSY', ...), `code` its
+ * number, `detail` the library's sentence. */
+export class BoidsError extends Error {
+  constructor(code, detail) {
+    const result = RESULT_NAMES[code] ?? `RESULT_${code}`;
+    super(`${result}: ${detail}`);
+    this.name = 'BoidsError';
+    this.code = code;
+    this.result = result;
+    this.detail = detail;
+  }
+}
+
+// ---- Struct layouts: the header's fields, in order (crates/ffi/tests/js_decls.rs checks). ----
+
+const STRUCTS = {
+  BoidsVec3: [['x', 'f32'], ['y', 'f32'], ['z', 'f32']],
+  BoidsQuat: [['x', 'f32'], ['y', 'f32'], ['z', 'f32'], ['w', 'f32']],
+  BoidsMat4: [['m', 'f32', 16]],
+  BoidsWorldId: [['index', 'u32'], ['generation', 'u32']],
+  BoidsFlockId: [['world', 'BoidsWorldId'], ['index', 'u32'], ['generation', 'u32']],
+  BoidsObstacleId: [['world', 'BoidsWorldId'], ['index', 'u32'], ['generation', 'u32']],
+  BoidsWorldDef: [
+    ['seed', 'u64'], ['threads', 'u32'], ['internal_cookie', 'u32'], ['worker_count', 'u32'],
+    ['enqueue_task', 'ptr'], ['finish_task', 'ptr'], ['user_context', 'ptr'],
+  ],
+  BoidsBounds: [
+    ['kind', 'i32'], ['min', 'BoidsVec3'], ['max', 'BoidsVec3'], ['centre', 'BoidsVec3'],
+    ['radius', 'f32'], ['distance', 'f32'], ['inner', 'f32'],
+  ],
+  BoidsFlockParams: [
+    ['perception_radius', 'f32'], ['fov_half_angle_deg', 'f32'], ['separation_radius', 'f32'],
+    ['max_neighbours', 'u32'], ['weight_separation', 'f32'], ['weight_alignment', 'f32'],
+    ['weight_cohesion', 'f32'], ['weight_target', 'f32'], ['weight_target_avoid', 'f32'],
+    ['weight_bounds', 'f32'], ['weight_obstacles', 'f32'], ['weight_wander', 'f32'],
+    ['separation_mode', 'i32'], ['alignment_mode', 'i32'], ['combine', 'i32'], ['integrator', 'i32'],
+    ['min_speed', 'f32'], ['max_speed', 'f32'], ['max_force', 'f32'], ['max_turn_rate', 'f32'],
+    ['velocity_smoothing', 'f32'], ['drive_factor', 'f32'], ['bounds', 'BoidsBounds'], ['plane', 'i32'],
+    ['has_target', 'i32'], ['target_point', 'BoidsVec3'], ['target_avoid_distance', 'f32'],
+    ['index', 'i32'], ['obstacle_avoidance', 'i32'], ['look_ahead', 'f32'], ['boid_radius', 'f32'],
+    ['obstacle_overrides', 'i32'], ['rule_probability', 'f32'], ['speed_change_probability', 'f32'],
+    ['target_needs_neighbours', 'i32'], ['has_target_relocation', 'i32'],
+    ['target_relocation_probability', 'f32'], ['target_relocation_min', 'BoidsVec3'],
+    ['target_relocation_max', 'BoidsVec3'], ['cohesion_smooth_time', 'f32'],
+    ['fallback_to_nearest', 'i32'], ['weight_path', 'f32'], ['wander_radius', 'f32'],
+    ['wander_distance', 'f32'], ['wander_jitter', 'f32'], ['arrival_radius', 'f32'],
+    ['path_lookahead', 'f32'], ['update_every', 'u32'], ['sleep_distance', 'f32'], ['reserved', 'u32'],
+  ],
+  BoidsFlockDef: [['name', 'ptr'], ['params', 'BoidsFlockParams'], ['internal_cookie', 'u32'], ['reserved', 'u32']],
+  BoidsSpawnDef: [
+    ['shape', 'i32'], ['min', 'BoidsVec3'], ['max', 'BoidsVec3'], ['centre', 'BoidsVec3'],
+    ['radius', 'f32'], ['min_speed', 'f32'], ['max_speed', 'f32'], ['has_direction', 'i32'],
+    ['direction', 'BoidsVec3'], ['internal_cookie', 'u32'],
+  ],
+  BoidsObstacleDef: [['shape', 'i32'], ['a', 'BoidsVec3'], ['b', 'BoidsVec3'], ['radius', 'f32']],
+};
+
+/** boids_struct_size kinds (BOIDS_STRUCT_*). */
+const STRUCT_KINDS = {
+  BoidsVec3: 0, BoidsQuat: 1, BoidsMat4: 2, BoidsWorldId: 3, BoidsFlockId: 4, BoidsObstacleId: 5,
+  BoidsWorldDef: 6, BoidsBounds: 7, BoidsFlockParams: 8, BoidsFlockDef: 9, BoidsSpawnDef: 10,
+  BoidsObstacleDef: 11,
+};
+
+// wasm32: 4-byte pointers; u64 aligned to 8.
+const PRIMS = { f32: [4, 4], i32: [4, 4], u32: [4, 4], ptr: [4, 4], u64: [8, 8] };
+const LAYOUTS = {};
+
+function layout(name) {
+  if (LAYOUTS[name]) return LAYOUTS[name];
+  let offset = 0;
+  let align = 1;
+  const fields = [];
+  for (const [field, type, count = 1] of STRUCTS[name]) {
+    const [size, a] = PRIMS[type] ?? [layout(type).size, layout(type).align];
+    offset = Math.ceil(offset / a) * a;
+    fields.push({ field, type, count, offset, size });
+    offset += size * count;
+    align = Math.max(align, a);
+  }
+  const size = Math.ceil(offset / align) * align;
+  return (LAYOUTS[name] = { size, align, fields });
+}
+
+function readValue(dv, at, type) {
+  switch (type) {
+    case 'f32': return dv.getFloat32(at, true);
+    case 'i32': return dv.getInt32(at, true);
+    case 'u32': case 'ptr': return dv.getUint32(at, true);
+    case 'u64': return dv.getBigUint64(at, true);
+    default: return readStruct(dv, at, type);
+  }
+}
+
+function writeValue(dv, at, type, v) {
+  switch (type) {
+    case 'f32': dv.setFloat32(at, v, true); break;
+    case 'i32': dv.setInt32(at, v, true); break;
+    case 'u32': case 'ptr': dv.setUint32(at, v, true); break;
+    case 'u64': dv.setBigUint64(at, BigInt(v), true); break;
+    default: writeStruct(dv, at, type, v);
+  }
+}
+
+function readStruct(dv, ptr, name) {
+  const out = {};
+  for (const f of layout(name).fields) {
+    if (f.count === 1) out[f.field] = readValue(dv, ptr + f.offset, f.type);
+    else out[f.field] = Array.from({ length: f.count }, (_, k) => readValue(dv, ptr + f.offset + k * f.size, f.type));
+  }
+  return out;
+}
+
+function writeStruct(dv, ptr, name, obj) {
+  for (const f of layout(name).fields) {
+    const v = obj[f.field];
+    if (v === undefined) throw new TypeError(`${name}.${f.field} is missing`);
+    if (f.count === 1) writeValue(dv, ptr + f.offset, f.type, v);
+    else for (let k = 0; k < f.count; k++) writeValue(dv, ptr + f.offset + k * f.size, f.type, v[k]);
+  }
+}
+
+/** `patch` laid over `base`, nested objects (vectors, bounds) merged field by field. */
+function merge(base, patch, name) {
+  if (patch === undefined || patch === null) return base;
+  const out = { ...base };
+  for (const [key, v] of Object.entries(patch)) {
+    const f = layout(name).fields.find((x) => x.field === key);
+    if (!f) throw new TypeError(`${name} has no field '${key}'`);
+    out[key] = STRUCTS[f.type] && f.count === 1 ? merge(base[key], v, f.type) : v;
+  }
+  return out;
+}
+
+const vec3 = (v) => (Array.isArray(v) ? { x: v[0], y: v[1], z: v[2] } : v);
+
+// ---- Loading ----
+
+/**
+ * Loads the engine. `source`: the module's bytes (ArrayBuffer, typed array), a
+ * WebAssembly.Module, a fetch Response (or a promise of one), or a URL / path (fetched in a
+ * browser, read from disk in Node).
+ */
+export async function loadBoids(source) {
+  let module;
+  if (source instanceof WebAssembly.Module) {
+    module = source;
+  } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    module = await WebAssembly.compile(source);
+  } else {
+    const s = await source;
+    if (typeof Response !== 'undefined' && s instanceof Response) {
+      module = await WebAssembly.compile(await s.arrayBuffer());
+    } else {
+      const url = s instanceof URL ? s : new URL(String(s), typeof location !== 'undefined' ? location.href : `file://${process.cwd()}/`);
+      if (url.protocol === 'file:') {
+        const fs = await import('node:fs/promises');
+        module = await WebAssembly.compile(await fs.readFile(url));
+      } else {
+        const r = await fetch(url);
+        if (!r.ok) throw new Error(`cannot fetch ${url}: ${r.status} ${r.statusText}`);
+        module = await WebAssembly.compile(await r.arrayBuffer());
+      }
+    }
+  }
+  const instance = await WebAssembly.instantiate(module, {});
+  return new Boids(instance);
+}
+
+const SCRATCH = 4096;
+const NAME_AT = 1024; // scratch: ids and outputs below, names (2 x 256 bytes) and defs above
+const DEF_AT = 2048;
+
+/** One instance of the engine's module: worlds, flocks, obstacles. */
+export class Boids {
+  constructor(instance) {
+    this.exports = instance.exports;
+    this.memory = instance.exports.memory;
+    this.dead = false;
+    this._dv = null;
+    this.scratch = this.exports.boids_wasm_alloc(SCRATCH);
+    if (!this.scratch) throw new Error('boids: no memory for the scratch block');
+    this.abiVersion = this.exports.boids_abi_version();
+    if (this.abiVersion !== ABI_VERSION) {
+      throw new Error(`boids: the module has ABI ${this.abiVersion}, boids.mjs expects ${ABI_VERSION}`);
+    }
+    for (const [name, kind] of Object.entries(STRUCT_KINDS)) {
+      const native = this.exports.boids_struct_size(kind);
+      if (native !== layout(name).size) {
+        throw new Error(`boids: ${name} is ${native} bytes in the module, ${layout(name).size} in boids.mjs`);
+      }
+    }
+    this.version = this.cString(this.exports.boids_version());
+    this._finalizer = typeof FinalizationRegistry !== 'undefined'
+      ? new FinalizationRegistry(({ index, generation }) => {
+        if (this.dead) return;
+        const dv = this.dv();
+        dv.setUint32(this.scratch, index, true);
+        dv.setUint32(this.scratch + 4, generation, true);
+        this.exports.boids_world_destroy(this.scratch);
+      })
+      : null;
+  }
+
+  /** A DataView of the module's memory (renewed when the memory grows). */
+  dv() {
+    if (!this._dv || this._dv.buffer !== this.memory.buffer) this._dv = new DataView(this.memory.buffer);
+    return this._dv;
+  }
+
+  cString(ptr) {
+    const bytes = new Uint8Array(this.memory.buffer, ptr);
+    const end = bytes.indexOf(0);
+    return new TextDecoder().decode(bytes.subarray(0, end < 0 ? 0 : end));
+  }
+
+  /** Writes `text` NUL-terminated into the scratch's name slot `slot` (0 or 1). */
+  name(text, slot = 0) {
+    const bytes = new TextEncoder().encode(String(text));
+    if (bytes.length > 255) throw new BoidsError(3, `name must be 1..=255 bytes, got ${bytes.length}`);
+    const at = this.scratch + NAME_AT + slot * 256;
+    new Uint8Array(this.memory.buffer, at, bytes.length + 1).set([...bytes, 0]);
+    return at;
+  }
+
+  /** Calls an export; a trap marks the module dead. */
+  raw(fn, ...args) {
+    if (this.dead) throw new BoidsError(6, 'the engine trapped earlier; this module instance is unusable: load it again');
+    try {
+      return this.exports[fn](...args);
+    } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError) {
+        this.dead = true;
+        throw new BoidsError(6, `the engine trapped in ${fn} (${e.message}); load the module again`);
+      }
+      throw e;
+    }
+  }
+
+  /** Calls a fallible export; throws BoidsError unless it returns OK. */
+  call(fn, ...args) {
+    const r = this.raw(fn, ...args);
+    if (r !== 0) throw new BoidsError(r, this.cString(this.exports.boids_last_error_message()));
+  }
+
+  alloc(bytes) {
+    const p = this.raw('boids_wasm_alloc', bytes);
+    if (!p) throw new BoidsError(3, `cannot allocate ${bytes} bytes in the module's memory`);
+    return p;
+  }
+
+  free(ptr, bytes) {
+    if (ptr) this.raw('boids_wasm_free', ptr, bytes);
+  }
+
+  /** A struct returned by value (a default), as an object. */
+  defaults(fn, name) {
+    const at = this.scratch + DEF_AT;
+    this.raw(fn, at);
+    return readStruct(this.dv(), at, name);
+  }
+
+  /** `obj` as struct `name` in the scratch's def slot; returns its address. */
+  put(name, obj, at = this.scratch + DEF_AT) {
+    writeStruct(this.dv(), at, name, obj);
+    return at;
+  }
+
+  /** The default flock parameters (the fish-tank preset's fish). */
+  defaultParams() {
+    return this.defaults('boids_default_flock_params', 'BoidsFlockParams');
+  }
+
+  /** The default spawn settings. */
+  defaultSpawn() {
+    return this.defaults('boids_default_spawn_def', 'BoidsSpawnDef');
+  }
+
+  /** A new world: `seed` (number or BigInt), `threads` (must be 0 here: no threads). */
+  createWorld({ seed = 0, threads = 0 } = {}) {
+    const def = merge(this.defaults('boids_default_world_def', 'BoidsWorldDef'), { seed: BigInt(seed), threads }, 'BoidsWorldDef');
+    const at = this.put('BoidsWorldDef', def);
+    const out = this.scratch + 64;
+    this.call('boids_world_create', at, out);
+    return new World(this, readStruct(this.dv(), out, 'BoidsWorldId'));
+  }
+
+  /** A world from bytes `World.save` wrote (here or in any native build): it continues bit for
+   * bit as the saved one would. */
+  loadWorld(bytes, { threads = 0 } = {}) {
+    const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+    const def = merge(this.defaults('boids_default_world_def', 'BoidsWorldDef'), { threads }, 'BoidsWorldDef');
+    const at = this.put('BoidsWorldDef', def);
+    const ptr = this.alloc(Math.max(data.length, 1));
+    try {
+      new Uint8Array(this.memory.buffer, ptr, data.length).set(data);
+      const out = this.scratch + 64;
+      this.call('boids_world_load', at, ptr, data.length, out);
+      return new World(this, readStruct(this.dv(), out, 'BoidsWorldId'));
+    } finally {
+      this.free(ptr, Math.max(data.length, 1));
+    }
+  }
+}
+
+/** A simulation world. Destroy it when done (a forgotten world is destroyed when collected). */
+export class World {
+  constructor(lib, id) {
+    this.lib = lib;
+    this.id = id;
+    this._token = {};
+    lib._finalizer?.register(this, { ...id }, this._token);
+  }
+
+  /** Writes the world id into the scratch's id slot `slot`; returns its address. */
+  ptr(slot = 0) {
+    return this.lib.put('BoidsWorldId', this.id, this.lib.scratch + slot * 16);
+  }
+
+  /** Whether the world exists. */
+  get isValid() {
+    return this.lib.raw('boids_world_is_valid', this.ptr()) === 1;
+  }
+
+  /** Advances every flock by `dt` seconds (0 < dt <= 1). */
+  step(dt) {
+    this.lib.call('boids_world_step', this.ptr(), dt);
+  }
+
+  /** Starts a step (here it runs at once: no threads); until `stepEnd`, reads see the state
+   * before it and every other call throws BUSY. */
+  stepBegin(dt) {
+    this.lib.call('boids_world_step_begin', this.ptr(), dt);
+  }
+
+  /** Ends the step `stepBegin` started: the same bits as `step`. */
+  stepEnd() {
+    this.lib.call('boids_world_step_end', this.ptr());
+  }
+
+  /** True between `stepBegin` and `stepEnd`. */
+  get isStepping() {
+    const out = this.lib.scratch + 64;
+    this.lib.call('boids_world_is_stepping', this.ptr(), out);
+    return this.lib.dv().getInt32(out, true) !== 0;
+  }
+
+  /** The 64-bit hash of the whole state (BigInt): equal hashes, equal bits. */
+  stateHash() {
+    const out = this.lib.scratch + 64;
+    this.lib.call('boids_world_state_hash', this.ptr(), out);
+    return this.lib.dv().getBigUint64(out, true);
+  }
+
+  /** The state hash as 16 hex digits, as the `boids` command prints it. */
+  stateHashHex() {
+    return this.stateHash().toString(16).padStart(16, '0');
+  }
+
+  /** The digest of the state rounded to `digits` significant digits (BigInt). */
+  roundedDigest(digits = 6) {
+    const out = this.lib.scratch + 64;
+    this.lib.call('boids_world_rounded_digest', this.ptr(), digits, out);
+    return this.lib.dv().getBigUint64(out, true);
+  }
+
+  /** The whole world as bytes (a copy): `Boids.loadWorld` continues it bit for bit, here or in
+   * any native build. */
+  save() {
+    const lib = this.lib;
+    const len = lib.scratch + 64;
+    const r = lib.raw('boids_world_save', this.ptr(), 0, 0, len);
+    if (r !== 4 && r !== 0) throw new BoidsError(r, lib.cString(lib.exports.boids_last_error_message()));
+    const n = lib.dv().getUint32(len, true);
+    const ptr = lib.alloc(Math.max(n, 1));
+    try {
+      lib.call('boids_world_save', this.ptr(), ptr, n, len);
+      return new Uint8Array(lib.memory.buffer, ptr, n).slice();
+    } finally {
+      lib.free(ptr, Math.max(n, 1));
+    }
+  }
+
+  /** A new flock named `name` with `params` laid over the defaults (no boids yet: `spawn`). */
+  createFlock(name, params) {
+    const lib = this.lib;
+    const def = lib.defaults('boids_default_flock_def', 'BoidsFlockDef');
+    def.name = lib.name(name);
+    def.params = merge(def.params, params, 'BoidsFlockParams');
+    const at = lib.put('BoidsFlockDef', def);
+    const out = lib.scratch + 64;
+    lib.call('boids_flock_create', this.ptr(), at, out);
+    return new Flock(this, readStruct(lib.dv(), out, 'BoidsFlockId'), name);
+  }
+
+  /** A preset's whole scene (its flocks, obstacles, relations); returns its main flock, named
+   * `name` (a second flock is `<name>-predator`). */
+  createPreset(preset, name = preset) {
+    const lib = this.lib;
+    const out = lib.scratch + 64;
+    lib.call('boids_flock_create_preset', this.ptr(), lib.name(preset, 0), lib.name(name, 1), out);
+    return new Flock(this, readStruct(lib.dv(), out, 'BoidsFlockId'), name);
+  }
+
+  /** The flock named `name` (throws NOT_FOUND). */
+  findFlock(name) {
+    const lib = this.lib;
+    const out = lib.scratch + 64;
+    lib.call('boids_flock_find', this.ptr(), lib.name(name), out);
+    return new Flock(this, readStruct(lib.dv(), out, 'BoidsFlockId'), name);
+  }
+
+  /** Every flock, in slot order (names unknown to the handles: null). */
+  flocks() {
+    const lib = this.lib;
+    const count = lib.scratch + 64;
+    const r = lib.raw('boids_world_list_flocks', this.ptr(), 0, 0, count);
+    if (r !== 4 && r !== 0) throw new BoidsError(r, lib.cString(lib.exports.boids_last_error_message()));
+    const n = lib.dv().getUint32(count, true);
+    const size = layout('BoidsFlockId').size;
+    const ptr = lib.alloc(Math.max(n * size, 1));
+    try {
+      lib.call('boids_world_list_flocks', this.ptr(), ptr, n, count);
+      const dv = lib.dv();
+      return Array.from({ length: n }, (_, k) => new Flock(this, readStruct(dv, ptr + k * size, 'BoidsFlockId'), null));
+    } finally {
+      lib.free(ptr, Math.max(n * size, 1));
+    }
+  }
+
+  /** How flock `from` reacts to flock `to` within `radius` (`RelationKind`). */
+  setRelation(from, to, kind, radius, weight) {
+    const lib = this.lib;
+    const a = lib.put('BoidsFlockId', from.id, lib.scratch + 16);
+    const b = lib.put('BoidsFlockId', to.id, lib.scratch + 32);
+    lib.call('boids_world_set_relation', this.ptr(), a, b, kind, radius, weight);
+  }
+
+  /** The observer point (the player), or null for none. */
+  setObserver(point) {
+    const lib = this.lib;
+    const at = point == null ? 0 : lib.put('BoidsVec3', vec3(point), lib.scratch + 64);
+    lib.call('boids_world_set_observer', this.ptr(), at);
+  }
+
+  /** An obstacle: `{ shape: ObstacleKind.SPHERE, a: [x, y, z], b: [0, 0, 0], radius }`. */
+  addObstacle(def) {
+    const lib = this.lib;
+    const at = lib.put('BoidsObstacleDef', { ...def, a: vec3(def.a), b: vec3(def.b ?? [0, 0, 0]) });
+    const out = lib.scratch + 64;
+    lib.call('boids_obstacle_add', this.ptr(), at, out);
+    return new Obstacle(this, readStruct(lib.dv(), out, 'BoidsObstacleId'));
+  }
+
+  /** Destroys the world and everything in it (waits for a step in flight). Idempotent. */
+  destroy() {
+    if (!this.lib.dead && this.isValid) {
+      this.lib.call('boids_world_destroy', this.ptr());
+    }
+    this.lib._finalizer?.unregister(this._token);
+  }
+}
+
+const READS = {
+  positions: ['boids_flock_read_positions', 12, Float32Array, 3],
+  velocities: ['boids_flock_read_velocities', 12, Float32Array, 3],
+  ids: ['boids_flock_read_ids', 4, Uint32Array, 1],
+  orientations: ['boids_flock_read_orientations', 16, Float32Array, 4],
+  matrices: ['boids_flock_read_matrices', 64, Float32Array, 16],
+};
+
+/** A flock of a world. */
+export class Flock {
+  constructor(world, id, name) {
+    this.world = world;
+    this.lib = world.lib;
+    this.id = id;
+    this.name = name;
+    this._buffers = {};
+  }
+
+  ptr(slot = 0) {
+    return this.lib.put('BoidsFlockId', this.id, this.lib.scratch + slot * 16);
+  }
+
+  get isValid() {
+    return this.lib.raw('boids_flock_is_valid', this.ptr()) === 1;
+  }
+
+  /** Number of boids. */
+  get count() {
+    const out = this.lib.scratch + 64;
+    this.lib.call('boids_flock_count', this.ptr(), out);
+    return this.lib.dv().getUint32(out, true);
+  }
+
+  /** Every parameter, as an object with the C fields (vectors as {x, y, z}). */
+  getParams() {
+    const out = this.lib.scratch + DEF_AT;
+    this.lib.call('boids_flock_get_params', this.ptr(), out);
+    return readStruct(this.lib.dv(), out, 'BoidsFlockParams');
+  }
+
+  /** Lays `patch` (any subset of the fields) over the current parameters and sets them; on an
+   * error nothing changes and the message names the field. */
+  setParams(patch) {
+    const p = merge(this.getParams(), patch, 'BoidsFlockParams');
+    this.lib.call('boids_flock_set_params', this.ptr(), this.lib.put('BoidsFlockParams', p));
+  }
+
+  /** Adds `n` boids placed by `spawn` (laid over the default spawn); returns the first new id. */
+  spawn(n, spawn) {
+    const lib = this.lib;
+    const s = merge(lib.defaultSpawn(), spawn, 'BoidsSpawnDef');
+    const at = lib.put('BoidsSpawnDef', s);
+    const out = lib.scratch + 64;
+    lib.call('boids_flock_spawn', this.ptr(), n, at, out);
+    return lib.dv().getUint32(out, true);
+  }
+
+  /** Grows (spawning with `spawn`) or shrinks (highest ids first) the flock to `n` boids. */
+  resize(n, spawn) {
+    const lib = this.lib;
+    const at = lib.put('BoidsSpawnDef', merge(lib.defaultSpawn(), spawn, 'BoidsSpawnDef'));
+    lib.call('boids_flock_resize', this.ptr(), n, at);
+  }
+
+  /** Moves the flock's target point (the params must have a target). */
+  setTarget(point) {
+    const lib = this.lib;
+    lib.call('boids_flock_set_target', this.ptr(), lib.put('BoidsVec3', vec3(point), lib.scratch + 64));
+  }
+
+  /** A typed-array view of one read into this flock's buffer (see the file's notes). */
+  read(kind, ...extra) {
+    const [fn, bytes, Type, per] = READS[kind];
+    const lib = this.lib;
+    const n = this.count;
+    let buf = this._buffers[kind];
+    if (!buf || buf.capacity < n) {
+      if (buf) lib.free(buf.ptr, buf.capacity * bytes);
+      const capacity = Math.max(n, 1);
+      buf = this._buffers[kind] = { ptr: lib.alloc(capacity * bytes), capacity };
+    }
+    const out = lib.scratch + 64;
+    if (kind === 'matrices') lib.call(fn, this.ptr(), extra[0] ?? 1, buf.ptr, buf.capacity, out);
+    else lib.call(fn, this.ptr(), buf.ptr, buf.capacity, out);
+    const got = lib.dv().getUint32(out, true);
+    return new Type(lib.memory.buffer, buf.ptr, got * per);
+  }
+
+  /** Positions in id order: x, y, z per boid (a view: see the file's notes). */
+  positions() { return this.read('positions'); }
+  /** Velocities in id order: x, y, z per boid. */
+  velocities() { return this.read('velocities'); }
+  /** Ids, ascending (the order of every read). */
+  ids() { return this.read('ids'); }
+  /** Orientations (Unity's LookRotation(heading)): x, y, z, w per boid. */
+  orientations() { return this.read('orientations'); }
+  /** 4x4 instance matrices, column-major, uniform `scale`: 16 floats per boid. */
+  matrices(scale = 1) { return this.read('matrices', scale); }
+
+  /** Overwrites every boid's positions (`xyz`: 3 floats per boid, id order). */
+  writePositions(xyz) { this.write('boids_flock_write_positions', xyz); }
+  /** Overwrites every boid's velocities. */
+  writeVelocities(xyz) { this.write('boids_flock_write_velocities', xyz); }
+
+  write(fn, xyz) {
+    const lib = this.lib;
+    const data = xyz instanceof Float32Array ? xyz : Float32Array.from(xyz);
+    if (data.length % 3 !== 0) throw new BoidsError(3, `expected 3 floats per boid, got ${data.length} floats`);
+    const ptr = lib.alloc(Math.max(data.byteLength, 1));
+    try {
+      new Float32Array(lib.memory.buffer, ptr, data.length).set(data);
+      lib.call(fn, this.ptr(), ptr, data.length / 3);
+    } finally {
+      lib.free(ptr, Math.max(data.byteLength, 1));
+    }
+  }
+
+  /** Destroys the flock (its buffers too). */
+  destroy() {
+    this.lib.call('boids_flock_destroy', this.ptr());
+    this.release();
+  }
+
+  /** Frees the flock's read buffers (the flock stays). */
+  release() {
+    for (const [kind, b] of Object.entries(this._buffers)) this.lib.free(b.ptr, b.capacity * READS[kind][1]);
+    this._buffers = {};
+  }
+}
+
+/** An obstacle of a world. */
+export class Obstacle {
+  constructor(world, id) {
+    this.world = world;
+    this.lib = world.lib;
+    this.id = id;
+  }
+
+  ptr() {
+    return this.lib.put('BoidsObstacleId', this.id, this.lib.scratch + 16);
+  }
+
+  /** Changes its shape. */
+  set(def) {
+    const lib = this.lib;
+    const at = lib.put('BoidsObstacleDef', { ...def, a: vec3(def.a), b: vec3(def.b ?? [0, 0, 0]) });
+    lib.call('boids_obstacle_set', this.ptr(), at);
+  }
+
+  /** Removes it. */
+  remove() {
+    this.lib.call('boids_obstacle_remove', this.ptr());
+  }
+}
+
+/** The engine's enum tables (also exported one by one). */
+export { enums };

@@ -1,0 +1,197 @@
+// The JavaScript binding (bindings/js/boids.mjs) over the C ABI built as WebAssembly, against
+// the native `boids` command: the same hashes, the same save bytes, saves that cross between
+// them and continue bit for bit, and the library's errors.
+//
+//   node --test tests/js/
+//
+// BOIDS_WASM: the module (default target/web/boids_ffi.wasm, built by scripts/web).
+// BOIDS_CLI:  the native command (default target/release/boids).
+// BOIDS_JS_OUT: where the exported C# goes for scripts/test's Mono step (default target/js-export).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { loadBoids, BoidsError, PRESETS } from '../../bindings/js/boids.mjs';
+import { SLIDERS, schoolSetup, toScenarioToml, toCSharp } from '../../web/export.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const WASM = resolve(ROOT, process.env.BOIDS_WASM ?? 'target/web/boids_ffi.wasm');
+const CLI = resolve(ROOT, process.env.BOIDS_CLI ?? 'target/release/boids');
+const JS_OUT = resolve(ROOT, process.env.BOIDS_JS_OUT ?? 'target/js-export');
+const DT = Math.fround(1 / 60);
+const DT_TEXT = '0.016666668'; // the shortest text of that f32
+const TMP = mkdtempSync(join(tmpdir(), 'boids-js-'));
+
+const lib = await loadBoids(readFileSync(WASM));
+
+/** Runs the native command; returns its "state hash" (16 hex digits). */
+function nativeHash(args) {
+  const out = execFileSync(CLI, ['run', '--threads', '1', '--metrics', join(TMP, 'm.csv'), ...args], { encoding: 'utf8' });
+  const m = out.match(/state hash ([0-9a-f]{16})/);
+  assert.ok(m, `no state hash in:\n${out}`);
+  return m[1];
+}
+
+function presetWorld(preset, steps) {
+  const world = lib.createWorld({ seed: 1 });
+  world.createPreset(preset, preset);
+  for (let i = 0; i < steps; i++) world.step(DT);
+  return world;
+}
+
+test('every preset gives native x86-64\'s state hash after 300 steps', () => {
+  assert.deepEqual(PRESETS.length, 6);
+  for (const preset of PRESETS) {
+    const world = presetWorld(preset, 300);
+    const wasm = world.stateHashHex();
+    world.destroy();
+    assert.equal(wasm, nativeHash(['--preset', preset, '--steps', '300', '--dt', DT_TEXT]), preset);
+  }
+});
+
+test('save bytes equal the native save, byte for byte', () => {
+  for (const preset of ['fish-tank', 'shark', 'flock-2d']) {
+    const file = join(TMP, `${preset}.boids`);
+    nativeHash(['--preset', preset, '--steps', '100', '--dt', DT_TEXT, '--save', file]);
+    const world = presetWorld(preset, 100);
+    const bytes = world.save();
+    world.destroy();
+    const native = readFileSync(file);
+    assert.ok(bytes.length > 1000, `${preset}: ${bytes.length} bytes`);
+    assert.equal(bytes.length, native.length, preset);
+    assert.ok(Buffer.from(bytes).equals(native), `${preset}: the save bytes differ`);
+  }
+});
+
+test('a native save continues in wasm, and a wasm save natively, bit for bit', () => {
+  const preset = 'shark';
+  const whole = nativeHash(['--preset', preset, '--steps', '300', '--dt', DT_TEXT]);
+  // Native -> wasm.
+  const nativeSave = join(TMP, 'native.boids');
+  nativeHash(['--preset', preset, '--steps', '100', '--dt', DT_TEXT, '--save', nativeSave]);
+  const loaded = lib.loadWorld(readFileSync(nativeSave));
+  for (let i = 0; i < 200; i++) loaded.step(DT);
+  assert.equal(loaded.stateHashHex(), whole);
+  loaded.destroy();
+  // Wasm -> native.
+  const world = presetWorld(preset, 100);
+  const wasmSave = join(TMP, 'wasm.boids');
+  writeFileSync(wasmSave, world.save());
+  world.destroy();
+  assert.equal(nativeHash(['--load', wasmSave, '--steps', '200', '--dt', DT_TEXT]), whole);
+});
+
+test('begin/end: the same bits as step; while a step runs, reads see the state before it and changes are BUSY', () => {
+  const a = presetWorld('target-flock', 20);
+  const b = presetWorld('target-flock', 20);
+  const flock = b.findFlock('target-flock');
+  const before = Float32Array.from(flock.positions());
+  const hashBefore = b.stateHashHex();
+  b.stepBegin(DT);
+  assert.equal(b.isStepping, true);
+  assert.deepEqual(Float32Array.from(flock.positions()), before, 'reads during the step are the state before it');
+  assert.throws(() => b.stateHashHex(), (e) => e.result === 'BUSY', 'the hash is not a boid read');
+  assert.throws(() => b.step(DT), (e) => e instanceof BoidsError && e.result === 'BUSY' && e.detail.length > 10);
+  assert.throws(() => flock.setParams({ weight_cohesion: 2 }), (e) => e.result === 'BUSY');
+  b.stepEnd();
+  assert.equal(b.isStepping, false);
+  a.step(DT);
+  assert.equal(b.stateHashHex(), a.stateHashHex());
+  assert.notEqual(b.stateHashHex(), hashBefore);
+  assert.throws(() => b.stepEnd(), (e) => e instanceof BoidsError && e.result === 'INVALID_ARGUMENT');
+  a.destroy();
+  b.destroy();
+});
+
+test('refused calls throw BoidsError with the library\'s sentence and change nothing', () => {
+  const world = presetWorld('fish-tank', 5);
+  const hash = world.stateHashHex();
+  for (const dt of [0, -1, NaN, Infinity]) {
+    assert.throws(() => world.step(dt), (e) => {
+      assert.ok(e instanceof BoidsError);
+      assert.equal(e.result, 'INVALID_ARGUMENT');
+      assert.match(e.detail, /dt/);
+      assert.ok(e.message.startsWith('INVALID_ARGUMENT: '));
+      return true;
+    });
+  }
+  assert.equal(world.stateHashHex(), hash);
+  const flock = world.findFlock('fish-tank');
+  assert.throws(() => flock.setParams({ perception_radius: NaN }), (e) => e.result === 'INVALID_ARGUMENT' && /perception_radius/.test(e.detail));
+  assert.throws(() => flock.writePositions([1, 2]), (e) => e.result === 'INVALID_ARGUMENT');
+  assert.throws(() => world.createPreset('no-such-preset'), (e) => e instanceof BoidsError && e.detail.includes('no-such-preset'));
+  assert.equal(world.stateHashHex(), hash);
+  // No threads in WebAssembly here: a world asking for them is refused, not run on one.
+  assert.throws(() => lib.createWorld({ threads: 2 }), (e) => e instanceof BoidsError && /thread/i.test(e.detail));
+  assert.throws(() => lib.loadWorld(new Uint8Array([1, 2, 3])), (e) => e instanceof BoidsError);
+  world.destroy();
+  assert.throws(() => world.step(DT), (e) => e.result === 'INVALID_ID');
+  assert.equal(world.isValid, false);
+});
+
+test('reads are views of the module\'s memory: no copy, refreshed in place by the next read', () => {
+  const world = presetWorld('fish-tank', 1);
+  const flock = world.findFlock('fish-tank');
+  const p1 = flock.positions();
+  assert.ok(p1 instanceof Float32Array);
+  assert.equal(p1.buffer, lib.memory.buffer);
+  assert.equal(p1.length, flock.count * 3);
+  const first = p1[0];
+  world.step(DT);
+  const p2 = flock.positions();
+  assert.equal(p2.byteOffset, p1.byteOffset, 'the same buffer, reused');
+  assert.notEqual(p2[0], first);
+  const m = flock.matrices(2);
+  assert.equal(m.length, flock.count * 16);
+  assert.equal(m[15], 1);
+  assert.equal(m[12], p2[0], 'column-major: the translation is the position');
+  world.destroy();
+});
+
+test('the playground\'s exported scenario TOML builds the page\'s world in `boids run --scenario`', () => {
+  mkdirSync(JS_OUT, { recursive: true });
+  const steps = 120;
+  const cases = [
+    { kind: 'preset', preset: 'shark', flockName: 'shark', seed: 1, dt: DT, patch: { perception_radius: 3.7, weight_cohesion: 2.25 } },
+    { kind: 'preset', preset: 'flock-2d', flockName: 'flock-2d', seed: 1, dt: DT, patch: { max_speed: 4.4 } },
+    { kind: 'school', flockName: 'school', seed: 1, dt: DT, count: 700, patch: { fov_half_angle_deg: 120, weight_separation: 1.6 } },
+  ];
+  for (const c of cases) {
+    const world = lib.createWorld({ seed: c.seed });
+    let flock;
+    if (c.kind === 'school') {
+      const s = schoolSetup(c.count);
+      flock = world.createFlock(c.flockName, { bounds: s.bounds });
+      flock.spawn(c.count, s.spawn);
+    } else {
+      flock = world.createPreset(c.preset, c.flockName);
+    }
+    flock.setParams(c.patch);
+    for (let i = 0; i < steps; i++) world.step(DT);
+    const p = flock.getParams();
+    const params = Object.fromEntries(SLIDERS.map(([field]) => [field, p[field]]));
+    const state = { ...c, params };
+    const toml = toScenarioToml(state);
+    const file = join(TMP, `${c.flockName}.toml`);
+    writeFileSync(file, toml);
+    const label = c.preset ?? 'school';
+    assert.equal(nativeHash(['--scenario', file, '--steps', String(steps)]), world.stateHashHex(), `${label}:\n${toml}`);
+    // The C# export, with the hash it must give, for scripts/test's Mono step.
+    writeFileSync(join(JS_OUT, `${label}.cs.txt`), toCSharp(state));
+    writeFileSync(join(JS_OUT, `${label}.expect`), `${steps} ${world.stateHashHex()}\n`);
+    world.destroy();
+  }
+});
+
+// Last: it kills this module instance.
+test('a trap (a wild pointer) becomes BoidsError PANIC and the instance refuses every later call', () => {
+  const world = lib.createWorld({ seed: 3 });
+  assert.throws(() => lib.raw('boids_world_step', 0xfffffff0, DT), (e) => e instanceof BoidsError && e.result === 'PANIC');
+  assert.equal(lib.dead, true);
+  assert.throws(() => world.step(DT), (e) => e.result === 'PANIC' && /load/.test(e.detail));
+});
