@@ -318,7 +318,7 @@ export class Boids {
     return this.defaults('boids_default_spawn_def', 'BoidsSpawnDef');
   }
 
-  /** A new world: `seed` (number or BigInt), `threads` (must be 0 here: no threads). */
+  /** A new world: `seed` (number or BigInt), `threads` (0 or 1 here, both this thread: no threads). */
   createWorld({ seed = 0, threads = 0 } = {}) {
     const def = merge(this.defaults('boids_default_world_def', 'BoidsWorldDef'), { seed: BigInt(seed), threads }, 'BoidsWorldDef');
     const at = this.put('BoidsWorldDef', def);

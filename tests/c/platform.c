@@ -29,6 +29,13 @@
 static const char *PRESETS[] = {"fish-tank", "goal-swarm", "target-flock", "steering-obstacles", "flock-2d", "shark"};
 #define N_PRESETS (sizeof PRESETS / sizeof *PRESETS)
 static const float DT = 1.0f / 60.0f;
+/* The parallel path's thread count; the bits do not depend on it. Emscripten without pthreads
+ * has one thread, and a world may ask for 0 or 1 there. */
+#ifdef __EMSCRIPTEN__
+#define PARALLEL 1
+#else
+#define PARALLEL 2
+#endif
 
 static BoidsWorldId new_world(uint32_t threads) {
     BoidsWorldDef def = boids_default_world_def();
@@ -94,7 +101,7 @@ static BoidsWorldId load_from(const char *file) {
     fclose(f);
     if (!bytes) exit(1);
     BoidsWorldDef def = boids_default_world_def();
-    def.threads = 2; /* any thread count continues with the same bits */
+    def.threads = PARALLEL; /* any thread count continues with the same bits */
     BoidsWorldId w;
     OK(boids_world_load(&def, bytes, len, &w));
     free(bytes);
@@ -110,7 +117,7 @@ int main(int argc, char **argv) {
             printf("%-18s step 300 hash %016llx\n", PRESETS[p], hash(w));
             OK(boids_world_destroy(w));
         }
-        BoidsWorldId w = new_world(2);
+        BoidsWorldId w = new_world(PARALLEL);
         BoidsFlockDef fdef = boids_default_flock_def();
         fdef.name = "school";
         BoidsFlockId school;

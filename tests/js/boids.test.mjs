@@ -126,8 +126,13 @@ test('refused calls throw BoidsError with the library\'s sentence and change not
   assert.throws(() => flock.writePositions([1, 2]), (e) => e.result === 'INVALID_ARGUMENT');
   assert.throws(() => world.createPreset('no-such-preset'), (e) => e instanceof BoidsError && e.detail.includes('no-such-preset'));
   assert.equal(world.stateHashHex(), hash);
-  // No threads in WebAssembly here: a world asking for them is refused, not run on one.
+  // No threads in WebAssembly here: 1 is this thread, as 0 is; more is refused, not run on one.
   assert.throws(() => lib.createWorld({ threads: 2 }), (e) => e instanceof BoidsError && /thread/i.test(e.detail));
+  const one = lib.createWorld({ seed: 1, threads: 1 });
+  one.createPreset('fish-tank', 'fish-tank');
+  for (let i = 0; i < 5; i++) one.step(DT);
+  assert.equal(one.stateHashHex(), hash);
+  one.destroy();
   assert.throws(() => lib.loadWorld(new Uint8Array([1, 2, 3])), (e) => e instanceof BoidsError);
   world.destroy();
   assert.throws(() => world.step(DT), (e) => e.result === 'INVALID_ID');
@@ -159,7 +164,7 @@ test('the playground\'s exported scenario TOML builds the page\'s world in `boid
   const cases = [
     { kind: 'preset', preset: 'shark', flockName: 'shark', seed: 1, dt: DT, patch: { perception_radius: 3.7, weight_cohesion: 2.25 } },
     { kind: 'preset', preset: 'flock-2d', flockName: 'flock-2d', seed: 1, dt: DT, patch: { max_speed: 4.4 } },
-    { kind: 'school', flockName: 'school', seed: 1, dt: DT, count: 700, patch: { fov_half_angle_deg: 120, weight_separation: 1.6 } },
+    { kind: 'school', flockName: 'school', seed: 1, dt: DT, count: 5000, patch: { fov_half_angle_deg: 120, weight_separation: 1.6 } },
   ];
   for (const c of cases) {
     const world = lib.createWorld({ seed: c.seed });

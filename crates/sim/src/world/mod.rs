@@ -30,6 +30,11 @@ pub(crate) enum Runner {
     Host(Arc<dyn Exec>),
 }
 
+/// The target has no threads (WebAssembly without the atomics feature): every step runs on the
+/// calling thread, a begun step at once; a world may ask for 0 or 1 threads, no more.
+pub(crate) const NO_THREADS: bool =
+    cfg!(all(target_family = "wasm", not(target_feature = "atomics")));
+
 /// The process's pool of `threads` workers: every world that asks for the same count shares it
 /// (ten worlds of 4 threads run on 4 workers, not 40), and it ends with the last such world.
 fn shared_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
@@ -76,7 +81,8 @@ pub struct WorldConfig {
     pub seed: u64,
     /// Worker threads: 0 uses Rayon's global pool (`RAYON_NUM_THREADS`); n > 0 runs the world
     /// on a pool of n threads, shared by every world of the process that asked for n (so
-    /// several worlds never oversubscribe the CPU).
+    /// several worlds never oversubscribe the CPU). In WebAssembly without threads: 0 or 1, both
+    /// the calling thread; more is refused.
     pub threads: usize,
     /// The instruction set of the neighbour kernel: `None` takes `BOIDS_SIMD` from the
     /// environment, or else the fastest this CPU supports. Every choice gives the same bits;
@@ -166,6 +172,16 @@ impl World {
         };
         let runner = match exec {
             Some(e) => Runner::Host(e),
+            None if NO_THREADS => {
+                if config.threads > 1 {
+                    return Err(invalid(format!(
+                        "threads must be 0 or 1 here: this build has no threads (WebAssembly), got {}",
+                        config.threads
+                    )));
+                }
+                // The calling thread, which is all there is (Rayon's global pool cannot start).
+                Runner::Host(Arc::new(SerialExec))
+            }
             None => {
                 let pool = if config.threads > 0 {
                     if config.threads > 1024 {

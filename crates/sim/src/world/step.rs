@@ -7,6 +7,7 @@
 //! before the step, and [`World::step_end`] waits for the job and installs what it made.
 //! [`World::step`] is the two in one, and computes exactly the same bits.
 
+use super::NO_THREADS;
 use super::{GOAL_STREAM, Relation, Runner, World};
 use crate::error::{Error, invalid};
 use crate::flock::{Boids, Flock, StepFlock, StepInput, Stepped, Work, prepare, step};
@@ -15,10 +16,6 @@ use crate::world::{FlockId, MAX_DT};
 use boids_core::{Obstacle, Vec3};
 use boids_index::{Exec, PARALLEL_MIN};
 use std::sync::{Arc, Condvar, Mutex};
-
-/// The target has no threads (WebAssembly without the atomics feature): a begun step runs at
-/// once on the calling thread.
-const NO_THREADS: bool = cfg!(all(target_family = "wasm", not(target_feature = "atomics")));
 
 /// One flock in a step's job.
 struct JobFlock {

@@ -39,7 +39,7 @@ namespace BoidsFlocking
         internal static void EnsureReady()
         {
 #if UNITY_WEBGL && !UNITY_EDITOR
-            throw new PlatformNotSupportedException("boids: WebGL is not supported yet (the package has no WebAssembly library for Unity's WebGL player)");
+            throw new PlatformNotSupportedException("boids: WebGL is not supported yet: the package has no library for Unity's WebGL player (see the package documentation, \"WebGL\")");
 #else
             if (ready) return;
             lock (gate)
