@@ -1,0 +1,82 @@
+// Loads a page in headless Chromium and waits for its test result, over the DevTools protocol
+// on a pipe (no port, no extra package): node tests/js/page-check.mjs CHROMIUM URL [TIMEOUT_S].
+// Prints the text of #test-result (JSON) once the page has written it, and exits 0; records
+// the page's console errors and uncaught exceptions into that JSON's `console` array. Exits 1
+// when the page writes nothing in time. scripts/check-web judges the result.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const [chromium, url, timeoutText = '120'] = process.argv.slice(2);
+const profile = mkdtempSync(join(tmpdir(), 'boids-chromium-'));
+const browser = spawn(chromium, [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
+  `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank',
+], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+const toBrowser = browser.stdio[3];
+const fromBrowser = browser.stdio[4];
+
+let nextId = 1;
+const pending = new Map();
+const consoleErrors = [];
+let buffered = '';
+fromBrowser.on('data', (chunk) => {
+  buffered += chunk.toString('utf8');
+  let end;
+  while ((end = buffered.indexOf('\0')) >= 0) {
+    const msg = JSON.parse(buffered.slice(0, end));
+    buffered = buffered.slice(end + 1);
+    if (msg.id && pending.has(msg.id)) {
+      const { resolve, reject } = pending.get(msg.id);
+      pending.delete(msg.id);
+      if (msg.error) reject(new Error(`${msg.error.message}`));
+      else resolve(msg.result);
+    } else if (msg.method === 'Runtime.consoleAPICalled' && ['error', 'assert'].includes(msg.params.type)) {
+      consoleErrors.push(msg.params.args.map((a) => a.value ?? a.description ?? '').join(' '));
+    } else if (msg.method === 'Runtime.exceptionThrown') {
+      const d = msg.params.exceptionDetails;
+      consoleErrors.push(`uncaught: ${d.exception?.description ?? d.text}`);
+    } else if (msg.method === 'Log.entryAdded' && msg.params.entry.level === 'error') {
+      consoleErrors.push(`${msg.params.entry.source}: ${msg.params.entry.text}`);
+    }
+  }
+});
+
+function send(method, params = {}, sessionId) {
+  const id = nextId++;
+  toBrowser.write(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }) + '\0');
+  return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+}
+
+function finish(code, text) {
+  if (text) (code === 0 ? process.stdout : process.stderr).write(text + '\n');
+  browser.kill('SIGKILL');
+  rmSync(profile, { recursive: true, force: true });
+  process.exit(code);
+}
+
+const deadline = setTimeout(() => finish(1, `page-check: no result from ${url} within ${timeoutText} s`), Number(timeoutText) * 1000);
+try {
+  const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
+  const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
+  await send('Runtime.enable', {}, sessionId);
+  await send('Log.enable', {}, sessionId);
+  await send('Page.enable', {}, sessionId);
+  await send('Page.navigate', { url }, sessionId);
+  for (;;) {
+    const { result } = await send('Runtime.evaluate', {
+      expression: "document.title === 'test done' ? document.getElementById('test-result').textContent : ''",
+      returnByValue: true,
+    }, sessionId);
+    if (result.value) {
+      clearTimeout(deadline);
+      const out = JSON.parse(result.value);
+      out.console = consoleErrors;
+      finish(0, JSON.stringify(out));
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+} catch (e) {
+  finish(1, `page-check: ${e.message}`);
+}
