@@ -129,11 +129,19 @@ impl Flock {
         let oom = |_| invalid(format!("cannot allocate memory for {n} more boids"));
         let total = self.len() + n;
         let extra = Self::needs_extra(&self.params);
-        // The boids, and the buffers the next state is written into (the spare boids).
-        fn boids(b: &mut super::Boids, total: usize, extra: bool) -> Result<(), TryReserveError> {
+        // The boids, and the buffers the next state is written into (the spare boids: their
+        // ids and ranks are the sorted ones, moved).
+        fn boids(
+            b: &mut super::Boids,
+            total: usize,
+            extra: bool,
+            ids: bool,
+        ) -> Result<(), TryReserveError> {
             let room = |len: usize| total.saturating_sub(len);
-            b.ids.try_reserve(room(b.ids.len()))?;
-            b.rank.try_reserve(room(b.rank.len()))?;
+            if ids {
+                b.ids.try_reserve(room(b.ids.len()))?;
+                b.rank.try_reserve(room(b.rank.len()))?;
+            }
             for v in [&mut b.positions, &mut b.velocities, &mut b.headings] {
                 v.try_reserve(room(v.len()))?;
             }
@@ -142,11 +150,11 @@ impl Flock {
             }
             Ok(())
         }
-        boids(self.st_mut(), total, extra).map_err(oom)?;
+        boids(self.st_mut(), total, extra, true).map_err(oom)?;
         // The per-boid arrays a step fills (sorted copies, the index's arrays, the next
         // state), too, so that an accepted flock's step does not run out of memory on them.
         let w = self.work_mut();
-        boids(&mut w.spare, total, extra).map_err(oom)?;
+        boids(&mut w.spare, total, extra, false).map_err(oom)?;
         let room = |len: usize| total.saturating_sub(len);
         w.ids_sorted
             .try_reserve(room(w.ids_sorted.len()))

@@ -15,7 +15,7 @@ use crate::fnv::Fnv1a;
 use crate::world::{FlockId, MAX_DT};
 use boids_core::{Obstacle, Vec3};
 use boids_index::{Exec, PARALLEL_MIN};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 /// One flock in a step's job.
 struct JobFlock {
@@ -345,8 +345,15 @@ impl World {
             } else if let Some(stepped) = result {
                 let old = std::mem::replace(&mut f.st, Arc::new(stepped.next));
                 // The buffers of the state before, for the next step to write into (unless a
-                // reader still holds them).
-                work.spare = Arc::try_unwrap(old).unwrap_or_default();
+                // reader still holds them). Its ids and ranks become the buffers the next
+                // `prepare` sorts into (this step's sorted ones moved into the new state): two
+                // copies of them, not three. Its id-order views are stale: dropped.
+                let mut spare = Arc::try_unwrap(old).unwrap_or_default();
+                work.ids_sorted = std::mem::take(&mut spare.ids);
+                work.rank_sorted = std::mem::take(&mut spare.rank);
+                spare.id_slots = OnceLock::new();
+                spare.id_view = OnceLock::new();
+                work.spare = spare;
                 f.last_neighbours = stepped.neighbours;
                 f.last_in_radius = stepped.in_radius;
             }
