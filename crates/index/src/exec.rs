@@ -34,8 +34,13 @@ pub trait Exec: Send + Sync {
     }
 }
 
+/// The target has no threads (WebAssembly without the atomics feature): Rayon cannot start a
+/// pool, so [`RayonExec`] runs everything on the calling thread.
+pub const NO_THREADS: bool = cfg!(all(target_family = "wasm", not(target_feature = "atomics")));
+
 /// Rayon: a pool of the world's (shared by the worlds with the same thread count), or Rayon's
-/// global pool.
+/// global pool. Where there are no threads ([`NO_THREADS`]), the calling thread: ranges in
+/// order, a spawned job at once.
 #[derive(Clone, Default)]
 pub struct RayonExec {
     pool: Option<Arc<rayon::ThreadPool>>,
@@ -50,6 +55,9 @@ impl RayonExec {
 
 impl Exec for RayonExec {
     fn workers(&self) -> usize {
+        if NO_THREADS {
+            return 1;
+        }
         match &self.pool {
             Some(p) => p.current_num_threads(),
             None => rayon::current_num_threads(),
@@ -57,6 +65,9 @@ impl Exec for RayonExec {
     }
 
     fn for_ranges(&self, n: usize, grain: usize, task: &(dyn Fn(Range<usize>) + Sync)) {
+        if NO_THREADS {
+            return SerialExec.for_ranges(n, grain, task);
+        }
         let grain = grain.max(1);
         let run = || {
             (0..n.div_ceil(grain))
@@ -71,6 +82,10 @@ impl Exec for RayonExec {
     }
 
     fn spawn(&self, job: Box<dyn FnOnce() + Send>) {
+        if NO_THREADS {
+            // Nothing but this thread could run it: now, before `step_end` collects it.
+            return job();
+        }
         match &self.pool {
             Some(p) => p.spawn(job),
             None => rayon::spawn(job),
@@ -78,7 +93,7 @@ impl Exec for RayonExec {
     }
 
     fn is_rayon(&self) -> bool {
-        true
+        !NO_THREADS
     }
 }
 

@@ -6,20 +6,7 @@ use super::Flock;
 use boids_core::math::{look_basis, look_rotation};
 use boids_core::{BoidState, Extra, Vec3};
 use boids_index::PARALLEL_MIN;
-use boids_index::exec::{Exec, RayonExec, SerialExec, chunks_mut};
-use std::sync::OnceLock;
-
-/// Where a flock's reads run outside a world's step: Rayon's global pool, or the calling thread
-/// in a build without threads (WebAssembly), where that pool cannot start.
-fn global_exec() -> &'static dyn Exec {
-    static SERIAL: SerialExec = SerialExec;
-    static GLOBAL: OnceLock<RayonExec> = OnceLock::new();
-    if crate::world::NO_THREADS {
-        &SERIAL
-    } else {
-        GLOBAL.get_or_init(RayonExec::default)
-    }
-}
+use boids_index::exec::{Exec, RayonExec, chunks_mut};
 
 /// The boids in id order.
 #[derive(Clone)]
@@ -58,7 +45,7 @@ fn gather<T: Send>(exec: &dyn Exec, slots: &[u32], out: &mut [T], f: impl Fn(usi
 impl Flock {
     /// Storage slot of each boid in id order.
     pub(crate) fn id_slots(&self) -> &[u32] {
-        self.id_slots_with(global_exec())
+        self.id_slots_with(&RayonExec::default())
     }
 
     /// [`Flock::id_slots`], built (if not yet) in parallel on `exec`.
@@ -94,7 +81,7 @@ impl Flock {
     }
 
     fn view(&self) -> &IdView {
-        let exec = global_exec();
+        let exec = RayonExec::default();
         let st = &*self.st;
         st.id_view.get_or_init(|| {
             let slots = self.id_slots();
@@ -105,10 +92,10 @@ impl Flock {
                 velocities: vec![Vec3::ZERO; n],
                 headings: vec![Vec3::ZERO; n],
             };
-            gather(exec, slots, &mut v.ids, |s| st.ids[s]);
-            gather(exec, slots, &mut v.positions, |s| st.positions[s]);
-            gather(exec, slots, &mut v.velocities, |s| st.velocities[s]);
-            gather(exec, slots, &mut v.headings, |s| st.headings[s]);
+            gather(&exec, slots, &mut v.ids, |s| st.ids[s]);
+            gather(&exec, slots, &mut v.positions, |s| st.positions[s]);
+            gather(&exec, slots, &mut v.velocities, |s| st.velocities[s]);
+            gather(&exec, slots, &mut v.headings, |s| st.headings[s]);
             v
         })
     }
@@ -133,22 +120,22 @@ impl Flock {
     /// Copies the positions, in id order, into `out[..len]` (converted to `T`), without
     /// keeping a copy. `out` must hold at least [`Flock::len`] entries.
     pub fn read_positions<T: From<Vec3> + Send>(&self, out: &mut [T]) {
-        self.read_positions_with(global_exec(), out);
+        self.read_positions_with(&RayonExec::default(), out);
     }
     /// Copies the velocities, in id order, into `out[..len]`; as [`Flock::read_positions`].
     pub fn read_velocities<T: From<Vec3> + Send>(&self, out: &mut [T]) {
-        self.read_velocities_with(global_exec(), out);
+        self.read_velocities_with(&RayonExec::default(), out);
     }
     /// Copies the headings, in id order, into `out[..len]`; as [`Flock::read_positions`].
     pub fn read_headings<T: From<Vec3> + Send>(&self, out: &mut [T]) {
         let st = &*self.st;
-        gather(global_exec(), self.id_slots(), out, |s| {
+        gather(&RayonExec::default(), self.id_slots(), out, |s| {
             st.headings[s].into()
         });
     }
     /// Copies the ids, ascending, into `out[..len]`; as [`Flock::read_positions`].
     pub fn read_ids(&self, out: &mut [u32]) {
-        self.read_ids_with(global_exec(), out);
+        self.read_ids_with(&RayonExec::default(), out);
     }
 
     pub(crate) fn read_positions_with<T: From<Vec3> + Send>(&self, exec: &dyn Exec, out: &mut [T]) {
@@ -207,7 +194,7 @@ impl Flock {
     /// in the current Rayon pool. Plain `f32` arrays (alignment 4) so callers can pass any float
     /// buffer. `out` must hold at least [`Flock::len`] entries.
     pub fn write_orientations(&self, out: &mut [[f32; 4]]) {
-        self.write_orientations_with(global_exec(), out);
+        self.write_orientations_with(&RayonExec::default(), out);
     }
 
     pub(crate) fn write_orientations_with(&self, exec: &dyn Exec, out: &mut [[f32; 4]]) {
@@ -221,7 +208,7 @@ impl Flock {
     /// rotation `LookRotation(heading)`, uniform `scale`, translation = position; in id order.
     /// `out` must hold at least [`Flock::len`] entries.
     pub fn write_matrices(&self, scale: f32, out: &mut [[f32; 16]]) {
-        self.write_matrices_with(global_exec(), scale, out);
+        self.write_matrices_with(&RayonExec::default(), scale, out);
     }
 
     pub(crate) fn write_matrices_with(&self, exec: &dyn Exec, scale: f32, out: &mut [[f32; 16]]) {
@@ -240,7 +227,7 @@ impl Flock {
         scale: f32,
         out: &mut [[f32; 16]],
     ) {
-        self.write_matrices_transformed_with(global_exec(), transform, scale, out);
+        self.write_matrices_transformed_with(&RayonExec::default(), transform, scale, out);
     }
 
     pub(crate) fn write_matrices_transformed_with(

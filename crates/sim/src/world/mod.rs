@@ -5,7 +5,7 @@ use crate::error::{Error, invalid};
 use crate::flock::{Flock, FlockSnapshot, Spawn};
 use crate::slotmap::SlotMap;
 use boids_core::{FlockParams, MAX_MAGNITUDE, Obstacle, Vec3, limits};
-use boids_index::{Exec, SerialExec, SimdLevel};
+use boids_index::{Exec, NO_THREADS, SerialExec, SimdLevel};
 use std::sync::{Arc, Mutex, Weak};
 
 /// Most boids one flock may hold: 16.7 million (about 2 GiB of state and index).
@@ -29,11 +29,6 @@ pub(crate) enum Runner {
     Rayon(boids_index::RayonExec, Option<Arc<rayon::ThreadPool>>),
     Host(Arc<dyn Exec>),
 }
-
-/// The target has no threads (WebAssembly without the atomics feature): every step runs on the
-/// calling thread, a begun step at once; a world may ask for 0 or 1 threads, no more.
-pub(crate) const NO_THREADS: bool =
-    cfg!(all(target_family = "wasm", not(target_feature = "atomics")));
 
 /// The process's pool of `threads` workers: every world that asks for the same count shares it
 /// (ten worlds of 4 threads run on 4 workers, not 40), and it ends with the last such world.
@@ -172,18 +167,18 @@ impl World {
         };
         let runner = match exec {
             Some(e) => Runner::Host(e),
-            None if NO_THREADS => {
-                if config.threads > 1 {
-                    return Err(invalid(format!(
-                        "threads must be 0 or 1 here: this build has no threads (WebAssembly), got {}",
-                        config.threads
-                    )));
-                }
-                // The calling thread, which is all there is (Rayon's global pool cannot start).
-                Runner::Host(Arc::new(SerialExec))
-            }
             None => {
-                let pool = if config.threads > 0 {
+                let pool = if NO_THREADS {
+                    // The calling thread is all there is (RayonExec runs everything on it): a
+                    // world may ask for 0 or 1 threads, no more.
+                    if config.threads > 1 {
+                        return Err(invalid(format!(
+                            "threads must be 0 or 1 here: this build has no threads (WebAssembly), got {}",
+                            config.threads
+                        )));
+                    }
+                    None
+                } else if config.threads > 0 {
                     if config.threads > 1024 {
                         return Err(invalid(format!(
                             "threads must be 0..=1024, got {}",

@@ -7,7 +7,6 @@
 //! before the step, and [`World::step_end`] waits for the job and installs what it made.
 //! [`World::step`] is the two in one, and computes exactly the same bits.
 
-use super::NO_THREADS;
 use super::{GOAL_STREAM, Relation, Runner, World};
 use crate::error::{Error, invalid};
 use crate::flock::{Boids, Flock, StepFlock, StepInput, Stepped, Work, prepare, step};
@@ -186,13 +185,9 @@ impl World {
             *lock.lock().unwrap_or_else(|p| p.into_inner()) = Some((job, panic));
             cv.notify_all();
         };
-        if NO_THREADS {
-            // WebAssembly without threads: nothing could run the step but this thread, so it
-            // runs now; the world still reads as before the step until `step_end`.
-            work();
-        } else {
-            self.runner.spawn(Box::new(work));
-        }
+        // Without threads (WebAssembly) Rayon's executor runs it here and now; the world still
+        // reads as before the step until `step_end`.
+        self.runner.spawn(Box::new(work));
         self.in_flight = Some(InFlight { slot });
         Ok(())
     }
