@@ -711,7 +711,12 @@ typedef void (*BoidsTaskFn)(uint32_t start, uint32_t end, void *task_context);
  * thread (a host that cannot take more tasks runs them at once: `task(0, item_count,
  * task_context)`). Called from the thread that steps the world and, during a step begun by
  * `boids_world_step_begin`, from the host's worker that runs that step: it must be
- * thread-safe. It must not call back into this library.
+ * thread-safe. `task_context` is an opaque token, not a pointer.
+ *
+ * What a task callback may call: this function and `finish_task` may call the library for
+ * other worlds; every call on the world whose step they serve returns `BOIDS_RESULT_BUSY`
+ * ("called from inside this world's own step") and changes nothing, since it could only wait
+ * for the step it is part of. The same holds for whatever runs inside `task` on that thread.
  */
 typedef void *(*BoidsEnqueueTaskFn)(BoidsTaskFn task,
                                     uint32_t item_count,
@@ -723,8 +728,17 @@ typedef void *(*BoidsEnqueueTaskFn)(BoidsTaskFn task,
  * A host's job system waits until every call of the task `user_task` (a handle
  * `enqueue_task` returned) has returned, then forgets the handle. Called once per non-NULL
  * handle, on the thread that steps the world (`boids_world_step`, `boids_world_step_end`,
- * `boids_world_destroy`): never on one of the host's workers unless that worker called the
- * library. It must not call back into this library.
+ * `boids_world_destroy`) or, for the tasks of a begun step, on the thread that ends it. It
+ * may help by running queued work while it waits. Calls on the world it serves return
+ * `BOIDS_RESULT_BUSY` (see `BoidsEnqueueTaskFn`).
+ *
+ * A host that breaks this contract (a `finish_task` that returns before the task's calls have,
+ * a task called after its `finish_task`, or an `enqueue_task` that returns NULL before making
+ * every call) has undefined behaviour. Where catching it costs nothing the engine does: the
+ * task context is a token, so a late call finds no task and returns at once; a call still
+ * running when `finish_task` returns, or a NULL handle with calls left for the engine to make,
+ * fails the step with `BOIDS_RESULT_PANIC` (the message says which), and the world keeps the
+ * state before it.
  */
 typedef void (*BoidsFinishTaskFn)(void *user_task, void *user_context);
 
@@ -1325,14 +1339,17 @@ BoidsResult boids_world_create(const struct BoidsWorldDef *def,
  * Destroys a world and everything in it; its id and every flock and obstacle id in it go
  * stale. A step in flight (`boids_world_step_begin`) is waited for first, and its result
  * dropped. Destroying twice returns `BOIDS_RESULT_INVALID_ID`; while another thread is inside a
- * call on the world, `BOIDS_RESULT_BUSY` (nothing destroyed).
+ * call on the world, or from inside the world's own step (the host's `enqueue_task` or
+ * `finish_task`), `BOIDS_RESULT_BUSY` (nothing destroyed).
  */
 BoidsResult boids_world_destroy(struct BoidsWorldId world);
 
 /**
  * Writes 1 to `out_stepping` while a step begun by `boids_world_step_begin` has not been
- * ended, else 0. Allowed while a step is in flight.
- * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+ * ended, else 0. Allowed while a step is in flight, and never `BOIDS_RESULT_BUSY`: it answers
+ * whatever other threads are doing (a `boids_world_step_end` on another thread may end the
+ * step just after).
+ * Threads: any thread.
  *
  * # Safety
  * `out_stepping` is NULL or writable.
@@ -1363,7 +1380,9 @@ BoidsResult boids_world_list_flocks(struct BoidsWorldId world,
  * Creates a world from bytes `boids_world_save` wrote (`len` bytes at `bytes`) and writes its
  * id to `out_world`. The seed, step count, flocks (with their names, parameters and boids),
  * obstacles and relations come from the bytes; `def` (from `boids_default_world_def()`)
- * gives only the thread count (its `seed` is ignored). Flock ids keep their index and
+ * gives who runs the steps, checked as `boids_world_create` checks it: the thread count, or
+ * the host's job system (`enqueue_task`, `finish_task`, `worker_count`, `user_context`); its
+ * `seed` is ignored. Flock ids keep their index and
  * generation under the new world id; `boids_flock_find` finds them by name. Bytes that are not
  * a save file, truncated, corrupt (checksum), of a newer format version, or holding a value
  * the API refuses: `BOIDS_RESULT_INVALID_ARGUMENT` with the reason, and no world is created.
@@ -1464,20 +1483,35 @@ BoidsResult boids_world_step(struct BoidsWorldId world, float dt);
  * `boids_world_step_end`, the world's boid reads are allowed and see the state before the
  * step: `boids_flock_count`, `boids_flock_read_positions`, `_velocities`, `_ids`,
  * `_orientations`, `_matrices` and `_matrices_transformed` (and `boids_world_is_valid`,
- * `boids_world_is_stepping`, `boids_flock_is_valid`). Every other call on the world returns
- * `BOIDS_RESULT_BUSY` and changes nothing. `boids_world_destroy` waits for the step.
- * A bad `dt` or a step already in flight is refused and nothing starts. The state after
- * `boids_world_step_end` is bit-identical to `boids_world_step`'s.
+ * `boids_world_is_stepping`, `boids_flock_is_valid`). Any number of threads may read at once.
+ * Every other call on the world returns `BOIDS_RESULT_BUSY` and changes nothing.
+ * `boids_world_destroy` waits for the step. A bad `dt` or a step already in flight is refused
+ * and nothing starts. The state after `boids_world_step_end` is bit-identical to
+ * `boids_world_step`'s.
  * With a host's job system (`BoidsWorldDef::enqueue_task`), the step runs as one task of the
  * host's, which enqueues the step's own tasks from its worker; if the host has not started it
  * by `boids_world_step_end`, it runs there.
+ * Threads: any thread; while another thread changes the world, `BOIDS_RESULT_BUSY` (reads on
+ * other threads wait for it instead).
  */
 BoidsResult boids_world_step_begin(struct BoidsWorldId world, float dt);
 
 /**
- * Waits for the step `boids_world_step_begin` started and makes its result the world's state;
- * returns the step's result (`BOIDS_RESULT_PANIC` if it failed: the world keeps the state
- * before it). Without a step in flight: `BOIDS_RESULT_INVALID_ARGUMENT`, nothing changes.
+ * Waits for the step `boids_world_step_begin` started and makes its result the world's state.
+ * Returns:
+ * - `BOIDS_RESULT_OK`: the step's result is the world's state;
+ * - `BOIDS_RESULT_PANIC`: the step failed (an internal panic, or a host job system that broke
+ *   its contract: see `BoidsFinishTaskFn`); the world keeps the state before it, and no step
+ *   is in flight any more;
+ * - `BOIDS_RESULT_INVALID_ARGUMENT`: no step is in flight (never begun, or already ended by
+ *   another thread); nothing changes;
+ * - `BOIDS_RESULT_INVALID_ID`: `world` is not a live world;
+ * - `BOIDS_RESULT_BUSY` only when called from inside this world's own step (from the host's
+ *   `enqueue_task` or `finish_task`): the step goes on, end it from elsewhere.
+ *
+ * It never returns `BUSY` because of other threads: reads running on other threads go on
+ * while the step finishes, and the result is installed once they return. Two threads that
+ * end one step: one gets `OK`, the other waits for it and gets `INVALID_ARGUMENT`.
  * Threads: any thread (not necessarily the one that began the step).
  */
 BoidsResult boids_world_step_end(struct BoidsWorldId world);

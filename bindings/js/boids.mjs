@@ -258,6 +258,11 @@ export class Boids {
 
   /** Writes `text` NUL-terminated into the scratch's name slot `slot` (0 or 1). */
   name(text, slot = 0) {
+    // A lone UTF-16 surrogate has no UTF-8 form: TextEncoder would write U+FFFD in its place,
+    // and two different names would find the same flock. (With the u flag, a paired surrogate
+    // is one code point and does not match.)
+    const lone = /[\uD800-\uDFFF]/u.exec(String(text));
+    if (lone) throw new BoidsError(3, `name is not valid Unicode: a lone UTF-16 surrogate at index ${lone.index}`);
     const bytes = new TextEncoder().encode(String(text));
     if (bytes.length > 255) throw new BoidsError(3, `name must be 1..=255 bytes, got ${bytes.length}`);
     const at = this.scratch + NAME_AT + slot * 256;

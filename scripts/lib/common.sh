@@ -5,12 +5,18 @@
 sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 APT_UPDATED=""
-# Installs Debian packages (quietly) unless `command` exists already.
-need_pkg() { # command package...
-  local cmd="$1"
+# Installs Debian packages (quietly) unless what a step needs is there already: `what` is a
+# command name, or an absolute path (a header, a font, a library) that must exist. Packages are
+# installed without their recommendations, so name every package the step needs, including
+# what the first one only recommends (a cross compiler's C library headers, cmake's make).
+need_pkg() { # what package...
+  local what="$1"
   shift
-  command -v "$cmd" >/dev/null 2>&1 && return 0
-  echo "installing $* (for $cmd)"
+  case "$what" in
+    /*) [ -e "$what" ] && return 0 ;;
+    *) command -v "$what" >/dev/null 2>&1 && return 0 ;;
+  esac
+  echo "installing $* (for $what)"
   if [ -z "$APT_UPDATED" ]; then
     sudo_ apt-get update -qq >/dev/null && APT_UPDATED=1
   fi

@@ -125,6 +125,13 @@ test('refused calls throw BoidsError with the library\'s sentence and change not
   assert.throws(() => flock.setParams({ perception_radius: NaN }), (e) => e.result === 'INVALID_ARGUMENT' && /perception_radius/.test(e.detail));
   assert.throws(() => flock.writePositions([1, 2]), (e) => e.result === 'INVALID_ARGUMENT');
   assert.throws(() => world.createPreset('no-such-preset'), (e) => e instanceof BoidsError && e.detail.includes('no-such-preset'));
+  // A lone surrogate has no UTF-8 form (TextEncoder would write U+FFFD): refused, not merged.
+  for (const bad of ['\ud800x', 'x\udc00']) {
+    assert.throws(() => world.createFlock(bad), (e) => e.result === 'INVALID_ARGUMENT' && /surrogate/.test(e.detail));
+  }
+  const pair = world.createFlock('fish \ud83d\udc1f');
+  assert.ok(world.findFlock('fish \ud83d\udc1f') && !world.findFlock('fish \ufffd'));
+  pair.destroy();
   assert.equal(world.stateHashHex(), hash);
   // No threads in WebAssembly here: 1 is this thread, as 0 is; more is refused, not run on one.
   assert.throws(() => lib.createWorld({ threads: 2 }), (e) => e instanceof BoidsError && /thread/i.test(e.detail));

@@ -156,6 +156,13 @@ static unsafe partial class BoidsTests
         {
             Param<ArgumentNullException>(fx, "CreateFlock(null)", "name", () => fx.W.CreateFlock(null));
             Param<ArgumentException>(fx, "CreateFlock NUL", "name", () => fx.W.CreateFlock("a\0b"));
+            // A lone surrogate would become U+FFFD in UTF-8: "\ud800x" and "\ufffdx" would be one name.
+            Param<ArgumentException>(fx, "CreateFlock lone high surrogate", "name", () => fx.W.CreateFlock("\ud800x"));
+            Param<ArgumentException>(fx, "CreateFlock lone low surrogate", "name", () => fx.W.CreateFlock("x\udc00"));
+            Param<ArgumentException>(fx, "FindFlock lone surrogate", "name", () => fx.W.FindFlock("\ud800"));
+            var pair = fx.W.CreateFlock("fish \ud83d\udc1f"); // a surrogate pair is one code point: fine
+            Assert(fx.W.FindFlock("fish \ud83d\udc1f") != null && fx.W.FindFlock("fish \ufffd") == null, "surrogate pair name");
+            pair.Destroy();
             Code(fx, "CreateFlock empty", BoidsResult.InvalidArgument, () => fx.W.CreateFlock(""));
             Code(fx, "CreateFlock long", BoidsResult.InvalidArgument, () => fx.W.CreateFlock(new string('x', 300)));
             Code(fx, "CreateFlock duplicate", BoidsResult.InvalidArgument, () => fx.W.CreateFlock("f"));

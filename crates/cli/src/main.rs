@@ -8,6 +8,15 @@ macro_rules! out {
     }};
 }
 
+/// `eprintln!` that ignores a closed standard error (a terminal that went away, a reader that
+/// exited): `eprintln!` panics there.
+macro_rules! err {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 mod bench;
 mod compare;
 mod output;
@@ -418,13 +427,19 @@ fn run(a: &RunArgs) -> Result<(), String> {
     for id in world.flock_ids() {
         let f = world.flock(id).expect("live");
         let m = measure(f);
+        // A flock of fewer than two boids has no nearest flockmate.
+        let nearest = if m.has_nearest() {
+            format!("{:.3}", m.mean_nearest_distance)
+        } else {
+            "n/a".to_owned()
+        };
         out!(
-            "  {:<16} boids {:>7}  polarisation {:.3}  mean speed {:.3}  mean nearest distance {:.3}  groups {}",
+            "  {:<16} boids {:>7}  polarisation {:.3}  mean speed {:.3}  mean nearest distance {}  groups {}",
             f.name(),
             m.count,
             m.polarisation,
             m.mean_speed,
-            m.mean_nearest_distance,
+            nearest,
             m.groups
         );
     }
@@ -483,7 +498,7 @@ fn main() -> ExitCode {
         // like every other refusal.
         Err(e) if e.use_stderr() => {
             let text = e.to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            err!("{}", text.lines().next().unwrap_or("error: bad arguments"));
             return ExitCode::from(2);
         }
         Err(e) => e.exit(),
@@ -501,7 +516,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            err!("error: {e}");
             ExitCode::from(2)
         }
     }

@@ -20,12 +20,21 @@ fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 }
 
 /// On SIGINT, SIGTERM or SIGHUP: remove every temporary output file, say so, exit with 130.
+/// Whatever happens to the message (standard error closed: the terminal went away, which is
+/// what SIGHUP means, or its reader exited), the process exits.
 pub fn remove_temporaries_on_interrupt() {
     let _ = ctrlc::set_handler(|| {
-        for p in temporaries().iter() {
+        // A panic elsewhere while holding the list must not keep the files (or the exit) back.
+        let files = TEMPORARIES
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        for p in &files {
             let _ = std::fs::remove_file(p);
         }
-        eprintln!("error: interrupted; no output file was written");
+        // Not `eprintln!`: it panics when standard error is closed, and the panic would end
+        // this thread before the exit below.
+        let _ = std::io::stderr().write_all(b"error: interrupted; no output file was written\n");
         std::process::exit(130);
     });
 }

@@ -434,48 +434,83 @@ fn a_flock_name_with_a_comma_stays_one_csv_field() {
     }
 }
 
-/// SIGTERM (or SIGINT) mid-run: exit code 130, one error line, and no temporary file left.
+/// A child process killed when dropped: a failed assertion never leaves a 20,000-boid run
+/// going.
+#[cfg(unix)]
+struct KillOnDrop(std::process::Child);
+
+#[cfg(unix)]
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// SIGTERM, SIGINT or SIGHUP mid-run, with standard error open and with it closed (a terminal
+/// that went away, a reader that exited): exit code 130 within seconds, the error line when it
+/// can be written, and no temporary file left. The signal goes through the C library: a
+/// minimal Debian has no `kill` program.
 #[cfg(unix)]
 #[test]
 fn an_interrupted_run_leaves_no_file_behind() {
-    for signal in ["-TERM", "-INT"] {
-        let dir = tempfile::tempdir().unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_boids"))
-            .args([
-                "run", "--boids", "20000", "--steps", "100000", "--out", "x.gif", "--out", "x.json",
-            ])
-            .current_dir(dir.path())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        // Wait until the run is writing (its temporary files exist).
-        let start = std::time::Instant::now();
-        while files(dir.path()).len() < 2 {
-            assert!(
-                start.elapsed().as_secs() < 60,
-                "no temporary files appeared"
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    use std::io::Read;
+    for signal in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+        for stderr_closed in [false, true] {
+            let case = format!("{signal}, stderr closed {stderr_closed}");
+            let dir = tempfile::tempdir().unwrap();
+            let mut child = KillOnDrop(
+                Command::new(env!("CARGO_BIN_EXE_boids"))
+                    .args([
+                        "run", "--boids", "20000", "--steps", "100000", "--out", "x.gif", "--out",
+                        "x.json",
+                    ])
+                    .current_dir(dir.path())
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap(),
             );
-            std::thread::sleep(std::time::Duration::from_millis(20));
+            let mut stderr = child.0.stderr.take();
+            // Wait until the run is writing (its temporary files exist).
+            let start = std::time::Instant::now();
+            while files(dir.path()).len() < 2 {
+                assert!(
+                    start.elapsed().as_secs() < 60,
+                    "{case}: no temporary files appeared"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            assert!(
+                files(dir.path()).iter().all(|f| f.starts_with('.')),
+                "{case}: only temporaries while running: {:?}",
+                files(dir.path())
+            );
+            if stderr_closed {
+                drop(stderr.take());
+            }
+            kill(Pid::from_raw(child.0.id() as i32), signal).unwrap();
+            let start = std::time::Instant::now();
+            let status = loop {
+                if let Some(s) = child.0.try_wait().unwrap() {
+                    break s;
+                }
+                assert!(
+                    start.elapsed().as_secs() < 20,
+                    "{case}: still running 20 s after the signal"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            };
+            assert_eq!(status.code(), Some(130), "{case}");
+            if let Some(mut e) = stderr {
+                let mut err = String::new();
+                e.read_to_string(&mut err).unwrap();
+                assert!(err.contains("interrupted"), "{case}: {err}");
+            }
+            assert_eq!(files(dir.path()), Vec::<String>::new(), "{case}");
         }
-        assert!(
-            files(dir.path()).iter().all(|f| f.starts_with('.')),
-            "only temporaries while running: {:?}",
-            files(dir.path())
-        );
-        let pid = child.id().to_string();
-        assert!(
-            Command::new("kill")
-                .args([signal, &pid])
-                .status()
-                .unwrap()
-                .success()
-        );
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(130), "{signal}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("interrupted"), "{err}");
-        assert_eq!(files(dir.path()), Vec::<String>::new(), "{signal}");
     }
 }
 
@@ -633,4 +668,20 @@ fn compare_finds_where_two_runs_part() {
         &boids(&["compare", "a.csv", "b.csv", "--tolerance", "-1"], d),
         "tolerance",
     );
+}
+
+/// A flock of one boid has no nearest flockmate: the summary says n/a, not a distance of 0.
+#[test]
+fn a_one_boid_flock_has_no_nearest_distance() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(&boids(
+        &["run", "--boids", "1", "--steps", "3", "--out", "x.csv"],
+        dir.path(),
+    ));
+    assert!(out.contains("mean nearest distance n/a"), "{out}");
+    let two = ok(&boids(
+        &["run", "--boids", "2", "--steps", "3", "--out", "x.csv"],
+        dir.path(),
+    ));
+    assert!(!two.contains("n/a"), "{two}");
 }

@@ -7,16 +7,27 @@
 //! waits only for chunks another thread has claimed and not finished. So a loop ends even if the
 //! host runs none of its calls, and never waits on the host's queue.
 //!
-//! A loop's task may be called after the loop has returned (the counter is exhausted then, and
-//! the call returns at once), so its context lives until `finish_task` for it has returned.
+//! The host never holds a pointer into the engine's memory: the `task_context` it is given is a
+//! token, looked up in a table of live tasks on every call. A call that comes after its task was
+//! finished (a host whose `finish_task` did not wait, or that ran calls after returning NULL from
+//! `enqueue_task`) finds no task and returns at once, and one that is still running when
+//! `finish_task` returns is counted: the step then fails with `BOIDS_RESULT_PANIC` ("the host's
+//! job system broke its contract") and the world keeps the state before it. Breaking the
+//! contract is undefined behaviour by the header's terms; this is what the engine does about it
+//! where catching it costs nothing.
+//!
 //! Inside a step begun by `boids_world_step_begin`, which runs as a task on a host worker, the
 //! `finish_task` calls wait until `boids_world_step_end` (a worker that waited for its own
-//! queue could wait forever); elsewhere each loop finishes its task before it returns.
+//! queue could wait forever); elsewhere each loop finishes its task before it returns. While the
+//! engine runs a world's step on a thread, or calls its host from one, the thread is marked
+//! (`registry::inside_step`), and a call on that world from there returns `BUSY`.
 
+use crate::registry::inside_step;
 use crate::types::{BoidsEnqueueTaskFn, BoidsFinishTaskFn};
 use boids_sim::Exec;
 use std::any::Any;
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::ffi::c_void;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
@@ -37,10 +48,57 @@ thread_local! {
     static IN_BEGUN_STEP: Cell<bool> = const { Cell::new(false) };
 }
 
-/// A task handle the host returned, with the context its calls use; finished later.
+/// What a host's call of a task runs.
+trait Task: Send + Sync {
+    /// One call of the host's (any range: the engine hands out its own chunks).
+    fn call(&self);
+    /// Calls of the host's inside [`Task::call`] now.
+    fn calls_running(&self) -> usize;
+}
+
+/// The tasks the hosts hold tokens of, by token.
+static TASKS: Mutex<Option<HashMap<usize, Arc<dyn Task>>>> = Mutex::new(None);
+/// The next token (never 0: the host may treat a NULL context specially).
+static NEXT_TOKEN: AtomicUsize = AtomicUsize::new(1);
+
+fn tasks<T>(f: impl FnOnce(&mut HashMap<usize, Arc<dyn Task>>) -> T) -> T {
+    let mut g = TASKS.lock().unwrap_or_else(|p| p.into_inner());
+    f(g.get_or_insert_with(HashMap::new))
+}
+
+/// Registers `task` and returns its token.
+fn register(task: Arc<dyn Task>) -> usize {
+    tasks(|t| {
+        loop {
+            let token = NEXT_TOKEN.fetch_add(1, Ordering::Relaxed);
+            // Tokens wrap only after usize::MAX tasks; skip 0 and any still live.
+            if token != 0 && !t.contains_key(&token) {
+                t.insert(token, task);
+                return token;
+            }
+        }
+    })
+}
+
+fn unregister(token: usize) {
+    tasks(|t| t.remove(&token));
+}
+
+/// The host's call of the task behind `context` (a token); a stale token does nothing.
+fn call_token(context: *mut c_void) {
+    let token = context as usize;
+    let task = tasks(|t| t.get(&token).cloned());
+    if let Some(task) = task {
+        // The task catches its own panics; nothing else can unwind here.
+        let _ = catch_unwind(AssertUnwindSafe(|| task.call()));
+    }
+}
+
+/// A task handle the host returned, with its token; finished later.
 struct Pending {
     handle: *mut c_void,
-    context: Arc<dyn Any + Send + Sync>,
+    token: usize,
+    task: Arc<dyn Task>,
 }
 
 /// The host's job system, from a world def.
@@ -50,9 +108,11 @@ pub(crate) struct HostExec {
     user: *mut c_void,
     workers: usize,
     /// The task of the step in flight, if the host took it.
-    begun: Mutex<Option<Pending>>,
+    begun: Mutex<Option<(Pending, Arc<Begun>)>>,
     /// The tasks its loops enqueued, finished by `finish_step`.
     deferred: Mutex<Vec<Pending>>,
+    /// The first breach of the host's contract seen since the last `take_fault`.
+    fault: Mutex<Option<String>>,
 }
 
 // SAFETY: the world def's contract: the functions are thread-safe and they and `usercontext`
@@ -77,42 +137,73 @@ impl HostExec {
             workers: workers.max(1) as usize,
             begun: Mutex::new(None),
             deferred: Mutex::new(Vec::new()),
+            fault: Mutex::new(None),
         })
     }
 
-    /// Hands `context` to the host as a task of `items` calls of `call`; returns the handle
-    /// (NULL: the host made every call already).
+    /// This job system's identity (its address), the key of the marker that refuses calls on
+    /// its world from inside the world's own step.
+    pub(crate) fn key(&self) -> usize {
+        self as *const HostExec as usize
+    }
+
+    /// Hands `task` to the host as `items` calls of `call`; returns the host's handle (NULL:
+    /// the host says it made every call already) and the token.
     fn enqueue(
         &self,
         call: crate::types::BoidsTaskFn,
         items: usize,
-        context: &Arc<impl Any + Send + Sync>,
-    ) -> *mut c_void {
+        task: Arc<dyn Task>,
+    ) -> (*mut c_void, usize) {
         let items = u32::try_from(items).unwrap_or(u32::MAX);
-        // SAFETY: the def's contract for `enqueue_task`; the context outlives every call the
-        // host makes (it is kept until `finish_task` for the handle has returned).
-        unsafe {
-            (self.enqueue)(
-                call,
-                items,
-                1,
-                Arc::as_ptr(context).cast_mut().cast(),
-                self.user,
-            )
+        let token = register(task);
+        // SAFETY: the def's contract for `enqueue_task`. The context is a token, not a pointer:
+        // a call with it after the task is finished finds nothing.
+        let handle = inside_step(self.key(), || unsafe {
+            (self.enqueue)(call, items, 1, token as *mut c_void, self.user)
+        });
+        (handle, token)
+    }
+
+    /// Calls the host's `finish_task` for `p`, then forgets its token; a call of the task still
+    /// running when `finish_task` has returned is a breach of the contract.
+    fn finish_now(&self, p: Pending) {
+        // SAFETY: `handle` came from this host's `enqueue_task` and is finished once.
+        inside_step(self.key(), || unsafe { (self.finish)(p.handle, self.user) });
+        unregister(p.token);
+        if p.task.calls_running() > 0 {
+            self.breach(
+                "finish_task returned while a call of its task was still running (finish_task \
+                 must wait for every call)",
+            );
         }
     }
 
     /// Finishes `handle` now, or at the end of a step begun on the host.
-    fn release(&self, handle: *mut c_void, context: Arc<dyn Any + Send + Sync>) {
+    fn release(&self, handle: *mut c_void, token: usize, task: Arc<dyn Task>) {
         if handle.is_null() {
+            unregister(token);
             return;
         }
+        let p = Pending {
+            handle,
+            token,
+            task,
+        };
         if IN_BEGUN_STEP.with(Cell::get) {
-            lock(&self.deferred).push(Pending { handle, context });
+            lock(&self.deferred).push(p);
         } else {
-            // SAFETY: `handle` came from this host's `enqueue_task` and is finished once.
-            unsafe { (self.finish)(handle, self.user) };
+            self.finish_now(p);
         }
+    }
+
+    fn breach(&self, what: &str) {
+        lock(&self.fault).get_or_insert_with(|| {
+            format!(
+                "the host's job system broke its contract: {what}; the step's result was \
+                 dropped"
+            )
+        });
     }
 }
 
@@ -131,6 +222,8 @@ struct Ranges {
     chunks: usize,
     next: AtomicUsize,
     done: AtomicUsize,
+    /// The host's calls inside `call` now.
+    running: AtomicUsize,
     panic: Mutex<Option<Box<dyn Any + Send>>>,
     wake: (Mutex<()>, Condvar),
 }
@@ -142,13 +235,16 @@ unsafe impl Send for Ranges {}
 unsafe impl Sync for Ranges {}
 
 impl Ranges {
-    /// Claims and runs chunks until none is left. A panic is kept for the loop's thread.
-    fn work(&self) {
+    /// Claims and runs chunks until none is left; returns how many this call ran. A panic is
+    /// kept for the loop's thread.
+    fn work(&self) -> usize {
+        let mut ran = 0;
         loop {
             let c = self.next.fetch_add(1, Ordering::Relaxed);
             if c >= self.chunks {
-                return;
+                return ran;
             }
+            ran += 1;
             let range = c * self.grain..((c + 1) * self.grain).min(self.n);
             // SAFETY: chunk `c` was claimed, so the loop that owns `task` has not returned (it
             // waits for `done == chunks`, and this chunk is not done yet).
@@ -179,21 +275,28 @@ impl Ranges {
     }
 }
 
+impl Task for Ranges {
+    fn call(&self) {
+        self.running.fetch_add(1, Ordering::AcqRel);
+        self.work();
+        self.running.fetch_sub(1, Ordering::AcqRel);
+    }
+    fn calls_running(&self) -> usize {
+        self.running.load(Ordering::Acquire)
+    }
+}
+
 /// The host calls this for each range of a loop's task.
 extern "C" fn run_ranges(_start: u32, _end: u32, context: *mut c_void) {
-    if context.is_null() {
-        return;
-    }
-    // SAFETY: `context` is the `Ranges` this library passed to `enqueue_task`, kept alive until
-    // `finish_task` for its handle returns, which the host's contract puts after this call.
-    let ranges = unsafe { &*context.cast::<Ranges>() };
-    // `work` catches the loop body's panics; nothing else in it can panic.
-    let _ = catch_unwind(AssertUnwindSafe(|| ranges.work()));
+    call_token(context);
 }
 
 /// A step begun by `boids_world_step_begin`, waiting for a host worker.
 struct Begun {
     job: Mutex<Option<Box<dyn FnOnce() + Send>>>,
+    /// The host job system's key, for the marker.
+    key: usize,
+    running: AtomicUsize,
 }
 
 impl Begun {
@@ -203,21 +306,26 @@ impl Begun {
         if let Some(job) = job {
             let was = IN_BEGUN_STEP.with(|f| f.replace(true));
             // The job catches its own panics (the world reports them at step end).
-            let _ = catch_unwind(AssertUnwindSafe(job));
+            let _ = inside_step(self.key, || catch_unwind(AssertUnwindSafe(job)));
             IN_BEGUN_STEP.with(|f| f.set(was));
         }
     }
 }
 
+impl Task for Begun {
+    fn call(&self) {
+        self.running.fetch_add(1, Ordering::AcqRel);
+        self.run();
+        self.running.fetch_sub(1, Ordering::AcqRel);
+    }
+    fn calls_running(&self) -> usize {
+        self.running.load(Ordering::Acquire)
+    }
+}
+
 /// The host calls this for the task of a begun step (one item).
 extern "C" fn run_begun(_start: u32, _end: u32, context: *mut c_void) {
-    if context.is_null() {
-        return;
-    }
-    // SAFETY: `context` is the `Begun` this library passed to `enqueue_task`, kept alive until
-    // `finish_task` for its handle returns.
-    let begun = unsafe { &*context.cast::<Begun>() };
-    let _ = catch_unwind(AssertUnwindSafe(|| begun.run()));
+    call_token(context);
 }
 
 impl Exec for HostExec {
@@ -245,18 +353,25 @@ impl Exec for HostExec {
             chunks,
             next: AtomicUsize::new(0),
             done: AtomicUsize::new(0),
+            running: AtomicUsize::new(0),
             panic: Mutex::new(None),
             wake: (Mutex::new(()), Condvar::new()),
         });
-        let handle = self.enqueue(run_ranges, chunks, &ranges);
-        ranges.work();
+        let (handle, token) = self.enqueue(run_ranges, chunks, ranges.clone());
+        let own = ranges.work();
         ranges.wait();
+        if handle.is_null() && own > 0 {
+            self.breach(
+                "enqueue_task returned NULL (every call made) before every call of its task \
+                 was made",
+            );
+        }
         let panic = ranges
             .panic
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .take();
-        self.release(handle, ranges);
+        self.release(handle, token, ranges);
         if let Some(p) = panic {
             resume_unwind(p);
         }
@@ -265,16 +380,21 @@ impl Exec for HostExec {
     fn spawn(&self, job: Box<dyn FnOnce() + Send>) {
         let begun = Arc::new(Begun {
             job: Mutex::new(Some(job)),
+            key: self.key(),
+            running: AtomicUsize::new(0),
         });
-        let handle = self.enqueue(run_begun, 1, &begun);
+        let (handle, token) = self.enqueue(run_begun, 1, begun.clone());
         if handle.is_null() {
             // The host says it ran the task; if it did not, the step runs here.
+            unregister(token);
             begun.run();
         } else {
-            *lock(&self.begun) = Some(Pending {
+            let pending = Pending {
                 handle,
-                context: begun,
-            });
+                token,
+                task: begun.clone(),
+            };
+            *lock(&self.begun) = Some((pending, begun));
         }
     }
 
@@ -282,17 +402,18 @@ impl Exec for HostExec {
         // A step the host has not started yet runs here (the job is taken once), so step end
         // never waits on the host's queue; then the step's own task is finished, and the
         // tasks its loops enqueued, in order.
-        if let Some(p) = lock(&self.begun).take() {
-            if let Ok(begun) = Arc::downcast::<Begun>(Arc::clone(&p.context)) {
-                begun.run();
-            }
-            // SAFETY: a handle of this host's, finished once.
-            unsafe { (self.finish)(p.handle, self.user) };
+        let begun = lock(&self.begun).take();
+        if let Some((p, begun)) = begun {
+            begun.run();
+            self.finish_now(p);
         }
         let rest = std::mem::take(&mut *lock(&self.deferred));
         for p in rest {
-            // SAFETY: as above.
-            unsafe { (self.finish)(p.handle, self.user) };
+            self.finish_now(p);
         }
+    }
+
+    fn take_fault(&self) -> Option<String> {
+        lock(&self.fault).take()
     }
 }

@@ -1,13 +1,18 @@
-//! Worlds by generational id. The registry lock is held only to look a world up; each world has
-//! its own lock, taken with `try_lock` so a second thread gets `BUSY` instead of waiting.
+//! Worlds by generational id. The registry lock is held only to look a world up. Each world
+//! sits behind a reader-writer lock: a call that changes the world takes it for writing with
+//! `try_write`, so a second thread gets `BUSY` instead of racing or waiting; the reads allowed
+//! during a step (`boids_world_step_begin`) share it for reading, so any number of them run at
+//! once, and `boids_world_step_end` waits for them instead of failing.
 
 use crate::boundary::Fail;
 use crate::types::{BoidsFlockParams, BoidsResult, BoidsWorldId};
 use boids_sim::FlockId;
 use boids_sim::World;
 use boids_sim::slotmap::{SlotKey, SlotMap};
+use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError};
 
 /// The world ids of the C ABI are keys of one [`SlotMap`]; their index is 1-based so that the
 /// all-zero id is null.
@@ -34,7 +39,24 @@ pub(crate) struct Entry {
     pub raw: HashMap<FlockId, BoidsFlockParams>,
 }
 
-type Worlds = SlotMap<BoidsWorldId, Arc<Mutex<Entry>>>;
+/// One world in the registry: its lock, and what calls need to know without taking it.
+pub(crate) struct Cell {
+    lock: RwLock<Entry>,
+    /// Mirrors `World::is_stepping` (written under the write lock), so `is_stepping` answers
+    /// whatever other threads hold.
+    stepping: AtomicBool,
+    /// Set while `step_begin` or `step_end` wants or holds the write lock (to start a step, or
+    /// install one that is done): a read that finds the lock taken waits instead of returning
+    /// `BUSY`, since either is short.
+    brief: AtomicBool,
+    /// One `step_end` at a time: a second waits for the first, then finds no step in flight.
+    ending: Mutex<()>,
+    /// The world's host job system (its address; 0 for none): the key of the thread-local
+    /// marker that refuses calls made from inside the world's own step.
+    host_key: usize,
+}
+
+type Worlds = SlotMap<BoidsWorldId, Arc<Cell>>;
 
 static WORLDS: Mutex<Option<Worlds>> = Mutex::new(None);
 
@@ -48,7 +70,8 @@ fn worlds<T>(f: impl FnOnce(&mut Worlds) -> T) -> T {
 /// Most worlds alive at once.
 const MAX_WORLDS: usize = 1 << 16;
 
-pub(crate) fn insert(world: World) -> Result<BoidsWorldId, Fail> {
+/// Adds a world; `host_key` is its host job system's address (`HostExec::key`), or 0.
+pub(crate) fn insert(world: World, host_key: usize) -> Result<BoidsWorldId, Fail> {
     worlds(|w| {
         if w.len() >= MAX_WORLDS {
             return Err(Fail::new(
@@ -56,10 +79,16 @@ pub(crate) fn insert(world: World) -> Result<BoidsWorldId, Fail> {
                 format!("too many worlds alive (at most {MAX_WORLDS})"),
             ));
         }
-        w.insert(Arc::new(Mutex::new(Entry {
-            world,
-            raw: HashMap::new(),
-        })))
+        w.insert(Arc::new(Cell {
+            lock: RwLock::new(Entry {
+                world,
+                raw: HashMap::new(),
+            }),
+            stepping: AtomicBool::new(false),
+            brief: AtomicBool::new(false),
+            ending: Mutex::new(()),
+            host_key,
+        }))
         .ok_or_else(|| Fail::new(BoidsResult::InvalidArgument, "too many worlds"))
     })
 }
@@ -74,8 +103,42 @@ fn invalid(id: BoidsWorldId) -> Fail {
     )
 }
 
+thread_local! {
+    /// The host job systems (`Cell::host_key`) whose world's step this thread is inside: set
+    /// while the engine runs a step's job here or calls the host's `enqueue_task` /
+    /// `finish_task` from it. A call on such a world from here could only wait for itself.
+    static IN_STEP: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Marks this thread as inside the step of the world whose host job system is `key` while
+/// `f` runs (nested marks stack).
+pub(crate) fn inside_step<T>(key: usize, f: impl FnOnce() -> T) -> T {
+    struct Unmark;
+    impl Drop for Unmark {
+        fn drop(&mut self) {
+            IN_STEP.with(|m| m.borrow_mut().pop());
+        }
+    }
+    IN_STEP.with(|m| m.borrow_mut().push(key));
+    let _unmark = Unmark;
+    f()
+}
+
+/// `BUSY` for a call made from inside the world's own step (a host callback).
+fn not_from_own_step(cell: &Cell) -> Result<(), Fail> {
+    if cell.host_key != 0 && IN_STEP.with(|m| m.borrow().contains(&cell.host_key)) {
+        return Err(Fail::new(
+            BoidsResult::Busy,
+            "called from inside this world's own step (from the host's enqueue_task or \
+             finish_task, or a task the engine is running): a task callback may call other \
+             worlds, never the world whose step it serves",
+        ));
+    }
+    Ok(())
+}
+
 /// The world behind `id` (index is 1-based so that the all-zero id is null).
-pub(crate) fn get(id: BoidsWorldId) -> Result<Arc<Mutex<Entry>>, Fail> {
+fn get(id: BoidsWorldId) -> Result<Arc<Cell>, Fail> {
     worlds(|w| w.get(id).cloned()).ok_or_else(|| invalid(id))
 }
 
@@ -83,18 +146,63 @@ pub(crate) fn is_valid(id: BoidsWorldId) -> bool {
     get(id).is_ok()
 }
 
-/// Locks a world for one call: `BUSY` when another thread holds it.
-pub(crate) fn lock(cell: &Mutex<Entry>) -> Result<MutexGuard<'_, Entry>, Fail> {
-    match cell.try_lock() {
-        Ok(g) => Ok(g),
-        Err(TryLockError::WouldBlock) => Err(Fail::new(
+fn poisoned() -> Fail {
+    Fail::new(
+        BoidsResult::Panic,
+        "world was left inconsistent by an earlier internal panic; destroy it",
+    )
+}
+
+fn busy(cell: &Cell) -> Fail {
+    if cell.stepping.load(Ordering::Acquire) {
+        step_in_flight()
+    } else {
+        Fail::new(
             BoidsResult::Busy,
-            "world is in use by another thread (calls on one world must not overlap)",
-        )),
-        Err(TryLockError::Poisoned(_)) => Err(Fail::new(
-            BoidsResult::Panic,
-            "world was left inconsistent by an earlier internal panic; destroy it",
-        )),
+            "world is in use by another thread (calls that change one world must not overlap)",
+        )
+    }
+}
+
+fn step_in_flight() -> Fail {
+    Fail::new(
+        BoidsResult::Busy,
+        "a step is in flight on this world (boids_world_step_begin): until \
+         boids_world_step_end, only its boid reads are allowed",
+    )
+}
+
+/// The world for a change: `BUSY` while a step is in flight or another thread changes it;
+/// reads on other threads (short, and allowed at any time) are waited for.
+fn write(cell: &Cell) -> Result<RwLockWriteGuard<'_, Entry>, Fail> {
+    if cell.stepping.load(Ordering::Acquire) {
+        return Err(step_in_flight());
+    }
+    match cell.lock.try_write() {
+        Ok(g) => Ok(g),
+        Err(TryLockError::WouldBlock) => match cell.lock.try_read() {
+            // Only readers hold it: wait for them (new readers wait behind this writer).
+            Ok(r) => {
+                drop(r);
+                cell.lock.write().map_err(|_| poisoned())
+            }
+            Err(TryLockError::WouldBlock) => Err(busy(cell)),
+            Err(TryLockError::Poisoned(_)) => Err(poisoned()),
+        },
+        Err(TryLockError::Poisoned(_)) => Err(poisoned()),
+    }
+}
+
+/// The world for a read: shared with other readers; waits for a step's start or install;
+/// `BUSY` while another thread changes it.
+fn read(cell: &Cell) -> Result<RwLockReadGuard<'_, Entry>, Fail> {
+    match cell.lock.try_read() {
+        Ok(g) => Ok(g),
+        Err(TryLockError::WouldBlock) if cell.brief.load(Ordering::Acquire) => {
+            cell.lock.read().map_err(|_| poisoned())
+        }
+        Err(TryLockError::WouldBlock) => Err(busy(cell)),
+        Err(TryLockError::Poisoned(_)) => Err(poisoned()),
     }
 }
 
@@ -114,26 +222,88 @@ pub(crate) fn with_entry<T>(
     f: impl FnOnce(&mut Entry) -> Result<T, Fail>,
 ) -> Result<T, Fail> {
     let cell = get(id)?;
-    let mut g = lock(&cell)?;
+    not_from_own_step(&cell)?;
+    let mut g = write(&cell)?;
     if g.world.is_stepping() {
-        return Err(Fail::new(
-            BoidsResult::Busy,
-            "a step is in flight on this world (boids_world_step_begin): until \
-             boids_world_step_end, only its boid reads are allowed",
-        ));
+        return Err(step_in_flight());
     }
     f(&mut g)
 }
 
-/// Runs `f` on the locked world, also while a step is in flight: the reads that see the state
-/// before the step, and the step's end.
+/// Raises a cell's `brief` flag for as long as it lives.
+struct Brief<'a>(&'a AtomicBool);
+
+impl<'a> Brief<'a> {
+    fn set(flag: &'a AtomicBool) -> Self {
+        flag.store(true, Ordering::Release);
+        Brief(flag)
+    }
+}
+
+impl Drop for Brief<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
+/// Starts a step (`boids_world_step_begin`).
+pub(crate) fn step_begin(id: BoidsWorldId, dt: f32) -> Result<(), Fail> {
+    let cell = get(id)?;
+    not_from_own_step(&cell)?;
+    let _brief = Brief::set(&cell.brief);
+    let mut g = write(&cell)?;
+    if g.world.is_stepping() {
+        return Err(step_in_flight());
+    }
+    g.world.step_begin(dt)?;
+    cell.stepping.store(true, Ordering::Release);
+    Ok(())
+}
+
+/// Ends the step in flight (`boids_world_step_end`): waits for it while readers go on, then
+/// waits for the readers and installs it. Never `BUSY` but from inside the world's own step.
+pub(crate) fn step_end(id: BoidsWorldId) -> Result<(), Fail> {
+    let cell = get(id)?;
+    not_from_own_step(&cell)?;
+    let _one = cell.ending.lock().unwrap_or_else(|p| p.into_inner());
+    // `stepping` changes only under the write lock, and only `step_end` clears it: with none
+    // set, no step is in flight (whatever another thread is doing with the world).
+    if !cell.stepping.load(Ordering::Acquire) {
+        return Err(Fail::new(
+            BoidsResult::InvalidArgument,
+            "step_end without step_begin: no step is in flight on this world \
+             (boids_world_step_begin starts one)",
+        ));
+    }
+    {
+        // Shared: reads on other threads go on while the step finishes.
+        let g = cell.lock.read().map_err(|_| poisoned())?;
+        g.world.step_wait();
+    }
+    let _brief = Brief::set(&cell.brief);
+    let mut g = cell.lock.write().map_err(|_| poisoned())?;
+    let r = g.world.step_end();
+    cell.stepping
+        .store(g.world.is_stepping(), Ordering::Release);
+    drop(g);
+    Ok(r?)
+}
+
+/// Whether a step is in flight: answers whatever other threads are doing.
+pub(crate) fn is_stepping(id: BoidsWorldId) -> Result<bool, Fail> {
+    Ok(get(id)?.stepping.load(Ordering::Acquire))
+}
+
+/// Runs `f` on the world, also while a step is in flight: the reads that see the state before
+/// the step. Any number of them run at once.
 pub(crate) fn with_world_in_flight<T>(
     id: BoidsWorldId,
-    f: impl FnOnce(&mut World) -> Result<T, Fail>,
+    f: impl FnOnce(&World) -> Result<T, Fail>,
 ) -> Result<T, Fail> {
     let cell = get(id)?;
-    let mut g = lock(&cell)?;
-    f(&mut g.world)
+    not_from_own_step(&cell)?;
+    let g = read(&cell)?;
+    f(&g.world)
 }
 
 /// Destroys a world; `BUSY` (and nothing destroyed) while another thread is using it. A step
@@ -142,7 +312,8 @@ pub(crate) fn with_world_in_flight<T>(
 pub(crate) fn remove(id: BoidsWorldId) -> Result<(), Fail> {
     let cell = worlds(|w| {
         let cell = w.get(id).ok_or_else(|| invalid(id))?;
-        if let Err(TryLockError::WouldBlock) = cell.try_lock() {
+        not_from_own_step(cell)?;
+        if let Err(TryLockError::WouldBlock) = cell.lock.try_write() {
             return Err(Fail::new(
                 BoidsResult::Busy,
                 "world is in use by another thread; destroy it when that call returns",

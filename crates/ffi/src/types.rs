@@ -114,7 +114,12 @@ pub type BoidsTaskFn = unsafe extern "C" fn(start: u32, end: u32, task_context: 
 /// thread (a host that cannot take more tasks runs them at once: `task(0, item_count,
 /// task_context)`). Called from the thread that steps the world and, during a step begun by
 /// `boids_world_step_begin`, from the host's worker that runs that step: it must be
-/// thread-safe. It must not call back into this library.
+/// thread-safe. `task_context` is an opaque token, not a pointer.
+///
+/// What a task callback may call: this function and `finish_task` may call the library for
+/// other worlds; every call on the world whose step they serve returns `BOIDS_RESULT_BUSY`
+/// ("called from inside this world's own step") and changes nothing, since it could only wait
+/// for the step it is part of. The same holds for whatever runs inside `task` on that thread.
 pub type BoidsEnqueueTaskFn = Option<
     unsafe extern "C" fn(
         task: BoidsTaskFn,
@@ -128,8 +133,17 @@ pub type BoidsEnqueueTaskFn = Option<
 /// A host's job system waits until every call of the task `user_task` (a handle
 /// `enqueue_task` returned) has returned, then forgets the handle. Called once per non-NULL
 /// handle, on the thread that steps the world (`boids_world_step`, `boids_world_step_end`,
-/// `boids_world_destroy`): never on one of the host's workers unless that worker called the
-/// library. It must not call back into this library.
+/// `boids_world_destroy`) or, for the tasks of a begun step, on the thread that ends it. It
+/// may help by running queued work while it waits. Calls on the world it serves return
+/// `BOIDS_RESULT_BUSY` (see `BoidsEnqueueTaskFn`).
+///
+/// A host that breaks this contract (a `finish_task` that returns before the task's calls have,
+/// a task called after its `finish_task`, or an `enqueue_task` that returns NULL before making
+/// every call) has undefined behaviour. Where catching it costs nothing the engine does: the
+/// task context is a token, so a late call finds no task and returns at once; a call still
+/// running when `finish_task` returns, or a NULL handle with calls left for the engine to make,
+/// fails the step with `BOIDS_RESULT_PANIC` (the message says which), and the world keeps the
+/// state before it.
 pub type BoidsFinishTaskFn =
     Option<unsafe extern "C" fn(user_task: *mut c_void, user_context: *mut c_void)>;
 

@@ -19,7 +19,7 @@ use std::sync::Arc;
 /// `def` is NULL or a valid pointer.
 unsafe fn world_config(
     def: *const BoidsWorldDef,
-) -> Result<(WorldConfig, Option<Arc<dyn Exec>>), Fail> {
+) -> Result<(WorldConfig, Option<Arc<HostExec>>), Fail> {
     // SAFETY: the caller's contract.
     let d = unsafe { read(def, "def") }?;
     if d.internal_cookie != WORLD_DEF_COOKIE {
@@ -99,9 +99,10 @@ pub unsafe extern "C" fn boids_world_create(
     boundary(|| -> Res {
         // SAFETY: documented contract.
         let (config, host) = unsafe { world_config(def) }?;
+        let key = host.as_ref().map_or(0, |h| h.key());
         need_out(out_world, "out_world")?;
-        let world = new_world(config, host)?;
-        let id = registry::insert(world)?;
+        let world = new_world(config, host.map(|h| h as Arc<dyn Exec>))?;
+        let id = registry::insert(world, key)?;
         // SAFETY: checked non-null above.
         unsafe { write(out_world, id) };
         Ok(())
@@ -111,7 +112,8 @@ pub unsafe extern "C" fn boids_world_create(
 /// Destroys a world and everything in it; its id and every flock and obstacle id in it go
 /// stale. A step in flight (`boids_world_step_begin`) is waited for first, and its result
 /// dropped. Destroying twice returns `BOIDS_RESULT_INVALID_ID`; while another thread is inside a
-/// call on the world, `BOIDS_RESULT_BUSY` (nothing destroyed).
+/// call on the world, or from inside the world's own step (the host's `enqueue_task` or
+/// `finish_task`), `BOIDS_RESULT_BUSY` (nothing destroyed).
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_world_destroy(world: BoidsWorldId) -> BoidsResult {
     boundary(|| registry::remove(world))
@@ -139,30 +141,47 @@ pub extern "C" fn boids_world_step(world: BoidsWorldId, dt: f32) -> BoidsResult 
 /// `boids_world_step_end`, the world's boid reads are allowed and see the state before the
 /// step: `boids_flock_count`, `boids_flock_read_positions`, `_velocities`, `_ids`,
 /// `_orientations`, `_matrices` and `_matrices_transformed` (and `boids_world_is_valid`,
-/// `boids_world_is_stepping`, `boids_flock_is_valid`). Every other call on the world returns
-/// `BOIDS_RESULT_BUSY` and changes nothing. `boids_world_destroy` waits for the step.
-/// A bad `dt` or a step already in flight is refused and nothing starts. The state after
-/// `boids_world_step_end` is bit-identical to `boids_world_step`'s.
+/// `boids_world_is_stepping`, `boids_flock_is_valid`). Any number of threads may read at once.
+/// Every other call on the world returns `BOIDS_RESULT_BUSY` and changes nothing.
+/// `boids_world_destroy` waits for the step. A bad `dt` or a step already in flight is refused
+/// and nothing starts. The state after `boids_world_step_end` is bit-identical to
+/// `boids_world_step`'s.
 /// With a host's job system (`BoidsWorldDef::enqueue_task`), the step runs as one task of the
 /// host's, which enqueues the step's own tasks from its worker; if the host has not started it
 /// by `boids_world_step_end`, it runs there.
+/// Threads: any thread; while another thread changes the world, `BOIDS_RESULT_BUSY` (reads on
+/// other threads wait for it instead).
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_world_step_begin(world: BoidsWorldId, dt: f32) -> BoidsResult {
-    boundary(|| registry::with_world(world, |w| Ok(w.step_begin(dt)?)))
+    boundary(|| registry::step_begin(world, dt))
 }
 
-/// Waits for the step `boids_world_step_begin` started and makes its result the world's state;
-/// returns the step's result (`BOIDS_RESULT_PANIC` if it failed: the world keeps the state
-/// before it). Without a step in flight: `BOIDS_RESULT_INVALID_ARGUMENT`, nothing changes.
+/// Waits for the step `boids_world_step_begin` started and makes its result the world's state.
+/// Returns:
+/// - `BOIDS_RESULT_OK`: the step's result is the world's state;
+/// - `BOIDS_RESULT_PANIC`: the step failed (an internal panic, or a host job system that broke
+///   its contract: see `BoidsFinishTaskFn`); the world keeps the state before it, and no step
+///   is in flight any more;
+/// - `BOIDS_RESULT_INVALID_ARGUMENT`: no step is in flight (never begun, or already ended by
+///   another thread); nothing changes;
+/// - `BOIDS_RESULT_INVALID_ID`: `world` is not a live world;
+/// - `BOIDS_RESULT_BUSY` only when called from inside this world's own step (from the host's
+///   `enqueue_task` or `finish_task`): the step goes on, end it from elsewhere.
+///
+/// It never returns `BUSY` because of other threads: reads running on other threads go on
+/// while the step finishes, and the result is installed once they return. Two threads that
+/// end one step: one gets `OK`, the other waits for it and gets `INVALID_ARGUMENT`.
 /// Threads: any thread (not necessarily the one that began the step).
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_world_step_end(world: BoidsWorldId) -> BoidsResult {
-    boundary(|| registry::with_world_in_flight(world, |w| Ok(w.step_end()?)))
+    boundary(|| registry::step_end(world))
 }
 
 /// Writes 1 to `out_stepping` while a step begun by `boids_world_step_begin` has not been
-/// ended, else 0. Allowed while a step is in flight.
-/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+/// ended, else 0. Allowed while a step is in flight, and never `BOIDS_RESULT_BUSY`: it answers
+/// whatever other threads are doing (a `boids_world_step_end` on another thread may end the
+/// step just after).
+/// Threads: any thread.
 ///
 /// # Safety
 /// `out_stepping` is NULL or writable.
@@ -173,7 +192,7 @@ pub unsafe extern "C" fn boids_world_is_stepping(
 ) -> BoidsResult {
     boundary(|| {
         need_out(out_stepping, "out_stepping")?;
-        let s = registry::with_world_in_flight(world, |w| Ok(i32::from(w.is_stepping())))?;
+        let s = i32::from(registry::is_stepping(world)?);
         // SAFETY: checked non-null.
         unsafe { write(out_stepping, s) };
         Ok(())
@@ -259,7 +278,9 @@ pub unsafe extern "C" fn boids_world_save(
 /// Creates a world from bytes `boids_world_save` wrote (`len` bytes at `bytes`) and writes its
 /// id to `out_world`. The seed, step count, flocks (with their names, parameters and boids),
 /// obstacles and relations come from the bytes; `def` (from `boids_default_world_def()`)
-/// gives only the thread count (its `seed` is ignored). Flock ids keep their index and
+/// gives who runs the steps, checked as `boids_world_create` checks it: the thread count, or
+/// the host's job system (`enqueue_task`, `finish_task`, `worker_count`, `user_context`); its
+/// `seed` is ignored. Flock ids keep their index and
 /// generation under the new world id; `boids_flock_find` finds them by name. Bytes that are not
 /// a save file, truncated, corrupt (checksum), of a newer format version, or holding a value
 /// the API refuses: `BOIDS_RESULT_INVALID_ARGUMENT` with the reason, and no world is created.
@@ -278,14 +299,15 @@ pub unsafe extern "C" fn boids_world_load(
     boundary(|| -> Res {
         // SAFETY: documented contract.
         let (config, host) = unsafe { world_config(def) }?;
+        let key = host.as_ref().map_or(0, |h| h.key());
         need_out(out_world, "out_world")?;
         // SAFETY: documented contract.
         let data = unsafe { slice(bytes, len, "bytes") }?;
         let world = match host {
-            Some(e) => World::load_with_exec(data, config, e)?,
+            Some(e) => World::load_with_exec(data, config, e as Arc<dyn Exec>)?,
             None => World::load(data, config)?,
         };
-        let id = registry::insert(world)?;
+        let id = registry::insert(world, key)?;
         // SAFETY: checked non-null above.
         unsafe { write(out_world, id) };
         Ok(())

@@ -358,3 +358,224 @@ fn a_host_whose_workers_never_come_still_steps() {
     boids_world_destroy(w);
     boids_world_destroy(reference);
 }
+
+/// What a re-entrant host's callbacks did: each call they made, its result and message.
+struct Reentrant {
+    pool: Arc<Pool>,
+    /// The world these callbacks serve, and another one (both as `index << 32 | generation`).
+    world: AtomicU64,
+    other: AtomicU64,
+    calls: Mutex<Vec<(&'static str, BoidsResult, String)>>,
+}
+
+fn unpack(x: u64) -> BoidsWorldId {
+    BoidsWorldId {
+        index: (x >> 32) as u32,
+        generation: x as u32,
+    }
+}
+
+fn pack(w: BoidsWorldId) -> u64 {
+    (u64::from(w.index) << 32) | u64::from(w.generation)
+}
+
+impl Reentrant {
+    fn record(&self, what: &'static str, r: BoidsResult) {
+        self.calls.lock().unwrap().push((what, r, msg()));
+    }
+}
+
+/// `enqueue_task` that first calls the library back: every call a confused host could make on
+/// the world it serves, and a read of another world; then queues the task on the pool.
+unsafe extern "C" fn enqueue_reentrant(
+    call: BoidsTaskFn,
+    items: u32,
+    min_range: u32,
+    context: *mut c_void,
+    user: *mut c_void,
+) -> *mut c_void {
+    let r = unsafe { &*user.cast::<Reentrant>() };
+    let (w, other) = (
+        unpack(r.world.load(Ordering::SeqCst)),
+        unpack(r.other.load(Ordering::SeqCst)),
+    );
+    r.record("step_end", boids_world_step_end(w));
+    r.record("step_begin", boids_world_step_begin(w, DT));
+    r.record("step", boids_world_step(w, DT));
+    r.record("destroy", boids_world_destroy(w));
+    let mut h = 0;
+    r.record("state_hash", unsafe { boids_world_state_hash(w, &mut h) });
+    let mut n = 0;
+    r.record("list_flocks", unsafe {
+        boids_world_list_flocks(w, std::ptr::null_mut(), 0, &mut n)
+    });
+    r.record("other world", unsafe {
+        boids_world_state_hash(other, &mut h)
+    });
+    unsafe {
+        enqueue(
+            call,
+            items,
+            min_range,
+            context,
+            Arc::as_ptr(&r.pool).cast_mut().cast(),
+        )
+    }
+}
+
+/// `finish_task` that tries to destroy the world it serves before it waits.
+unsafe extern "C" fn finish_reentrant(handle: *mut c_void, user: *mut c_void) {
+    let r = unsafe { &*user.cast::<Reentrant>() };
+    let w = unpack(r.world.load(Ordering::SeqCst));
+    r.record("destroy from finish", boids_world_destroy(w));
+    r.record("step_end from finish", boids_world_step_end(w));
+    unsafe { finish(handle, Arc::as_ptr(&r.pool).cast_mut().cast()) }
+}
+
+/// A host whose task callbacks call back into the library, for the world whose step they serve,
+/// from the stepping thread and from the host's worker running a begun step: every such call
+/// returns BUSY ("inside this world's own step") instead of deadlocking, a call on another
+/// world succeeds, and the steps give the engine's bits.
+#[test]
+fn calls_from_inside_the_worlds_own_step_are_busy_not_a_deadlock() {
+    let r = Arc::new(Reentrant {
+        pool: Pool::new(2, 3),
+        world: AtomicU64::new(0),
+        other: AtomicU64::new(0),
+        calls: Mutex::new(Vec::new()),
+    });
+    let mut def = boids_default_world_def();
+    def.seed = 5;
+    def.enqueue_task = Some(enqueue_reentrant);
+    def.finish_task = Some(finish_reentrant);
+    def.worker_count = 2;
+    def.user_context = Arc::as_ptr(&r).cast_mut().cast();
+    let mut w = BoidsWorldId::default();
+    assert_eq!(unsafe { boids_world_create(&def, &mut w) }, BoidsResult::Ok);
+    fill(w, "school");
+    let other = engine_world(1);
+    fill(other, "fish-tank");
+    r.world.store(pack(w), Ordering::SeqCst);
+    r.other.store(pack(other), Ordering::SeqCst);
+    let reference = engine_world(2);
+    fill(reference, "school");
+    for overlap in [false, true] {
+        r.calls.lock().unwrap().clear();
+        assert_eq!(
+            run(w, 3, overlap),
+            run(reference, 3, false),
+            "begin/end {overlap}"
+        );
+        let calls = r.calls.lock().unwrap();
+        assert!(calls.len() > 10, "the callbacks ran: {}", calls.len());
+        for (what, code, m) in calls.iter() {
+            if *what == "other world" {
+                assert_eq!(*code, BoidsResult::Ok, "{what}: {m}");
+            } else {
+                assert_eq!(
+                    *code,
+                    BoidsResult::Busy,
+                    "{what} (begin/end {overlap}): {m}"
+                );
+                assert!(m.contains("inside this world's own step"), "{what}: {m}");
+            }
+        }
+        assert!(calls.iter().any(|c| c.0 == "destroy from finish"));
+    }
+    assert_eq!(boids_world_destroy(w), BoidsResult::Ok);
+    boids_world_destroy(other);
+    boids_world_destroy(reference);
+    r.pool.stop();
+}
+
+/// Hosts that break the contract, as the header says they must not: one whose `enqueue_task`
+/// returns NULL ("every call made") and makes the calls later from its own thread, and one
+/// whose `finish_task` returns at once while its workers make the calls late. The engine never
+/// reads freed memory (the task context is a token; a late call finds nothing): each step
+/// either gives the engine's bits, or fails with PANIC naming the broken contract and keeps
+/// the state before it.
+#[test]
+fn a_host_that_breaks_its_contract_gets_an_error_not_a_crash() {
+    struct Late {
+        calls: Mutex<Vec<(BoidsTaskFn, u32, usize)>>,
+        late_calls: AtomicUsize,
+    }
+    unsafe extern "C" fn enqueue_null(
+        call: BoidsTaskFn,
+        items: u32,
+        _min: u32,
+        context: *mut c_void,
+        user: *mut c_void,
+    ) -> *mut c_void {
+        let l = unsafe { &*user.cast::<Late>() };
+        l.calls
+            .lock()
+            .unwrap()
+            .push((call, items, context as usize));
+        std::ptr::null_mut()
+    }
+    unsafe extern "C" fn enqueue_handle(
+        call: BoidsTaskFn,
+        items: u32,
+        _min: u32,
+        context: *mut c_void,
+        user: *mut c_void,
+    ) -> *mut c_void {
+        let l = unsafe { &*user.cast::<Late>() };
+        l.calls
+            .lock()
+            .unwrap()
+            .push((call, items, context as usize));
+        std::ptr::dangling_mut::<u8>().cast()
+    }
+    unsafe extern "C" fn finish_at_once(_handle: *mut c_void, _user: *mut c_void) {}
+    for null in [true, false] {
+        let late = Arc::new(Late {
+            calls: Mutex::new(Vec::new()),
+            late_calls: AtomicUsize::new(0),
+        });
+        let mut def = boids_default_world_def();
+        def.seed = 5;
+        def.enqueue_task = Some(if null { enqueue_null } else { enqueue_handle });
+        def.finish_task = Some(finish_at_once);
+        def.worker_count = 4;
+        def.user_context = Arc::as_ptr(&late).cast_mut().cast();
+        let mut w = BoidsWorldId::default();
+        assert_eq!(unsafe { boids_world_create(&def, &mut w) }, BoidsResult::Ok);
+        fill(w, "school");
+        let reference = engine_world(1);
+        fill(reference, "school");
+        let mut failed = 0;
+        for overlap in [false, true] {
+            for _ in 0..4 {
+                let before = hash(w);
+                let r = if overlap {
+                    assert_eq!(boids_world_step_begin(w, DT), BoidsResult::Ok);
+                    boids_world_step_end(w)
+                } else {
+                    boids_world_step(w, DT)
+                };
+                // The host makes its calls late: after the loop, the step or its end.
+                for (call, items, context) in late.calls.lock().unwrap().drain(..) {
+                    unsafe { call(0, items, context as *mut c_void) };
+                    late.late_calls.fetch_add(1, Ordering::Relaxed);
+                }
+                if r == BoidsResult::Ok {
+                    assert_eq!(boids_world_step(reference, DT), BoidsResult::Ok);
+                    assert_eq!(hash(w), hash(reference), "NULL {null}");
+                } else {
+                    assert_eq!(r, BoidsResult::Panic, "{}", msg());
+                    assert!(msg().contains("broke its contract"), "{}", msg());
+                    assert_eq!(hash(w), before, "a failed step changes nothing");
+                    failed += 1;
+                }
+            }
+        }
+        assert!(late.late_calls.load(Ordering::Relaxed) > 0);
+        if null {
+            assert!(failed > 0, "a NULL handle with calls left is reported");
+        }
+        assert_eq!(boids_world_destroy(w), BoidsResult::Ok);
+        boids_world_destroy(reference);
+    }
+}

@@ -486,3 +486,108 @@ fn a_step_may_end_on_another_thread() {
     boids_world_destroy(twin);
     boids_world_destroy(fx.w);
 }
+
+/// Readers on three threads read all the time while the main thread runs 200 frames of
+/// begin / end: every `step_end` succeeds (it waits for the readers, never `BUSY`), every read
+/// succeeds and sees a whole state (the one before a step, or after it: never a mix),
+/// `is_stepping` always answers, and the world ends where `boids_world_step` takes it.
+#[test]
+fn step_end_waits_for_readers_on_other_threads_and_reads_run_together() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let w = world(2);
+    let mut def = boids_default_flock_def();
+    def.name = c"school".as_ptr();
+    let mut f = BoidsFlockId::default();
+    assert_eq!(unsafe { boids_flock_create(w, &def, &mut f) }, Ok);
+    let mut first = 0;
+    let spawn = boids_default_spawn_def();
+    assert_eq!(
+        unsafe { boids_flock_spawn(f, 3000, &spawn, &mut first) },
+        Ok
+    );
+    let reference = load(&save(w), 1);
+    let stop = Arc::new(AtomicBool::new(false));
+    let reads = Arc::new(AtomicUsize::new(0));
+    let overlapping = Arc::new(AtomicUsize::new(0));
+    let most_at_once = Arc::new(AtomicUsize::new(0));
+    let readers: Vec<_> = (0..3)
+        .map(|_| {
+            let (stop, reads) = (stop.clone(), reads.clone());
+            let (overlapping, most) = (overlapping.clone(), most_at_once.clone());
+            std::thread::spawn(move || {
+                let mut pos = vec![BoidsVec3::default(); 3000];
+                let mut ids = vec![0u32; 3000];
+                while !stop.load(Ordering::Relaxed) {
+                    let mut n = 0;
+                    let now = overlapping.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(now, Ordering::SeqCst);
+                    let r =
+                        unsafe { boids_flock_read_positions(f, pos.as_mut_ptr(), 3000, &mut n) };
+                    overlapping.fetch_sub(1, Ordering::SeqCst);
+                    assert_eq!(r, Ok, "a read during a step: {}", msg());
+                    assert_eq!(n, 3000);
+                    let r = unsafe { boids_flock_read_ids(f, ids.as_mut_ptr(), 3000, &mut n) };
+                    assert_eq!(r, Ok, "{}", msg());
+                    assert!(ids.iter().enumerate().all(|(i, &id)| id == i as u32));
+                    let mut s = 7;
+                    assert_eq!(
+                        unsafe { boids_world_is_stepping(w, &mut s) },
+                        Ok,
+                        "{}",
+                        msg()
+                    );
+                    assert!(s == 0 || s == 1);
+                    reads.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    for frame in 0..200 {
+        assert_eq!(
+            boids_world_step_begin(w, DT),
+            Ok,
+            "frame {frame}: {}",
+            msg()
+        );
+        std::thread::yield_now();
+        assert_eq!(boids_world_step_end(w), Ok, "frame {frame}: {}", msg());
+        assert_eq!(boids_world_step(reference, DT), Ok);
+    }
+    stop.store(true, Ordering::Relaxed);
+    for r in readers {
+        r.join().expect("a reader failed");
+    }
+    assert!(reads.load(Ordering::Relaxed) > 200, "the readers ran");
+    assert_eq!(hash(w), hash(reference), "the readers changed nothing");
+    boids_world_destroy(w);
+    boids_world_destroy(reference);
+}
+
+/// Two threads end one step at once, 200 times: exactly one gets `OK`, the other waits for it
+/// and gets `INVALID_ARGUMENT` (no step in flight any more); neither gets `BUSY`.
+#[test]
+fn two_step_ends_racing_one_wins_the_other_finds_no_step() {
+    let w = world(2);
+    let f = preset(w, c"fish-tank");
+    let _ = f;
+    for round in 0..200 {
+        assert_eq!(boids_world_step_begin(w, DT), Ok);
+        let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let b = barrier.clone();
+        let other = std::thread::spawn(move || {
+            b.wait();
+            boids_world_step_end(w)
+        });
+        barrier.wait();
+        let mine = boids_world_step_end(w);
+        let theirs = other.join().unwrap();
+        let mut got = [mine, theirs];
+        got.sort_by_key(|r| *r as i32);
+        assert_eq!(got, [Ok, BoidsResult::InvalidArgument], "round {round}");
+        let mut s = 7;
+        assert_eq!(unsafe { boids_world_is_stepping(w, &mut s) }, Ok);
+        assert_eq!(s, 0, "round {round}: the step ended");
+    }
+    boids_world_destroy(w);
+}

@@ -27,6 +27,14 @@ pub trait Exec: Send + Sync {
     /// nothing to do.
     fn finish_step(&self) {}
 
+    /// A breach of the executor's own contract seen since the last call (a host's job system
+    /// that returned from waiting for a task before its calls did, say), described; the step
+    /// that saw it fails with it and the world keeps the state before that step. Rayon never
+    /// has one.
+    fn take_fault(&self) -> Option<String> {
+        None
+    }
+
     /// `true` when the ranges run on Rayon, so a library that parallelises with Rayon (kiddo's
     /// tree build) may do so too; a host's job system keeps Rayon's threads out.
     fn is_rayon(&self) -> bool {

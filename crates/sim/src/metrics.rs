@@ -2,8 +2,8 @@
 
 use crate::flock::Flock;
 use boids_core::Vec3;
+use boids_index::exec::{RayonExec, chunks_mut};
 use boids_index::{Hit, Index, IndexKind, NeighbourIndex, Points};
-use rayon::prelude::*;
 
 /// Summary measurements of one flock.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -14,11 +14,20 @@ pub struct FlockMetrics {
     pub polarisation: f32,
     /// Mean speed.
     pub mean_speed: f32,
-    /// Mean distance from each boid to its nearest flockmate (0 with fewer than two boids).
+    /// Mean distance from each boid to its nearest flockmate (0 with fewer than two boids, where
+    /// there is none: see [`FlockMetrics::has_nearest`]).
     pub mean_nearest_distance: f32,
     /// Number of groups: connected components of the graph linking boids closer than the
     /// flock's perception radius.
     pub groups: usize,
+}
+
+impl FlockMetrics {
+    /// Whether [`FlockMetrics::mean_nearest_distance`] means anything: a flock of fewer than two
+    /// boids has no nearest flockmate.
+    pub fn has_nearest(&self) -> bool {
+        self.count >= 2
+    }
 }
 
 /// Measures a flock. The sums run in a fixed order (deterministic).
@@ -42,15 +51,23 @@ pub fn measure(flock: &Flock) -> FlockMetrics {
             1.0,
             None,
         );
-        let d: Vec<f32> = flock
-            .positions()
-            .par_iter()
-            .enumerate()
-            .map_init(Vec::<Hit>::new, |hits, (i, &p)| {
-                tree.k_nearest(p, f32::INFINITY, 1, i as u32, hits);
-                hits.first().map_or(0.0, |h| h.d2.sqrt())
-            })
-            .collect();
+        // On the executor every loop of the engine uses (Rayon's global pool, or the calling
+        // thread where there are no threads), not on Rayon directly.
+        let positions = flock.positions();
+        let mut d = vec![0.0f32; n];
+        chunks_mut(
+            &RayonExec::default(),
+            &mut d,
+            1024,
+            &|start, out: &mut [f32]| {
+                let mut hits = Vec::<Hit>::new();
+                for (k, o) in out.iter_mut().enumerate() {
+                    let i = start + k;
+                    tree.k_nearest(positions[i], f32::INFINITY, 1, i as u32, &mut hits);
+                    *o = hits.first().map_or(0.0, |h| h.d2.sqrt());
+                }
+            },
+        );
         nearest = d.iter().map(|&x| f64::from(x)).sum::<f64>() / n as f64;
     }
     FlockMetrics {

@@ -57,6 +57,36 @@ fn refused<T: std::fmt::Debug>(
 
 const NAN3: Vec3 = Vec3::new(f32::NAN, 0.0, 0.0);
 
+/// A save file with its CBOR payload edited by `edit` and a header (length, FNV-1a checksum)
+/// that matches it again: a well-formed file whose content is bad.
+fn with_payload(save: &[u8], edit: impl FnOnce(&mut ciborium::Value)) -> Vec<u8> {
+    let mut v: ciborium::Value = ciborium::from_reader(&save[28..]).unwrap();
+    edit(&mut v);
+    let mut payload = Vec::new();
+    ciborium::into_writer(&v, &mut payload).unwrap();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in &payload {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    let mut out = save[..12].to_vec();
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&h.to_le_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+/// The value of `key` in a CBOR map.
+fn field<'a>(v: &'a mut ciborium::Value, key: &str) -> &'a mut ciborium::Value {
+    let ciborium::Value::Map(m) = v else {
+        panic!("not a map")
+    };
+    &mut m
+        .iter_mut()
+        .find(|(k, _)| k.as_text() == Some(key))
+        .unwrap_or_else(|| panic!("no {key}"))
+        .1
+}
+
 type Row = (&'static str, fn(&mut Fx));
 
 fn rows() -> Vec<Row> {
@@ -151,6 +181,31 @@ fn rows() -> Vec<Row> {
                 )
                 .is_err()
             );
+            // A well-formed file (checksum and all) whose relation names a flock generation
+            // the file does not hold: InvalidArgument naming the save, never InvalidId.
+            let mut w = World::new(cfg).unwrap();
+            let a = w.create_flock("a", FlockParams::default()).unwrap();
+            let b = w.create_flock("b", FlockParams::default()).unwrap();
+            w.set_relation(a, b, RelationKind::Flee, 2.0, 1.0).unwrap();
+            let bad = with_payload(&w.save(), |v| {
+                let rel = field(v, "relations");
+                let ciborium::Value::Array(rels) = rel else {
+                    panic!("relations")
+                };
+                let ciborium::Value::Array(to) = field(&mut rels[0], "to") else {
+                    panic!("to")
+                };
+                to[1] = ciborium::Value::Integer(9u32.into()); // generation 9: not in the file
+            });
+            match World::load(&bad, cfg) {
+                Err(Error::InvalidArgument(m)) => {
+                    assert!(
+                        m.contains("not a loadable boids save") && m.contains("relation"),
+                        "{m}"
+                    );
+                }
+                other => panic!("a relation to a flock not in the file: {:?}", other.err()),
+            }
         }),
         ("destroy_flock", |fx| {
             for id in bad_ids(fx) {
@@ -509,6 +564,7 @@ fn rows() -> Vec<Row> {
 /// Methods that cannot fail (getters, infallible actions) need no row.
 const INFALLIBLE: &[&str] = &[
     "save",
+    "step_wait",
     "seed",
     "steps",
     "threads",

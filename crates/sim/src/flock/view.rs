@@ -49,9 +49,17 @@ impl Flock {
     }
 
     /// [`Flock::id_slots`], built (if not yet) in parallel on `exec`.
+    ///
+    /// Readers on several threads may build it at once (the first to finish keeps its copy):
+    /// building inside `OnceLock::get_or_init` would deadlock, since a pool worker waiting for
+    /// its own parallel build may take up another reader's job, which would then wait on the
+    /// build its own thread is in the middle of.
     pub(crate) fn id_slots_with(&self, exec: &dyn Exec) -> &[u32] {
         let st = &*self.st;
-        st.id_slots.get_or_init(|| {
+        if let Some(s) = st.id_slots.get() {
+            return s;
+        }
+        let built = {
             let n = st.rank.len();
             let mut slots = vec![0u32; n];
             let parts = if n < PARALLEL_MIN {
@@ -63,27 +71,33 @@ impl Flock {
                 for (s, &r) in st.rank.iter().enumerate() {
                     slots[r as usize] = s as u32;
                 }
-                return slots;
-            }
-            // Each part owns a range of ranks and scans every slot (a scatter without races).
-            let per = n.div_ceil(parts);
-            chunks_mut(exec, &mut slots, per, &|start: usize, out: &mut [u32]| {
-                let lo = start as u32;
-                let hi = lo + out.len() as u32;
-                for (s, &r) in st.rank.iter().enumerate() {
-                    if r >= lo && r < hi {
-                        out[(r - lo) as usize] = s as u32;
+            } else {
+                // Each part owns a range of ranks and scans every slot (a scatter without
+                // races).
+                let per = n.div_ceil(parts);
+                chunks_mut(exec, &mut slots, per, &|start: usize, out: &mut [u32]| {
+                    let lo = start as u32;
+                    let hi = lo + out.len() as u32;
+                    for (s, &r) in st.rank.iter().enumerate() {
+                        if r >= lo && r < hi {
+                            out[(r - lo) as usize] = s as u32;
+                        }
                     }
-                }
-            });
+                });
+            }
             slots
-        })
+        };
+        st.id_slots.get_or_init(|| built)
     }
 
     fn view(&self) -> &IdView {
         let exec = RayonExec::default();
         let st = &*self.st;
-        st.id_view.get_or_init(|| {
+        if let Some(v) = st.id_view.get() {
+            return v;
+        }
+        // Built outside `get_or_init`, as in `id_slots_with`.
+        let built = {
             let slots = self.id_slots();
             let n = slots.len();
             let mut v = IdView {
@@ -97,7 +111,8 @@ impl Flock {
             gather(&exec, slots, &mut v.velocities, |s| st.velocities[s]);
             gather(&exec, slots, &mut v.headings, |s| st.headings[s]);
             v
-        })
+        };
+        st.id_view.get_or_init(|| built)
     }
 
     /// Stable ids, ascending (the order of every other read).

@@ -138,6 +138,22 @@ impl World {
         config: WorldConfig,
         exec: Option<Arc<dyn Exec>>,
     ) -> Result<World, Error> {
+        // Every refusal names the save: a value the API refuses is a bad file, not a bad call.
+        World::load_checked(bytes, config, exec).map_err(|e| match e {
+            Error::InvalidArgument(m)
+                if m.starts_with("not a loadable boids save") || m.starts_with("save format") =>
+            {
+                Error::InvalidArgument(m)
+            }
+            e => corrupt(e),
+        })
+    }
+
+    fn load_checked(
+        bytes: &[u8],
+        config: WorldConfig,
+        exec: Option<Arc<dyn Exec>>,
+    ) -> Result<World, Error> {
         if bytes.len() < HEADER || &bytes[..8] != MAGIC {
             return Err(corrupt(format!(
                 "{} bytes that do not start with the BOIDSAVE header",
@@ -200,7 +216,17 @@ impl World {
         world.set_observer(file.observer)?;
         for r in file.relations {
             let id = |(index, generation)| FlockId { index, generation };
-            world.set_relation(id(r.from), id(r.to), r.kind, r.radius, r.weight)?;
+            let (from, to) = (id(r.from), id(r.to));
+            world
+                .set_relation(from, to, r.kind, r.radius, r.weight)
+                .map_err(|e| match e {
+                    Error::InvalidId => corrupt(format!(
+                        "a relation names flock {}:{} -> {}:{} (index:generation), and one of \
+                         them is not in the file",
+                        from.index, from.generation, to.index, to.generation
+                    )),
+                    e => corrupt(format!("a relation: {e}")),
+                })?;
         }
         world.steps = file.steps;
         Ok(world)

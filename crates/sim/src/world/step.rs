@@ -107,6 +107,15 @@ pub(crate) struct InFlight {
 }
 
 impl InFlight {
+    /// Waits until the job is done, without taking its result.
+    fn wait_done(&self) {
+        let (lock, cv) = &*self.slot;
+        let mut done = lock.lock().unwrap_or_else(|p| p.into_inner());
+        while done.is_none() {
+            done = cv.wait(done).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
     /// Waits for the job; returns it and the panic message, if it panicked.
     fn wait(self) -> (Job, Option<String>) {
         let (lock, cv) = &*self.slot;
@@ -204,6 +213,18 @@ impl World {
         }
         let (job, panic) = in_flight.wait();
         self.finish(job, panic)
+    }
+
+    /// Waits until the step in flight, if any, is done, without installing it: a `&self`
+    /// method, so reads on other threads go on meanwhile, and [`World::step_end`] then returns
+    /// at once. A host's job system that has not started the step runs it here.
+    pub fn step_wait(&self) {
+        if let Some(f) = &self.in_flight {
+            if let Runner::Host(e) = &self.runner {
+                e.finish_step();
+            }
+            f.wait_done();
+        }
     }
 
     /// `true` while a step begun with [`World::step_begin`] has not been ended.
@@ -323,6 +344,12 @@ impl World {
     /// Gives every flock its working state back and installs the next boids of those that
     /// moved. A job that panicked installs nothing: the world keeps the state before the step.
     fn finish(&mut self, job: Job, panic: Option<String>) -> Result<(), Error> {
+        // A breach of the host's contract fails the step like a panic: nothing is installed.
+        let fault = match &self.runner {
+            Runner::Host(e) => e.take_fault(),
+            Runner::Rayon(..) => None,
+        };
+        let panic = panic.or(fault);
         for jf in job.flocks {
             let f = self
                 .flocks

@@ -116,6 +116,14 @@ namespace BoidsFlocking
             if (s == null) throw new ArgumentNullException(param);
             if (s.IndexOf('\0') >= 0)
                 throw new ArgumentException("must not contain a NUL character (C would cut the name there)", param);
+            // A lone UTF-16 surrogate has no UTF-8 form: Encoding.UTF8 would write U+FFFD in its
+            // place, and two different names would find the same flock.
+            for (int i = 0; i < s.Length; i++)
+            {
+                if (char.IsHighSurrogate(s[i]) && i + 1 < s.Length && char.IsLowSurrogate(s[i + 1])) { i++; continue; }
+                if (char.IsSurrogate(s[i]))
+                    throw new ArgumentException("is not valid Unicode: a lone UTF-16 surrogate at index " + i, param);
+            }
             byte[] bytes = new byte[Encoding.UTF8.GetByteCount(s) + 1];
             Encoding.UTF8.GetBytes(s, 0, s.Length, bytes, 0);
             return bytes;
