@@ -216,6 +216,26 @@
 #define BOIDS_OBSTACLE_PLANE 2
 
 /**
+ * `BoidsObstacleDef::shape`: A box with a rotation (`a` = centre, `b` = half extents, `rotation`).
+ */
+#define BOIDS_OBSTACLE_ORIENTED_BOX 3
+
+/**
+ * `BoidsObstacleDef::shape`: A capsule (`a`, `b` = the ends of its axis, `radius`).
+ */
+#define BOIDS_OBSTACLE_CAPSULE 4
+
+/**
+ * `BoidsObstacleDef::shape`: A placed triangle mesh (`mesh`, `a` = position, `rotation`, `scale`).
+ */
+#define BOIDS_OBSTACLE_MESH 5
+
+/**
+ * `BoidsObstacleDef::shape`: A placed heightfield (`mesh`, `a` = position, `rotation`, `scale`); boids stay above.
+ */
+#define BOIDS_OBSTACLE_HEIGHTFIELD 6
+
+/**
  * `boids_world_set_relation` kind: No reaction (removes a relation).
  */
 #define BOIDS_RELATION_IGNORE 0
@@ -301,9 +321,14 @@
 #define BOIDS_STRUCT_OBSTACLE_DEF 11
 
 /**
+ * `boids_struct_size` argument: `BoidsMeshId`.
+ */
+#define BOIDS_STRUCT_MESH_ID 12
+
+/**
  * Version of this C ABI; bumped on any incompatible change.
  */
-#define BOIDS_ABI_VERSION 2
+#define BOIDS_ABI_VERSION 3
 
 /**
  * Result of every fallible call. `BOIDS_RESULT_OK` is 0; `boids_result_str` names each code and
@@ -649,6 +674,114 @@ typedef struct BoidsFlockDef {
 } BoidsFlockDef;
 
 /**
+ * A rotation quaternion, Unity's memory order x, y, z, w (16 bytes).
+ */
+typedef struct BoidsQuat {
+  /**
+   * x.
+   */
+  float x;
+  /**
+   * y.
+   */
+  float y;
+  /**
+   * z.
+   */
+  float z;
+  /**
+   * w.
+   */
+  float w;
+} BoidsQuat;
+
+/**
+ * A world handle. All zero is the null id; ids of destroyed worlds go stale.
+ */
+typedef struct BoidsWorldId {
+  /**
+   * Slot, 1-based (0 = null).
+   */
+  uint32_t index;
+  /**
+   * Generation of the slot when issued.
+   */
+  uint32_t generation;
+} BoidsWorldId;
+
+/**
+ * A world's shape data: a triangle mesh or a heightfield (`boids_mesh_create`,
+ * `boids_heightfield_create`), placed by obstacles. Zero is null.
+ */
+typedef struct BoidsMeshId {
+  /**
+   * The world the data lives in.
+   */
+  struct BoidsWorldId world;
+  /**
+   * Slot, 1-based (0 = null).
+   */
+  uint32_t index;
+  /**
+   * Generation of the slot when issued.
+   */
+  uint32_t generation;
+} BoidsMeshId;
+
+/**
+ * An obstacle. Get one from `boids_default_obstacle_def()` (a ball of radius 1 at the origin,
+ * identity rotation, scale 1) and set the fields its `shape` uses:
+ *
+ * | `shape` | `a` | `b` | `radius` | `rotation` | `scale` | `mesh` |
+ * | --- | --- | --- | --- | --- | --- | --- |
+ * | `SPHERE` | centre | | radius | | | |
+ * | `BOX` (axis-aligned) | min corner | max corner | | | | |
+ * | `PLANE` | a point | unit normal out of the solid side | | | | |
+ * | `ORIENTED_BOX` | centre | half extents | | unit rotation | | |
+ * | `CAPSULE` | one end of the axis | the other end | radius | | | |
+ * | `MESH` | position | | | unit rotation | scale (> 0 per axis) | a triangle mesh |
+ * | `HEIGHTFIELD` | position (sample 0, 0) | | | unit rotation | scale (> 0 per axis) | a heightfield |
+ *
+ * Size: 80 bytes.
+ */
+typedef struct BoidsObstacleDef {
+  /**
+   * `BOIDS_OBSTACLE_*`.
+   */
+  int32_t shape;
+  /**
+   * Centre (sphere, oriented box), min corner (box), a point (plane), one end (capsule),
+   * position (mesh, heightfield).
+   */
+  struct BoidsVec3 a;
+  /**
+   * Max corner (box), unit normal (plane), half extents (oriented box), the other end
+   * (capsule).
+   */
+  struct BoidsVec3 b;
+  /**
+   * Radius (sphere, capsule).
+   */
+  float radius;
+  /**
+   * Unit rotation (oriented box, mesh, heightfield).
+   */
+  struct BoidsQuat rotation;
+  /**
+   * Scale along each axis of the mesh or heightfield (> 0).
+   */
+  struct BoidsVec3 scale;
+  /**
+   * The shape data a `MESH` or `HEIGHTFIELD` places (of the same world and kind).
+   */
+  struct BoidsMeshId mesh;
+  /**
+   * Set by `boids_default_obstacle_def`; do not touch.
+   */
+  uint32_t internal_cookie;
+} BoidsObstacleDef;
+
+/**
  * How `boids_flock_spawn` places boids. Get one from `boids_default_spawn_def()`.
  */
 typedef struct BoidsSpawnDef {
@@ -792,20 +925,6 @@ typedef struct BoidsWorldDef {
 } BoidsWorldDef;
 
 /**
- * A world handle. All zero is the null id; ids of destroyed worlds go stale.
- */
-typedef struct BoidsWorldId {
-  /**
-   * Slot, 1-based (0 = null).
-   */
-  uint32_t index;
-  /**
-   * Generation of the slot when issued.
-   */
-  uint32_t generation;
-} BoidsWorldId;
-
-/**
  * A flock handle: its world and its slot in that world. All zero is the null id.
  */
 typedef struct BoidsFlockId {
@@ -833,50 +952,6 @@ typedef struct BoidsMat4 {
    */
   float m[16];
 } BoidsMat4;
-
-/**
- * A rotation quaternion, Unity's memory order x, y, z, w (16 bytes).
- */
-typedef struct BoidsQuat {
-  /**
-   * x.
-   */
-  float x;
-  /**
-   * y.
-   */
-  float y;
-  /**
-   * z.
-   */
-  float z;
-  /**
-   * w.
-   */
-  float w;
-} BoidsQuat;
-
-/**
- * An obstacle shape.
- */
-typedef struct BoidsObstacleDef {
-  /**
-   * `BOIDS_OBSTACLE_*`.
-   */
-  int32_t shape;
-  /**
-   * Centre (sphere), min corner (box) or a point (plane).
-   */
-  struct BoidsVec3 a;
-  /**
-   * Max corner (box) or unit normal (plane).
-   */
-  struct BoidsVec3 b;
-  /**
-   * Radius (sphere).
-   */
-  float radius;
-} BoidsObstacleDef;
 
 /**
  * An obstacle handle: its world and its slot. All zero is the null id.
@@ -919,6 +994,13 @@ struct BoidsFlockDef boids_default_flock_def(void);
  * Threads: callable from any thread at any time; touches no world.
  */
 struct BoidsFlockParams boids_default_flock_params(void);
+
+/**
+ * Obstacle settings: a ball of radius 1 at the origin (`BOIDS_OBSTACLE_SPHERE`), rotation
+ * identity, scale 1, no mesh. Set `shape` and the fields it uses (see `BoidsObstacleDef`).
+ * Threads: callable from any thread at any time; touches no world.
+ */
+struct BoidsObstacleDef boids_default_obstacle_def(void);
 
 /**
  * Spawn settings: the box -5..5 at speeds 2..5.
@@ -1269,6 +1351,29 @@ BoidsResult boids_flock_write_velocities(struct BoidsFlockId flock,
                                          size_t count);
 
 /**
+ * Uploads a heightfield to `world` (Unity's `TerrainData`): `columns × rows` heights in world
+ * units, row after row (x fastest: `heights[j * columns + i]` is sample `i` along x, `j`
+ * along z), samples `cell_x` apart along x and `cell_z` along z; sample `(i, j)` sits at
+ * `(i cell_x, height, j cell_z)` before its placement (`BOIDS_OBSTACLE_HEIGHTFIELD`). Each cell
+ * is two triangles, split along the diagonal from `(i, j)` to `(i + 1, j + 1)`; boids never
+ * end a step below the surface. Refused with `BOIDS_RESULT_INVALID_ARGUMENT` and the field
+ * named: fewer than 2 samples a side (no cell), a height or cell size that is not finite, a
+ * cell size that is not positive, more than 2^24 triangles. On success writes the id to
+ * `out_mesh`.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+ *
+ * # Safety
+ * `heights` holds `columns * rows` readable floats; `out_mesh` is NULL or writable.
+ */
+BoidsResult boids_heightfield_create(struct BoidsWorldId world,
+                                     const float *heights,
+                                     uint32_t columns,
+                                     uint32_t rows,
+                                     float cell_x,
+                                     float cell_z,
+                                     struct BoidsMeshId *out_mesh);
+
+/**
  * The detail of the calling thread's last failed call ("flock params: perception_radius must be
  * finite and in [0, 1e9], got NaN"), or "" if none failed yet. The string belongs to the
  * library and stays valid until the calling thread's next failing call; copy it to keep it.
@@ -1277,7 +1382,48 @@ BoidsResult boids_flock_write_velocities(struct BoidsFlockId flock,
 const char *boids_last_error_message(void);
 
 /**
- * Adds an obstacle every flock of the world avoids (per its params).
+ * Uploads a triangle mesh to `world`: `vertex_count` vertices and `index_count` indices (three
+ * a triangle), copied. Its bounding volume hierarchy is built here, once; any number of
+ * obstacles (`BOIDS_OBSTACLE_MESH`) then place it with their own position, rotation and
+ * scale, as Unity's `MeshCollider`s share one `Mesh`. Not necessarily closed or convex; hit
+ * from both sides. Refused with `BOIDS_RESULT_INVALID_ARGUMENT` and the field named
+ * ("mesh vertices[7] must be finite...", "mesh indices[5] is 12, out of range for 8
+ * vertices"): a vertex not finite or beyond the world's limits, an index out of range, an
+ * index count that is not a multiple of 3, no triangle, more than 2^24 triangles. On success
+ * writes the id to `out_mesh`; it lives until `boids_mesh_destroy` or the world's end.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+ *
+ * # Safety
+ * `vertices` holds `vertex_count` readable `BoidsVec3` (NULL only with 0), `indices`
+ * `index_count` readable `uint32_t` (NULL only with 0); `out_mesh` is NULL or writable.
+ */
+BoidsResult boids_mesh_create(struct BoidsWorldId world,
+                              const struct BoidsVec3 *vertices,
+                              size_t vertex_count,
+                              const uint32_t *indices,
+                              size_t index_count,
+                              struct BoidsMeshId *out_mesh);
+
+/**
+ * Destroys shape data; its id goes stale. Refused with `BOIDS_RESULT_INVALID_ARGUMENT` (and
+ * nothing changes) while an obstacle places it: remove those obstacles first. Destroying twice
+ * returns `BOIDS_RESULT_INVALID_ID`.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+ */
+BoidsResult boids_mesh_destroy(struct BoidsMeshId mesh);
+
+/**
+ * 1 while `mesh` names live shape data, else 0.
+ * Threads: any thread; 0 while another thread changes its world.
+ */
+int32_t boids_mesh_is_valid(struct BoidsMeshId mesh);
+
+/**
+ * Adds an obstacle every flock of the world avoids (per its params). `def` must come from
+ * `boids_default_obstacle_def()`; the fields its `shape` uses are checked (finite, within the
+ * world's limits, positive sizes and scales, unit normals and rotations; a mesh or
+ * heightfield of this world and of that kind): otherwise `BOIDS_RESULT_INVALID_ARGUMENT` with
+ * the field named, and nothing is added.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
@@ -1295,7 +1441,9 @@ BoidsResult boids_obstacle_add(struct BoidsWorldId world,
 BoidsResult boids_obstacle_remove(struct BoidsObstacleId obstacle);
 
 /**
- * Replaces (moves) an obstacle's shape.
+ * Replaces (moves) an obstacle's shape: call it every frame for a moving obstacle. Moving a
+ * mesh or heightfield rebuilds nothing (its data and hierarchy are shared; only its vertices
+ * are placed anew). Checked as `boids_obstacle_add` checks; a refused def changes nothing.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *

@@ -90,6 +90,7 @@ inline void check_abi() {
             {BOIDS_STRUCT_WORLD_DEF, sizeof(BoidsWorldDef)},  {BOIDS_STRUCT_BOUNDS, sizeof(BoidsBounds)},
             {BOIDS_STRUCT_FLOCK_PARAMS, sizeof(BoidsFlockParams)}, {BOIDS_STRUCT_FLOCK_DEF, sizeof(BoidsFlockDef)},
             {BOIDS_STRUCT_SPAWN_DEF, sizeof(BoidsSpawnDef)},  {BOIDS_STRUCT_OBSTACLE_DEF, sizeof(BoidsObstacleDef)},
+            {BOIDS_STRUCT_MESH_ID, sizeof(BoidsMeshId)},
         };
         for (const auto& s : sizes) {
             if (boids_struct_size(s.first) != s.second) {
@@ -177,17 +178,65 @@ private:
     }
 };
 
-/// Obstacle shapes (BoidsObstacleDef).
+/// Obstacle shapes (BoidsObstacleDef, from boids_default_obstacle_def()).
 struct Shape {
     static ObstacleDef sphere(Vec3 centre, float radius) {
-        return ObstacleDef{static_cast<std::int32_t>(ObstacleKind::Sphere), centre, Vec3{0, 0, 0}, radius};
+        ObstacleDef d = boids_default_obstacle_def();
+        d.shape = static_cast<std::int32_t>(ObstacleKind::Sphere);
+        d.a = centre;
+        d.radius = radius;
+        return d;
     }
     static ObstacleDef box(Vec3 min, Vec3 max) {
-        return ObstacleDef{static_cast<std::int32_t>(ObstacleKind::Box), min, max, 0.0f};
+        ObstacleDef d = boids_default_obstacle_def();
+        d.shape = static_cast<std::int32_t>(ObstacleKind::Box);
+        d.a = min;
+        d.b = max;
+        return d;
     }
     /// The plane through `point` with outward `normal`.
     static ObstacleDef plane(Vec3 point, Vec3 normal) {
-        return ObstacleDef{static_cast<std::int32_t>(ObstacleKind::Plane), point, normal, 0.0f};
+        ObstacleDef d = boids_default_obstacle_def();
+        d.shape = static_cast<std::int32_t>(ObstacleKind::Plane);
+        d.a = point;
+        d.b = normal;
+        return d;
+    }
+    /// A box of half extents `half` around `centre`, turned by the unit `rotation`.
+    static ObstacleDef oriented_box(Vec3 centre, Vec3 half, Quat rotation) {
+        ObstacleDef d = boids_default_obstacle_def();
+        d.shape = static_cast<std::int32_t>(ObstacleKind::OrientedBox);
+        d.a = centre;
+        d.b = half;
+        d.rotation = rotation;
+        return d;
+    }
+    /// The points within `radius` of the segment `a b`.
+    static ObstacleDef capsule(Vec3 a, Vec3 b, float radius) {
+        ObstacleDef d = boids_default_obstacle_def();
+        d.shape = static_cast<std::int32_t>(ObstacleKind::Capsule);
+        d.a = a;
+        d.b = b;
+        d.radius = radius;
+        return d;
+    }
+    /// A triangle mesh (World::add_mesh) placed at `position`, turned by `rotation`, scaled.
+    static ObstacleDef mesh(BoidsMeshId mesh, Vec3 position, Quat rotation = Quat{0, 0, 0, 1},
+                            Vec3 scale = Vec3{1, 1, 1}) {
+        ObstacleDef d = boids_default_obstacle_def();
+        d.shape = static_cast<std::int32_t>(ObstacleKind::Mesh);
+        d.mesh = mesh;
+        d.a = position;
+        d.rotation = rotation;
+        d.scale = scale;
+        return d;
+    }
+    /// A heightfield (World::add_heightfield) with sample (0, 0) at `position`.
+    static ObstacleDef heightfield(BoidsMeshId field, Vec3 position, Quat rotation = Quat{0, 0, 0, 1},
+                                   Vec3 scale = Vec3{1, 1, 1}) {
+        ObstacleDef d = mesh(field, position, rotation, scale);
+        d.shape = static_cast<std::int32_t>(ObstacleKind::Heightfield);
+        return d;
     }
 };
 
@@ -389,6 +438,43 @@ private:
     }
 };
 
+/// Shape data (a triangle mesh or a heightfield) that owns its native data: destroyed with it
+/// (boids_mesh_destroy). Destroy the obstacles that place it first: the native call refuses a
+/// mesh still placed, and the destructor then leaves it to the world.
+class Mesh {
+public:
+    Mesh() = default;
+    explicit Mesh(BoidsMeshId id) noexcept : id_(id) {}
+    ~Mesh() { reset(); }
+    Mesh(const Mesh&) = delete;
+    Mesh& operator=(const Mesh&) = delete;
+    Mesh(Mesh&& o) noexcept : id_(std::exchange(o.id_, BoidsMeshId{})) {}
+    Mesh& operator=(Mesh&& o) noexcept {
+        if (this != &o) {
+            reset();
+            id_ = std::exchange(o.id_, BoidsMeshId{});
+        }
+        return *this;
+    }
+    BoidsMeshId id() const noexcept { return id_; }
+    /// Whether the data is still alive (boids_mesh_is_valid).
+    bool valid() const noexcept { return boids_mesh_is_valid(id_) == 1; }
+    /// Destroys the data now (boids_mesh_destroy); throws while an obstacle places it.
+    void destroy() {
+        check(boids_mesh_destroy(id_));
+        id_ = BoidsMeshId{};
+    }
+    /// Gives up ownership: the data stays in its world.
+    BoidsMeshId release() noexcept { return std::exchange(id_, BoidsMeshId{}); }
+
+private:
+    void reset() noexcept {
+        if (id_.index != 0) boids_mesh_destroy(id_);
+        id_ = BoidsMeshId{};
+    }
+    BoidsMeshId id_{};
+};
+
 /// An obstacle that owns its native obstacle: removed with it (boids_obstacle_remove).
 class Obstacle {
 public:
@@ -574,6 +660,25 @@ public:
         BoidsObstacleId id{};
         check(boids_obstacle_add(id_, &def, &id));
         return Obstacle(id);
+    }
+    /// Uploads a triangle mesh, three indices a triangle (boids_mesh_create); place it with
+    /// Shape::mesh.
+    Mesh add_mesh(const std::vector<Vec3>& vertices, const std::vector<std::uint32_t>& indices) {
+        BoidsMeshId id{};
+        check(boids_mesh_create(id_, vertices.data(), vertices.size(), indices.data(), indices.size(), &id));
+        return Mesh(id);
+    }
+    /// Uploads a heightfield of columns x rows heights, x fastest (boids_heightfield_create);
+    /// place it with Shape::heightfield.
+    Mesh add_heightfield(const std::vector<float>& heights, std::uint32_t columns, std::uint32_t rows,
+                         float cell_x, float cell_z) {
+        if (heights.size() != static_cast<std::size_t>(columns) * rows)
+            throw Error(BOIDS_RESULT_INVALID_ARGUMENT,
+                        "heights holds " + std::to_string(heights.size()) + " values, columns x rows = " +
+                            std::to_string(static_cast<std::size_t>(columns) * rows));
+        BoidsMeshId id{};
+        check(boids_heightfield_create(id_, heights.data(), columns, rows, cell_x, cell_z, &id));
+        return Mesh(id);
     }
 
     /// The whole world as bytes, for World::load: a save game, or a lockstep checkpoint

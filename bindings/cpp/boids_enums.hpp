@@ -123,6 +123,14 @@ enum class ObstacleKind : std::int32_t {
     Box = BOIDS_OBSTACLE_BOX,
     /// The half-space behind a plane (`a` = a point, `b` = unit normal).
     Plane = BOIDS_OBSTACLE_PLANE,
+    /// A box with a rotation (`a` = centre, `b` = half extents, `rotation`).
+    OrientedBox = BOIDS_OBSTACLE_ORIENTED_BOX,
+    /// A capsule (`a`, `b` = the ends of its axis, `radius`).
+    Capsule = BOIDS_OBSTACLE_CAPSULE,
+    /// A placed triangle mesh (`mesh`, `a` = position, `rotation`, `scale`).
+    Mesh = BOIDS_OBSTACLE_MESH,
+    /// A placed heightfield (`mesh`, `a` = position, `rotation`, `scale`); boids stay above.
+    Heightfield = BOIDS_OBSTACLE_HEIGHTFIELD,
 };
 
 /// The relation kind (boids_world_set_relation kind; C: BOIDS_RELATION_*).

@@ -4,7 +4,7 @@
 export * from './enums.mjs';
 
 /** The presets of the engine. */
-export declare const PRESETS: readonly ['fish-tank', 'goal-swarm', 'target-flock', 'steering-obstacles', 'flock-2d', 'shark'];
+export declare const PRESETS: readonly ['fish-tank', 'goal-swarm', 'target-flock', 'steering-obstacles', 'flock-2d', 'reef', 'shark'];
 /** The ABI boids.mjs was written against (BOIDS_ABI_VERSION). */
 export declare const ABI_VERSION: number;
 /** The version of boids.mjs. */
@@ -63,8 +63,20 @@ export interface SpawnDef {
 /** Any subset of a struct's fields, nested ones too. */
 export type Patch<T> = { [K in keyof T]?: T[K] extends Vec3 ? Partial<Vec3> : T[K] extends Bounds ? Patch<Bounds> : T[K] };
 
-/** An obstacle: ObstacleKind.SPHERE (a: centre, radius), BOX (a: min, b: max), PLANE (a: point, b: normal). */
-export interface ObstacleDef { shape: number; a: Vec3Like; b?: Vec3Like; radius: number; }
+/** An obstacle: ObstacleKind.SPHERE (a: centre, radius), BOX (a: min, b: max), PLANE (a: point,
+ * b: normal), ORIENTED_BOX (a: centre, b: half extents, rotation), CAPSULE (a, b: the ends of its
+ * axis, radius), MESH and HEIGHTFIELD (mesh, a: position, rotation, scale). Fields left out keep
+ * the library's default (a ball of radius 1 at the origin, rotation identity, scale 1). */
+export interface ObstacleDef {
+  shape: number;
+  a?: Vec3Like;
+  b?: Vec3Like;
+  radius?: number;
+  /** A unit quaternion [x, y, z, w]. */
+  rotation?: [number, number, number, number] | { x: number; y: number; z: number; w: number };
+  scale?: Vec3Like;
+  mesh?: Mesh;
+}
 
 /** Loads the engine from bytes, a compiled module, a Response, or a URL / path. */
 export declare function loadBoids(
@@ -102,6 +114,10 @@ export declare class World {
   setRelation(from: Flock, to: Flock, kind: number, radius: number, weight: number): void;
   setObserver(point: Vec3Like | null): void;
   addObstacle(def: ObstacleDef): Obstacle;
+  /** A triangle mesh: vertices (flat x, y, z or [x, y, z] each) and indices, three a triangle. */
+  addMesh(vertices: ArrayLike<number> | ReadonlyArray<readonly [number, number, number]>, indices: ArrayLike<number>): Mesh;
+  /** A heightfield of columns x rows heights (x fastest), cellX / cellZ apart. */
+  addHeightfield(heights: ArrayLike<number>, columns: number, rows: number, cellX: number, cellZ: number): Mesh;
   destroy(): void;
 }
 
@@ -127,6 +143,13 @@ export declare class Flock {
   writeVelocities(xyz: Float32Array | readonly number[]): void;
   destroy(): void;
   release(): void;
+}
+
+/** Shape data of a world, placed by obstacles (ObstacleKind.MESH, HEIGHTFIELD). */
+export declare class Mesh {
+  readonly isValid: boolean;
+  /** Destroys it (throws INVALID_ARGUMENT while an obstacle places it). */
+  destroy(): void;
 }
 
 export declare class Obstacle {

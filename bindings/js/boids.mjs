@@ -30,10 +30,10 @@ import * as enums from './enums.mjs';
 export * from './enums.mjs';
 
 /** The presets of the engine (boids_flock_create_preset). */
-export const PRESETS = Object.freeze(['fish-tank', 'goal-swarm', 'target-flock', 'steering-obstacles', 'flock-2d', 'shark']);
+export const PRESETS = Object.freeze(['fish-tank', 'goal-swarm', 'target-flock', 'steering-obstacles', 'flock-2d', 'reef', 'shark']);
 
 /** The ABI this file was written against (BOIDS_ABI_VERSION). */
-export const ABI_VERSION = 2;
+export const ABI_VERSION = 3;
 
 /** The version of this file (the package's); equal to `Boids.version` when they ship together. */
 export const WRAPPER_VERSION = '0.3.0';
@@ -62,6 +62,7 @@ const STRUCTS = {
   BoidsWorldId: [['index', 'u32'], ['generation', 'u32']],
   BoidsFlockId: [['world', 'BoidsWorldId'], ['index', 'u32'], ['generation', 'u32']],
   BoidsObstacleId: [['world', 'BoidsWorldId'], ['index', 'u32'], ['generation', 'u32']],
+  BoidsMeshId: [['world', 'BoidsWorldId'], ['index', 'u32'], ['generation', 'u32']],
   BoidsWorldDef: [
     ['seed', 'u64'], ['threads', 'u32'], ['internal_cookie', 'u32'], ['worker_count', 'u32'],
     ['enqueue_task', 'ptr'], ['finish_task', 'ptr'], ['user_context', 'ptr'],
@@ -94,14 +95,17 @@ const STRUCTS = {
     ['radius', 'f32'], ['min_speed', 'f32'], ['max_speed', 'f32'], ['has_direction', 'i32'],
     ['direction', 'BoidsVec3'], ['internal_cookie', 'u32'],
   ],
-  BoidsObstacleDef: [['shape', 'i32'], ['a', 'BoidsVec3'], ['b', 'BoidsVec3'], ['radius', 'f32']],
+  BoidsObstacleDef: [
+    ['shape', 'i32'], ['a', 'BoidsVec3'], ['b', 'BoidsVec3'], ['radius', 'f32'], ['rotation', 'BoidsQuat'],
+    ['scale', 'BoidsVec3'], ['mesh', 'BoidsMeshId'], ['internal_cookie', 'u32'],
+  ],
 };
 
 /** boids_struct_size kinds (BOIDS_STRUCT_*). */
 const STRUCT_KINDS = {
   BoidsVec3: 0, BoidsQuat: 1, BoidsMat4: 2, BoidsWorldId: 3, BoidsFlockId: 4, BoidsObstacleId: 5,
   BoidsWorldDef: 6, BoidsBounds: 7, BoidsFlockParams: 8, BoidsFlockDef: 9, BoidsSpawnDef: 10,
-  BoidsObstacleDef: 11,
+  BoidsObstacleDef: 11, BoidsMeshId: 12,
 };
 
 // wasm32: 4-byte pointers; u64 aligned to 8.
@@ -175,6 +179,7 @@ function merge(base, patch, name) {
 }
 
 const vec3 = (v) => (Array.isArray(v) ? { x: v[0], y: v[1], z: v[2] } : v);
+const quat = (q) => (Array.isArray(q) ? { x: q[0], y: q[1], z: q[2], w: q[3] } : q);
 
 // ---- Loading ----
 
@@ -490,13 +495,79 @@ export class World {
     lib.call('boids_world_set_observer', this.ptr(), at);
   }
 
-  /** An obstacle: `{ shape: ObstacleKind.SPHERE, a: [x, y, z], b: [0, 0, 0], radius }`. */
+  /** An obstacle (`ObstacleDef`): `{ shape: ObstacleKind.SPHERE, a: [x, y, z], radius }`, a box,
+   * a plane, an oriented box (`rotation: [x, y, z, w]`), a capsule, or a mesh or heightfield
+   * (`mesh`: from `addMesh` / `addHeightfield`, with `a` its position, `rotation`, `scale`). */
   addObstacle(def) {
     const lib = this.lib;
-    const at = lib.put('BoidsObstacleDef', { ...def, a: vec3(def.a), b: vec3(def.b ?? [0, 0, 0]) });
+    const at = lib.put('BoidsObstacleDef', this.obstacleDef(def));
     const out = lib.scratch + 64;
     lib.call('boids_obstacle_add', this.ptr(), at, out);
     return new Obstacle(this, readStruct(lib.dv(), out, 'BoidsObstacleId'));
+  }
+
+  /** `def` over the library's default obstacle def (a ball of radius 1 at the origin). */
+  obstacleDef(def) {
+    const lib = this.lib;
+    const d = lib.defaults('boids_default_obstacle_def', 'BoidsObstacleDef');
+    if (def.mesh != null && !(def.mesh instanceof Mesh && def.mesh.lib === lib)) {
+      throw new BoidsError(3, 'obstacle def: mesh must be a Mesh of this module instance (World.addMesh, World.addHeightfield)');
+    }
+    return {
+      ...d,
+      shape: def.shape ?? d.shape,
+      a: def.a == null ? d.a : vec3(def.a),
+      b: def.b == null ? d.b : vec3(def.b),
+      radius: def.radius ?? d.radius,
+      rotation: def.rotation == null ? d.rotation : quat(def.rotation),
+      scale: def.scale == null ? d.scale : vec3(def.scale),
+      mesh: def.mesh == null ? d.mesh : def.mesh.id,
+    };
+  }
+
+  /** Uploads a triangle mesh: `vertices` (a flat `Float32Array` or array of x, y, z, or an array
+   * of [x, y, z]) and `indices` (three a triangle), copied; place it with
+   * `{ shape: ObstacleKind.MESH, mesh, a: position, rotation, scale }`. */
+  addMesh(vertices, indices) {
+    const lib = this.lib;
+    const v = Float32Array.from(Array.isArray(vertices) && Array.isArray(vertices[0]) ? vertices.flat() : vertices);
+    const i = Uint32Array.from(indices);
+    if (v.length % 3 !== 0) throw new BoidsError(3, `vertices: a multiple of 3 numbers (x, y, z) needed, got ${v.length}`);
+    const vBytes = Math.max(v.byteLength, 1);
+    const iBytes = Math.max(i.byteLength, 1);
+    const vp = lib.alloc(vBytes);
+    let ip = 0;
+    try {
+      ip = lib.alloc(iBytes);
+      new Float32Array(lib.memory.buffer, vp, v.length).set(v);
+      new Uint32Array(lib.memory.buffer, ip, i.length).set(i);
+      const out = lib.scratch + 64;
+      lib.call('boids_mesh_create', this.ptr(), vp, v.length / 3, ip, i.length, out);
+      return new Mesh(this, readStruct(lib.dv(), out, 'BoidsMeshId'));
+    } finally {
+      lib.free(vp, vBytes);
+      lib.free(ip, iBytes);
+    }
+  }
+
+  /** Uploads a heightfield: `columns × rows` heights, x fastest, `cellX` / `cellZ` apart; place
+   * it with `{ shape: ObstacleKind.HEIGHTFIELD, mesh, a: position, rotation, scale }`. */
+  addHeightfield(heights, columns, rows, cellX, cellZ) {
+    const lib = this.lib;
+    const h = Float32Array.from(heights);
+    if (h.length !== columns * rows) {
+      throw new BoidsError(3, `heights holds ${h.length} values, columns x rows = ${columns * rows}`);
+    }
+    const bytes = Math.max(h.byteLength, 1);
+    const hp = lib.alloc(bytes);
+    try {
+      new Float32Array(lib.memory.buffer, hp, h.length).set(h);
+      const out = lib.scratch + 64;
+      lib.call('boids_heightfield_create', this.ptr(), hp, columns, rows, cellX, cellZ, out);
+      return new Mesh(this, readStruct(lib.dv(), out, 'BoidsMeshId'));
+    } finally {
+      lib.free(hp, bytes);
+    }
   }
 
   /** Destroys the world and everything in it (waits for a step in flight). Idempotent. */
@@ -650,16 +721,39 @@ export class Obstacle {
     return this.lib.put('BoidsObstacleId', this.id, this.lib.scratch + 16);
   }
 
-  /** Changes its shape. */
+  /** Changes its shape or moves it (a mesh or heightfield moves without a rebuild). */
   set(def) {
     const lib = this.lib;
-    const at = lib.put('BoidsObstacleDef', { ...def, a: vec3(def.a), b: vec3(def.b ?? [0, 0, 0]) });
+    const at = lib.put('BoidsObstacleDef', this.world.obstacleDef(def));
     lib.call('boids_obstacle_set', this.ptr(), at);
   }
 
   /** Removes it. */
   remove() {
     this.lib.call('boids_obstacle_remove', this.ptr());
+  }
+}
+
+/** Shape data of a world (a triangle mesh or a heightfield) that obstacles place. */
+export class Mesh {
+  constructor(world, id) {
+    this.world = world;
+    this.lib = world.lib;
+    this.id = id;
+  }
+
+  ptr() {
+    return this.lib.put('BoidsMeshId', this.id, this.lib.scratch + 16);
+  }
+
+  /** Whether the data is still alive. */
+  get isValid() {
+    return !this.lib.dead && this.lib.raw('boids_mesh_is_valid', this.ptr()) === 1;
+  }
+
+  /** Destroys it (refused while an obstacle places it). */
+  destroy() {
+    this.lib.call('boids_mesh_destroy', this.ptr());
   }
 }
 

@@ -98,6 +98,10 @@ export declare const ObstacleKind: Readonly<{
   SPHERE: 0;
   BOX: 1;
   PLANE: 2;
+  ORIENTED_BOX: 3;
+  CAPSULE: 4;
+  MESH: 5;
+  HEIGHTFIELD: 6;
 }>;
 /** ObstacleKind's text names (scenario files), by value. */
 export declare const ObstacleKindNames: Readonly<Record<number, string>>;

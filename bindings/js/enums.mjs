@@ -191,6 +191,14 @@ export const ObstacleKind = Object.freeze({
   BOX: 1,
   /** The half-space behind a plane (`a` = a point, `b` = unit normal). */
   PLANE: 2,
+  /** A box with a rotation (`a` = centre, `b` = half extents, `rotation`). */
+  ORIENTED_BOX: 3,
+  /** A capsule (`a`, `b` = the ends of its axis, `radius`). */
+  CAPSULE: 4,
+  /** A placed triangle mesh (`mesh`, `a` = position, `rotation`, `scale`). */
+  MESH: 5,
+  /** A placed heightfield (`mesh`, `a` = position, `rotation`, `scale`); boids stay above. */
+  HEIGHTFIELD: 6,
 });
 
 /** ObstacleKind's text names (scenario files), by value. */
@@ -198,6 +206,10 @@ export const ObstacleKindNames = Object.freeze({
   0: 'sphere',
   1: 'box',
   2: 'plane',
+  3: 'oriented-box',
+  4: 'capsule',
+  5: 'mesh',
+  6: 'heightfield',
 });
 
 /** The relation kind (boids_world_set_relation kind; C: BOIDS_RELATION_*). */

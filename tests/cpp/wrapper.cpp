@@ -184,6 +184,40 @@ int main() {
     CHECK(kept.index != 0 && rock.id().index == 0);
     boids::Obstacle again(kept);
 
+    // Scene geometry: a mesh placed twice, a heightfield, a rotated box and a capsule; the
+    // data's owner refuses to go while placed; a bad mesh names its field.
+    {
+        std::vector<boids::Vec3> v = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+        std::vector<std::uint32_t> idx = {0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3};
+        boids::Mesh tetra = world.add_mesh(v, idx);
+        CHECK(tetra.valid());
+        boids::Obstacle a1 = world.add_obstacle(boids::Shape::mesh(tetra.id(), {6, 0, 0}));
+        boids::Obstacle a2 =
+            world.add_obstacle(boids::Shape::mesh(tetra.id(), {-6, 0, 0}, {0, 0.7071068f, 0, 0.7071068f}, {2, 1, 3}));
+        a2.set(boids::Shape::mesh(tetra.id(), {-7, 1, 0}));  // moved: nothing rebuilt
+        CHECK(throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { tetra.destroy(); }).find("placed by 2") != std::string::npos);
+        CHECK(throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] {
+                  world.add_obstacle(boids::Shape::mesh(tetra.id(), {0, 0, 0}, {0, 0, 0, 1}, {1, 0, 1}));
+              }).find("scale") != std::string::npos);
+        CHECK(throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { world.add_mesh(v, {0, 1, 9}); }).find("indices[2]") !=
+              std::string::npos);
+        std::vector<float> h(9, 0.0f);
+        h[4] = 1.0f;
+        boids::Mesh ground = world.add_heightfield(h, 3, 3, 2.0f, 2.0f);
+        boids::Obstacle floor = world.add_obstacle(boids::Shape::heightfield(ground.id(), {-2, -8, -2}));
+        CHECK(throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { world.add_obstacle(boids::Shape::mesh(ground.id(), {0, 0, 0})); })
+                  .find("heightfield") != std::string::npos);
+        CHECK(throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { world.add_heightfield(h, 2, 3, 1.0f, 1.0f); })
+                  .find("heights") != std::string::npos);
+        boids::Obstacle ob = world.add_obstacle(boids::Shape::oriented_box({0, 4, 0}, {1, 2, 3}, {0, 0.3826834f, 0, 0.9238795f}));
+        boids::Obstacle cap = world.add_obstacle(boids::Shape::capsule({-3, 0, 3}, {3, 0, 3}, 0.5f));
+        world.step(1.0f / 60);
+        a1.remove();
+        a2.remove();
+        tetra.destroy();
+        CHECK(!tetra.valid() && tetra.id().index == 0);
+    }
+
     // Save and load: the loaded world continues exactly; bad bytes are refused.
     {
         std::vector<std::uint8_t> bytes = world.save();

@@ -45,7 +45,7 @@ function presetWorld(preset, steps) {
 }
 
 test('every preset gives native x86-64\'s state hash after 300 steps', () => {
-  assert.deepEqual(PRESETS.length, 6);
+  assert.deepEqual(PRESETS.length, 7);
   for (const preset of PRESETS) {
     const world = presetWorld(preset, 300);
     const wasm = world.stateHashHex();
@@ -130,7 +130,8 @@ test('refused calls throw BoidsError with the library\'s sentence and change not
     assert.throws(() => world.createFlock(bad), (e) => e.result === 'INVALID_ARGUMENT' && /surrogate/.test(e.detail));
   }
   const pair = world.createFlock('fish \ud83d\udc1f');
-  assert.ok(world.findFlock('fish \ud83d\udc1f') && !world.findFlock('fish \ufffd'));
+  assert.equal(world.findFlock('fish \ud83d\udc1f').id.index, pair.id.index);
+  assert.throws(() => world.findFlock('fish \ufffd'), (e) => e.result === 'NOT_FOUND');
   pair.destroy();
   assert.equal(world.stateHashHex(), hash);
   // No threads in WebAssembly here: 1 is this thread, as 0 is; more is refused, not run on one.
@@ -206,4 +207,40 @@ test('a trap (a wild pointer) becomes BoidsError PANIC and the instance refuses 
   assert.throws(() => lib.raw('boids_world_step', 0xfffffff0, DT), (e) => e instanceof BoidsError && e.result === 'PANIC');
   assert.equal(lib.dead, true);
   assert.throws(() => world.step(DT), (e) => e.result === 'PANIC' && /load/.test(e.detail));
+});
+
+test('scene geometry: meshes and heightfields placed, moved, refused with the field named', async () => {
+  const { ObstacleKind } = await import('../../bindings/js/boids.mjs');
+  // An instance of its own (the trap test above kills the shared one).
+  const mine = await loadBoids(readFileSync(WASM));
+  const world = mine.createWorld({ seed: 3 });
+  const fish = world.createPreset('steering-obstacles', 'fish');
+  const tetra = world.addMesh([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], [0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3]);
+  assert.ok(tetra.isValid);
+  const rock = world.addObstacle({ shape: ObstacleKind.MESH, mesh: tetra, a: [4, 0, 0], rotation: [0, 0.7071068, 0, 0.7071068], scale: [3, 2, 3] });
+  const ground = world.addHeightfield(new Float32Array(9), 3, 3, 10, 10);
+  world.addObstacle({ shape: ObstacleKind.HEIGHTFIELD, mesh: ground, a: [-10, -11, -10] });
+  world.addObstacle({ shape: ObstacleKind.ORIENTED_BOX, a: [0, 6, 0], b: [1, 2, 1], rotation: [0, 0, 0.3826834, 0.9238795] });
+  world.addObstacle({ shape: ObstacleKind.CAPSULE, a: [-6, 0, 0], b: [-6, 4, 0], radius: 1 });
+  for (let i = 0; i < 30; i++) {
+    rock.set({ shape: ObstacleKind.MESH, mesh: tetra, a: [4 + i * 0.05, 0, 0] });
+    world.step(DT);
+  }
+  for (const p of fish.positions().values()) assert.ok(Number.isFinite(p));
+  // Refusals name the field and change nothing.
+  const hash = world.stateHashHex();
+  assert.throws(() => world.addMesh([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [0, 1, 5]), (e) => e.result === 'INVALID_ARGUMENT' && /indices\[2\]/.test(e.detail));
+  assert.throws(() => world.addMesh([[0, 0, 0], [NaN, 0, 0], [0, 1, 0]], [0, 1, 2]), (e) => e.result === 'INVALID_ARGUMENT' && /vertices\[1\]/.test(e.detail));
+  assert.throws(() => world.addHeightfield([0, 1, 2], 1, 3, 1, 1), (e) => e.result === 'INVALID_ARGUMENT' && /at least 2/.test(e.detail));
+  assert.throws(() => world.addObstacle({ shape: ObstacleKind.MESH, mesh: tetra, scale: [1, 0, 1] }), (e) => e.result === 'INVALID_ARGUMENT' && /scale/.test(e.detail));
+  assert.throws(() => world.addObstacle({ shape: ObstacleKind.MESH, mesh: ground }), (e) => e.result === 'INVALID_ARGUMENT' && /heightfield/.test(e.detail));
+  assert.throws(() => tetra.destroy(), (e) => e.result === 'INVALID_ARGUMENT' && /placed by 1/.test(e.detail));
+  const other = await loadBoids(readFileSync(WASM));
+  const foreign = other.createWorld().addMesh([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [0, 1, 2]);
+  assert.throws(() => world.addObstacle({ shape: ObstacleKind.MESH, mesh: foreign }), (e) => e.result === 'INVALID_ARGUMENT');
+  assert.equal(world.stateHashHex(), hash);
+  rock.remove();
+  tetra.destroy();
+  assert.equal(tetra.isValid, false);
+  world.destroy();
 });

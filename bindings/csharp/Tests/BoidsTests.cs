@@ -184,13 +184,20 @@ static unsafe partial class BoidsTests
                     f.Spawn(2, s);
                     n++;
                 }
+                var tetra = w.AddMesh(new[] { V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(0, 0, 1) }, new[] { 0, 1, 2, 0, 1, 3 });
+                var ground = w.AddHeightfield(new float[4], 2, 2, 1f, 1f);
                 foreach (ObstacleKind v in Enum.GetValues(typeof(ObstacleKind)))
                 {
-                    w.AddObstacle(new ObstacleShape { Kind = v, A = V(0, 0, 0), B = V(0, 1, 0), Radius = 1f });
+                    var shape = v == ObstacleKind.Mesh ? ObstacleShape.Mesh(tetra, V(0, 0, 0), Quat.Identity, V(1, 1, 1))
+                        : v == ObstacleKind.Heightfield ? ObstacleShape.Heightfield(ground, V(0, 0, 0), Quat.Identity, V(1, 1, 1))
+                        : ObstacleShape.Sphere(V(0, 0, 0), 1f);
+                    shape.Kind = v;
+                    shape.B = V(0, 1, 0);
+                    w.AddObstacle(shape);
                     n++;
                 }
                 foreach (RelationKind v in Enum.GetValues(typeof(RelationKind))) { w.SetRelation(f, g, v, 2f, 1f); n++; }
-                Assert(n == 4 + 4 + 3 + 4 + 3 + 4 + 3 + 6 + 4 + 3 + 5, "every value visited: " + n);
+                Assert(n == 4 + 4 + 3 + 4 + 3 + 4 + 3 + 6 + 4 + 7 + 5, "every value visited: " + n);
                 Assert((int)SeparationMode.InverseSquare == BoidsConst.SEPARATION_INVERSE_SQUARE, "enum and constant agree");
                 var bad = f.Settings;
                 bad.Combine = (Combine)99;
@@ -340,6 +347,59 @@ static unsafe partial class BoidsTests
                 w.ClearObserver();
                 w.Step(1f / 60);
                 Assert(!tank.IsAsleep, "no observer: awake");
+            }
+        });
+
+        Test("scene geometry: a mesh wall turns a school away, a heightfield keeps it above, boxes and capsules", () =>
+        {
+            using (var w = new BoidsWorld(4, 1))
+            {
+                var s = new FlockSettings();
+                s.Bounds = FlockBounds.None();
+                s.ObstacleAvoidance = ObstacleAvoidance.FreeDirection;
+                s.LookAhead = 3f;
+                s.ObstacleWeight = 10f;
+                s.Combine = Combine.Steer; // the steering-obstacles tutorial's steering
+                s.MaxForce = 3f;
+                var f = w.CreateFlock("school", s);
+                var spawn = new SpawnSettings();
+                spawn.Shape = SpawnKind.Box;
+                spawn.Min = V(-4, 1, -4);
+                spawn.Max = V(0, 5, 4);
+                spawn.MinSpeed = 2f;
+                spawn.MaxSpeed = 2f;
+                spawn.Direction = V(1, -0.3f, 0);
+                f.Spawn(200, spawn);
+                // A wall at x = 6 (two triangles, 100 x 100), placed by a mesh; a floor at y = 0.
+                var quad = w.AddMesh(new[] { V(0, -50, -50), V(0, 50, -50), V(0, 50, 50), V(0, -50, 50) }, new[] { 0, 1, 2, 0, 2, 3 });
+                var wall = w.AddObstacle(ObstacleShape.Mesh(quad, V(6, 0, 0), Quat.Identity, V(1, 1, 1)));
+                var ground = w.AddHeightfield(new float[4], 2, 2, 100f, 100f);
+                w.AddObstacle(ObstacleShape.Heightfield(ground, V(-50, 0, -50), Quat.Identity, V(1, 1, 1)));
+                w.AddObstacle(ObstacleShape.OrientedBox(V(-20, 3, 0), V(1, 2, 3), new Quat(0, 0.3826834f, 0, 0.9238795f)));
+                w.AddObstacle(ObstacleShape.Capsule(V(-20, 3, 10), V(-20, 3, 14), 1f));
+                var pos = new Vec3[200];
+                for (int i = 0; i < 240; i++)
+                {
+                    w.Step(1f / 60);
+                    f.ReadPositions(pos);
+                    foreach (var p in pos)
+                        Assert(p.Y >= 0f, "a boid ended a step below the heightfield: " + p.Y);
+                }
+                // The school turns away (without the wall, boids are past x = 6 by now).
+                int through = pos.Count(p => p.X > 6f);
+                Assert(through == 0, through + " of 200 boids went through the mesh wall");
+                // Moved every frame without a rebuild; the data refuses to go while placed.
+                var moved = ObstacleShape.Mesh(quad, V(7, 0, 0), Quat.Identity, V(1, 1, 1));
+                long before = GC.GetAllocatedBytesForCurrentThread();
+                for (int i = 0; i < 100; i++)
+                {
+                    moved.Place(quad, V(7f + i * 0.01f, 0, 0), Quat.Identity, V(1, 1, 1));
+                    wall.Set(moved);
+                }
+                Assert(GC.GetAllocatedBytesForCurrentThread() == before, "moving an obstacle allocates nothing");
+                Refused(BoidsResult.InvalidArgument, () => quad.Destroy());
+                wall.Remove();
+                quad.Destroy();
             }
         });
 

@@ -1,4 +1,5 @@
-// The C# hostile matrix (one row per public member of BoidsWorld, BoidsFlock and BoidsObstacle,
+// The C# hostile matrix (one row per public member of BoidsWorld, BoidsFlock, BoidsObstacle and
+// BoidsMesh,
 // enforced by reflection; FlockSettings and SpawnSettings covered property by property by type)
 // and the C# round-trip property: 256 seeded random accepted settings and states.
 using System;
@@ -37,6 +38,9 @@ static unsafe partial class BoidsTests
 
         public void Dispose() { W.Dispose(); }
     }
+
+    static readonly Vec3[] Tetra = { V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), V(0, 0, 1) };
+    static readonly int[] TetraIndices = { 0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3 };
 
     /// Runs a refused call: it must throw T, and the live world must not change.
     static T No<T>(Fx fx, string what, Action a) where T : Exception
@@ -217,8 +221,72 @@ static unsafe partial class BoidsTests
             Code(fx, "AddObstacle radius 0", BoidsResult.InvalidArgument, () => fx.W.AddObstacle(ObstacleShape.Sphere(V(0, 0, 0), 0f)));
             Code(fx, "AddObstacle NaN", BoidsResult.InvalidArgument, () => fx.W.AddObstacle(ObstacleShape.Box(V(float.NaN, 0, 0), V(1, 1, 1))));
             Code(fx, "AddObstacle bad normal", BoidsResult.InvalidArgument, () => fx.W.AddObstacle(ObstacleShape.Plane(V(0, 0, 0), V(0, 0, 0))));
-            Code(fx, "AddObstacle bad kind", BoidsResult.InvalidArgument, () => fx.W.AddObstacle(new ObstacleShape { Kind = (ObstacleKind)9, Radius = 1f }));
+            var badKind = ObstacleShape.Sphere(V(0, 0, 0), 1f);
+            badKind.Kind = (ObstacleKind)9;
+            Code(fx, "AddObstacle bad kind", BoidsResult.InvalidArgument, () => fx.W.AddObstacle(badKind));
+            // Not from the library's default def (a default-constructed struct): refused.
+            Code(fx, "AddObstacle default(ObstacleShape)", BoidsResult.InvalidDef, () => fx.W.AddObstacle(new ObstacleShape { Kind = ObstacleKind.Sphere, Radius = 1f }));
+            // Placements: a zero or negative scale, a rotation that is not unit, a mesh of the
+            // other kind, a destroyed mesh, a mesh of another world.
+            var tetra = fx.W.AddMesh(Tetra, TetraIndices);
+            var field = fx.W.AddHeightfield(new float[4], 2, 2, 1f, 1f);
+            Code(fx, "AddObstacle mesh scale 0", BoidsResult.InvalidArgument, () => fx.W.AddObstacle(ObstacleShape.Mesh(tetra, V(0, 0, 0), Quat.Identity, V(1, 0, 1))));
+            Code(fx, "AddObstacle mesh scale -1", BoidsResult.InvalidArgument, () => fx.W.AddObstacle(ObstacleShape.Mesh(tetra, V(0, 0, 0), Quat.Identity, V(-1, 1, 1))));
+            Code(fx, "AddObstacle mesh rotation", BoidsResult.InvalidArgument, () => fx.W.AddObstacle(ObstacleShape.Mesh(tetra, V(0, 0, 0), new Quat(0, 0, 0, 2), V(1, 1, 1))));
+            Code(fx, "AddObstacle heightfield as mesh", BoidsResult.InvalidArgument, () => fx.W.AddObstacle(ObstacleShape.Mesh(field, V(0, 0, 0), Quat.Identity, V(1, 1, 1))));
+            Code(fx, "AddObstacle mesh as heightfield", BoidsResult.InvalidArgument, () => fx.W.AddObstacle(ObstacleShape.Heightfield(tetra, V(0, 0, 0), Quat.Identity, V(1, 1, 1))));
+            using (var other = new BoidsWorld(3, 1))
+            {
+                var foreign = other.AddMesh(Tetra, TetraIndices);
+                var e = Code(fx, "AddObstacle another world's mesh", BoidsResult.InvalidArgument, () => fx.W.AddObstacle(ObstacleShape.Mesh(foreign, V(0, 0, 0), Quat.Identity, V(1, 1, 1))));
+                Assert(e.Message.Contains("world"), "names the world: " + e.Message);
+            }
+            tetra.Destroy();
+            Code(fx, "AddObstacle destroyed mesh", BoidsResult.InvalidArgument, () => fx.W.AddObstacle(ObstacleShape.Mesh(tetra, V(0, 0, 0), Quat.Identity, V(1, 1, 1))));
+            Param<ArgumentNullException>(fx, "ObstacleShape.Mesh(null)", "mesh", () => ObstacleShape.Mesh(null, V(0, 0, 0), Quat.Identity, V(1, 1, 1)));
             No<ObjectDisposedException>(fx, "AddObstacle disposed", () => fx.Disposed.AddObstacle(ObstacleShape.Sphere(V(0, 0, 0), 1f)));
+        };
+        r["BoidsWorld.AddMesh"] = fx =>
+        {
+            Param<ArgumentNullException>(fx, "AddMesh(null, ..)", "vertices", () => fx.W.AddMesh(null, TetraIndices));
+            Param<ArgumentNullException>(fx, "AddMesh(.., null)", "indices", () => fx.W.AddMesh(Tetra, null));
+            var nan = (Vec3[])Tetra.Clone();
+            nan[2] = V(float.NaN, 0, 0);
+            Assert(Code(fx, "AddMesh NaN vertex", BoidsResult.InvalidArgument, () => fx.W.AddMesh(nan, TetraIndices)).Message.Contains("vertices[2]"), "names vertices[2]");
+            Assert(Code(fx, "AddMesh index out of range", BoidsResult.InvalidArgument, () => fx.W.AddMesh(Tetra, new[] { 0, 1, 4 })).Message.Contains("indices[2]"), "names indices[2]");
+            Code(fx, "AddMesh negative index", BoidsResult.InvalidArgument, () => fx.W.AddMesh(Tetra, new[] { 0, -1, 2 }));
+            Assert(Code(fx, "AddMesh no triangle", BoidsResult.InvalidArgument, () => fx.W.AddMesh(Tetra, new int[0])).Message.Contains("no triangle"), "no triangle");
+            Code(fx, "AddMesh 2 indices", BoidsResult.InvalidArgument, () => fx.W.AddMesh(Tetra, new[] { 0, 1 }));
+            Param<ArgumentOutOfRangeException>(fx, "AddMesh(ptr, -1, ..)", "vertexCount", () => fx.W.AddMesh(IntPtr.Zero, -1, IntPtr.Zero, 0));
+            No<ObjectDisposedException>(fx, "AddMesh disposed", () => fx.Disposed.AddMesh(Tetra, TetraIndices));
+        };
+        r["BoidsWorld.AddHeightfield"] = fx =>
+        {
+            Param<ArgumentNullException>(fx, "AddHeightfield(null)", "heights", () => fx.W.AddHeightfield(null, 2, 2, 1f, 1f));
+            Param<ArgumentException>(fx, "AddHeightfield 3 heights for 2x2", "heights", () => fx.W.AddHeightfield(new float[3], 2, 2, 1f, 1f));
+            Code(fx, "AddHeightfield one column", BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new float[3], 1, 3, 1f, 1f));
+            Code(fx, "AddHeightfield cell 0", BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new float[4], 2, 2, 0f, 1f));
+            Assert(Code(fx, "AddHeightfield NaN height", BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new[] { 0f, float.NaN, 0f, 0f }, 2, 2, 1f, 1f)).Message.Contains("heights[1]"), "names heights[1]");
+            No<ObjectDisposedException>(fx, "AddHeightfield disposed", () => fx.Disposed.AddHeightfield(new float[4], 2, 2, 1f, 1f));
+        };
+        // BoidsMesh
+        r["BoidsMesh.World"] = fx => Assert(fx.W.AddMesh(Tetra, TetraIndices).World == fx.W, "World");
+        r["BoidsMesh.IsValid"] = fx =>
+        {
+            var m = fx.W.AddMesh(Tetra, TetraIndices);
+            Assert(m.IsValid, "a new mesh is valid");
+            m.Destroy();
+            Assert(!m.IsValid, "a destroyed mesh is not");
+        };
+        r["BoidsMesh.Destroy"] = fx =>
+        {
+            var m = fx.W.AddMesh(Tetra, TetraIndices);
+            var o = fx.W.AddObstacle(ObstacleShape.Mesh(m, V(5, 0, 0), Quat.Identity, V(1, 1, 1)));
+            Assert(Code(fx, "Destroy a placed mesh", BoidsResult.InvalidArgument, () => m.Destroy()).Message.Contains("placed by 1"), "placed by 1");
+            Assert(m.IsValid, "still there");
+            o.Remove();
+            m.Destroy();
+            Code(fx, "Destroy twice", BoidsResult.InvalidId, () => m.Destroy());
         };
         // BoidsFlock
         r["BoidsFlock.World"] = fx => Assert(fx.F.World == fx.W && fx.Orphan.World == fx.Disposed, "World");
@@ -470,7 +538,7 @@ static unsafe partial class BoidsTests
     {
         var rows = Rows();
         // Every public member of the three handle classes has a row (overloads share one).
-        foreach (var t in new[] { typeof(BoidsWorld), typeof(BoidsFlock), typeof(BoidsObstacle) })
+        foreach (var t in new[] { typeof(BoidsWorld), typeof(BoidsFlock), typeof(BoidsObstacle), typeof(BoidsMesh) })
         {
             foreach (var m in t.GetMembers(BindingFlags.Public | BindingFlags.Instance | BindingFlags.Static | BindingFlags.DeclaredOnly))
             {

@@ -3,10 +3,10 @@
 use boids_sim::BoidState;
 use boids_sim::IndexKind;
 use boids_sim::builtin::{
-    CLUSTER_RADIUS, CLUSTERS, TORUS2D_DT, bench_cube_side, bench_world, clustered_world,
-    naive_step, torus2d_side, torus2d_world,
+    CLUSTER_RADIUS, CLUSTERS, ReefObstacles, TORUS2D_DT, bench_cube_side, bench_world,
+    clustered_world, naive_step, reef_layout, reef_world, torus2d_side, torus2d_world,
 };
-use boids_sim::{SimdLevel, WorldConfig};
+use boids_sim::{FlockId, SimdLevel, World, WorldConfig};
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -37,7 +37,9 @@ pub struct BenchArgs {
     seed: u64,
     /// Which scenario (shared/design/bench-scenario.md): `bench`, the 3-D fish cube;
     /// `torus2d`, krABMaga's Flockers load (2-D torus, radius 10, ~31 neighbours, wander);
-    /// `clustered`, 32 dense balls far apart in a large cube.
+    /// `clustered`, 32 dense balls far apart in a large cube; `reef`, fish among generated
+    /// rocks (about 20,000 triangles at 100,000 boids) over a heightfield seabed, timed three
+    /// ways: with the meshes, with bounding spheres and a plane instead, and with no obstacles.
     #[arg(long, value_enum, default_value_t = ScenarioArg::Bench)]
     scenario: ScenarioArg,
     /// Force the kernel's instruction set (default: the fastest this CPU has; BOIDS_SIMD
@@ -51,6 +53,7 @@ enum ScenarioArg {
     Bench,
     Torus2d,
     Clustered,
+    Reef,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -111,25 +114,184 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         simd,
     };
     let rss0 = peak_rss();
-    let make = match a.scenario {
-        ScenarioArg::Bench => bench_world,
-        ScenarioArg::Torus2d => torus2d_world,
-        ScenarioArg::Clustered => clustered_world,
-    };
-    let (mut world, id) = make(a.boids, config, kind).map_err(|e| e.to_string())?;
+    let (mut world, id) = match a.scenario {
+        ScenarioArg::Bench => bench_world(a.boids, config, kind),
+        ScenarioArg::Torus2d => torus2d_world(a.boids, config, kind),
+        ScenarioArg::Clustered => clustered_world(a.boids, config, kind),
+        ScenarioArg::Reef => reef_world(a.boids, config, kind, ReefObstacles::Meshes),
+    }
+    .map_err(|e| e.to_string())?;
     if a.k > 0 {
         let mut p = *world.flock(id).expect("bench flock").params();
         p.max_neighbours = a.k;
         world.set_params(id, p).map_err(|e| e.to_string())?;
     }
-    // The saved state is the one after a first step: the engine keeps its boids in the grid's
-    // cell order from step to step, so this is the state a running world steps from. Every timed
-    // step restores it and pays the whole step (sort, neighbours, rules) again.
     let dt = if a.scenario == ScenarioArg::Torus2d {
         TORUS2D_DT
     } else {
         1.0 / 60.0
     };
+    let t = time_steps(&mut world, id, a, dt, naive)?;
+    if a.scenario == ScenarioArg::Reef {
+        // The same scene with stand-ins for the rocks and seabed, and with nothing at all.
+        let other = |o| -> Result<Timed, String> {
+            let (mut w, id) = reef_world(a.boids, config, kind, o).map_err(|e| e.to_string())?;
+            time_steps(&mut w, id, a, dt, false)
+        };
+        let spheres = other(ReefObstacles::StandIns)?;
+        let none = other(ReefObstacles::None)?;
+        let layout = reef_layout(a.boids);
+        let mut triangles = 0usize;
+        for o in world.placed_obstacles() {
+            if let boids_sim::Placed::Mesh { shape, .. } = o
+                && !shape.is_heightfield()
+            {
+                triangles += shape.triangles().len();
+            }
+        }
+        out!(
+            "scenario reef: {} rocks ({triangles} triangles) on a {0}x{0} heightfield seabed, water {1} deep, free-direction search, dt 1/60",
+            (2.0 * layout.half) as u32 + 1,
+            layout.depth
+        );
+        out!("  boids                {}", a.boids);
+        out!("  threads              {}", world.threads());
+        out!(
+            "  timed steps          {} (after {} warm-up), every step from the saved state",
+            a.steps,
+            a.warmup
+        );
+        out!("  ms/step, meshes      {:.3}", t.ms);
+        out!(
+            "  ms/step, stand-ins   {:.3} (bounding spheres and a plane)",
+            spheres.ms
+        );
+        out!("  ms/step, no obstacles {:.3}", none.ms);
+        let ratio = t.ms / spheres.ms;
+        let cast = (t.ms - none.ms) * 1e6 / a.boids as f64;
+        let cast_spheres = (spheres.ms - none.ms) * 1e6 / a.boids as f64;
+        out!("  meshes / stand-ins   {ratio:.2}x");
+        out!("  casts per boid       {cast:.0} ns (stand-ins {cast_spheres:.0} ns)");
+        out!(
+            "bench scenario=reef n={} threads={} rocks={} triangles={triangles} ms_per_step={:.4} stand_ins_ms={:.4} no_obstacles_ms={:.4} ratio={ratio:.3} cast_ns_per_boid={cast:.1} stand_in_cast_ns_per_boid={cast_spheres:.1}",
+            a.boids,
+            world.threads(),
+            layout.rocks,
+            t.ms,
+            spheres.ms,
+            none.ms
+        );
+        return Ok(());
+    }
+    let Timed {
+        ms,
+        build,
+        neighbours,
+        in_radius,
+    } = t;
+    let flock = world.flock(id).expect("bench flock");
+    let per_boid = neighbours as f64 / (a.steps * a.boids) as f64;
+    let radius_per_boid = in_radius as f64 / (a.steps * a.boids) as f64;
+    let bytes = flock.heap_bytes() as f64 / a.boids as f64;
+    let rss = match (rss0, peak_rss()) {
+        (Some(a0), Some(a1)) => format!("{:.1}", (a1.saturating_sub(a0)) as f64 / a.boids as f64),
+        _ => "n/a".into(),
+    };
+    let threads = if naive { 1 } else { world.threads() };
+    // Nanoseconds of one core per neighbour within the radius: comparable across machines,
+    // sizes and thread counts (the cost the kernel pays per pair it sums over).
+    let cores = if a.boids < boids_sim::PARALLEL_MIN {
+        1
+    } else {
+        threads
+    };
+    let ns_per_pair = if in_radius == 0 {
+        0.0 // the naive baseline counts no pairs
+    } else {
+        ms * 1e6 * cores as f64 / in_radius as f64 * a.steps as f64
+    };
+    match a.scenario {
+        ScenarioArg::Bench => out!(
+            "scenario bench: fish-tank rules, radius 1, fov 90 deg, cube side {:.2}, dt 1/60",
+            bench_cube_side(a.boids)
+        ),
+        ScenarioArg::Torus2d => out!(
+            "scenario torus2d: 2-D torus of side {}, radius 10, fov 360 deg, speed 0.7, wander, dt 1",
+            torus2d_side(a.boids)
+        ),
+        ScenarioArg::Clustered => out!(
+            "scenario clustered: fish-tank rules, {CLUSTERS} balls of radius {CLUSTER_RADIUS} in a 1000-unit cube, dt 1/60"
+        ),
+        ScenarioArg::Reef => unreachable!("reported above"),
+    }
+    out!("  boids                {}", a.boids);
+    out!("  threads              {threads}");
+    out!("  kernel               {}", world.simd());
+    out!(
+        "  index                {name}{}",
+        if a.k > 0 {
+            format!(" (k = {})", a.k)
+        } else {
+            String::new()
+        }
+    );
+    out!(
+        "  mode                 {}",
+        if a.free {
+            "free-moving flock"
+        } else {
+            "every step from the saved state"
+        }
+    );
+    out!(
+        "  timed steps          {} (after {} warm-up)",
+        a.steps,
+        a.warmup
+    );
+    out!("  ms/step (median)     {ms:.3}");
+    out!("  index build (median) {build:.3} ms");
+    out!("  ns/boid/step         {:.1}", ms * 1e6 / a.boids as f64);
+    out!("  neighbours/boid      {per_boid:.2} used ({radius_per_boid:.2} within the radius)");
+    if !naive {
+        out!("  ns per in-radius neighbour per core {ns_per_pair:.2}");
+    }
+    out!("  engine bytes/boid    {bytes:.1}");
+    out!("  peak RSS growth/boid {rss}");
+    out!(
+        "bench scenario={} n={} threads={threads} index={name} simd={} ms_per_step={ms:.4} build_ms={build:.4} neighbours_per_boid={per_boid:.3} in_radius_per_boid={radius_per_boid:.3} ns_per_in_radius_neighbour_core={ns_per_pair:.2} bytes_per_boid={bytes:.1} k={}",
+        match a.scenario {
+            ScenarioArg::Bench => "bench",
+            ScenarioArg::Torus2d => "torus2d",
+            ScenarioArg::Clustered => "clustered",
+            ScenarioArg::Reef => "reef",
+        },
+        a.boids,
+        world.simd(),
+        a.k
+    );
+    Ok(())
+}
+
+/// Medians of a run of timed steps.
+struct Timed {
+    ms: f64,
+    build: f64,
+    neighbours: u64,
+    in_radius: u64,
+}
+
+/// Times `a.steps` steps of flock `id` (after `a.warmup`), each from the same saved state
+/// unless `a.free`.
+fn time_steps(
+    world: &mut World,
+    id: FlockId,
+    a: &BenchArgs,
+    dt: f32,
+    naive: bool,
+) -> Result<Timed, String> {
+    // The saved state is the one after a first step: the engine keeps its boids in the grid's
+    // cell order from step to step, so this is the state a running world steps from. Every timed
+    // step restores it and pays the whole step (sort, neighbours, rules) again.
     if !naive {
         world.step(dt).map_err(|e| e.to_string())?;
     }
@@ -178,85 +340,10 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
             let _ = k;
         }
     }
-    let flock = world.flock(id).expect("bench flock");
-    let ms = median(&mut step_ms);
-    let build = median(&mut build_ms);
-    let per_boid = neighbours as f64 / (a.steps * a.boids) as f64;
-    let radius_per_boid = in_radius as f64 / (a.steps * a.boids) as f64;
-    let bytes = flock.heap_bytes() as f64 / a.boids as f64;
-    let rss = match (rss0, peak_rss()) {
-        (Some(a0), Some(a1)) => format!("{:.1}", (a1.saturating_sub(a0)) as f64 / a.boids as f64),
-        _ => "n/a".into(),
-    };
-    let threads = if naive { 1 } else { world.threads() };
-    // Nanoseconds of one core per neighbour within the radius: comparable across machines,
-    // sizes and thread counts (the cost the kernel pays per pair it sums over).
-    let cores = if a.boids < boids_sim::PARALLEL_MIN {
-        1
-    } else {
-        threads
-    };
-    let ns_per_pair = if in_radius == 0 {
-        0.0 // the naive baseline counts no pairs
-    } else {
-        ms * 1e6 * cores as f64 / in_radius as f64 * a.steps as f64
-    };
-    match a.scenario {
-        ScenarioArg::Bench => out!(
-            "scenario bench: fish-tank rules, radius 1, fov 90 deg, cube side {:.2}, dt 1/60",
-            bench_cube_side(a.boids)
-        ),
-        ScenarioArg::Torus2d => out!(
-            "scenario torus2d: 2-D torus of side {}, radius 10, fov 360 deg, speed 0.7, wander, dt 1",
-            torus2d_side(a.boids)
-        ),
-        ScenarioArg::Clustered => out!(
-            "scenario clustered: fish-tank rules, {CLUSTERS} balls of radius {CLUSTER_RADIUS} in a 1000-unit cube, dt 1/60"
-        ),
-    }
-    out!("  boids                {}", a.boids);
-    out!("  threads              {threads}");
-    out!("  kernel               {}", world.simd());
-    out!(
-        "  index                {name}{}",
-        if a.k > 0 {
-            format!(" (k = {})", a.k)
-        } else {
-            String::new()
-        }
-    );
-    out!(
-        "  mode                 {}",
-        if a.free {
-            "free-moving flock"
-        } else {
-            "every step from the saved state"
-        }
-    );
-    out!(
-        "  timed steps          {} (after {} warm-up)",
-        a.steps,
-        a.warmup
-    );
-    out!("  ms/step (median)     {ms:.3}");
-    out!("  index build (median) {build:.3} ms");
-    out!("  ns/boid/step         {:.1}", ms * 1e6 / a.boids as f64);
-    out!("  neighbours/boid      {per_boid:.2} used ({radius_per_boid:.2} within the radius)");
-    if !naive {
-        out!("  ns per in-radius neighbour per core {ns_per_pair:.2}");
-    }
-    out!("  engine bytes/boid    {bytes:.1}");
-    out!("  peak RSS growth/boid {rss}");
-    out!(
-        "bench scenario={} n={} threads={threads} index={name} simd={} ms_per_step={ms:.4} build_ms={build:.4} neighbours_per_boid={per_boid:.3} in_radius_per_boid={radius_per_boid:.3} ns_per_in_radius_neighbour_core={ns_per_pair:.2} bytes_per_boid={bytes:.1} k={}",
-        match a.scenario {
-            ScenarioArg::Bench => "bench",
-            ScenarioArg::Torus2d => "torus2d",
-            ScenarioArg::Clustered => "clustered",
-        },
-        a.boids,
-        world.simd(),
-        a.k
-    );
-    Ok(())
+    Ok(Timed {
+        ms: median(&mut step_ms),
+        build: median(&mut build_ms),
+        neighbours,
+        in_radius,
+    })
 }

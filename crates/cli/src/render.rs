@@ -1,7 +1,8 @@
 //! Pictures of a world: a projection (top-down or perspective), frames drawn with tiny-skia, an
 //! animated GIF (gif crate, fixed palette) and single PNG frames with motion trails.
 
-use boids_sim::{Bounds, FlockId, Obstacle, PlaneLock, Vec3, World};
+use boids_sim::{Bounds, FlockId, Placed, PlaneLock, Quat, Vec3, World};
+use std::cell::OnceCell;
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
 /// How 3-D positions become pixels.
@@ -36,6 +37,8 @@ pub struct Camera {
     right: Vec3,
     up: Vec3,
     forward: Vec3,
+    /// The obstacles drawn once (a run's obstacles do not move).
+    background: OnceCell<Pixmap>,
 }
 
 impl Camera {
@@ -65,9 +68,19 @@ impl Camera {
                 }
             }
         }
-        for o in world.obstacles() {
-            if let Obstacle::Sphere { centre, radius } = o {
-                grow(centre - Vec3::splat(radius), centre + Vec3::splat(radius));
+        for o in world.placed_obstacles() {
+            match o {
+                Placed::Ball { centre, radius } => grow(
+                    *centre - Vec3::splat(*radius),
+                    *centre + Vec3::splat(*radius),
+                ),
+                Placed::Capsule { a, b, radius } => grow(
+                    a.min(*b) - Vec3::splat(*radius),
+                    a.max(*b) + Vec3::splat(*radius),
+                ),
+                Placed::Mesh { place, .. } => grow(place.bounds.lo, place.bounds.hi),
+                // Boxes and planes are walls and rooms: the flocks' bounds frame them.
+                Placed::Box { .. } | Placed::Plane { .. } => {}
             }
         }
         if !lo.is_finite() || !hi.is_finite() {
@@ -90,6 +103,7 @@ impl Camera {
             right,
             up,
             forward,
+            background: OnceCell::new(),
         }
     }
 
@@ -135,62 +149,10 @@ fn paint(c: [u8; 3], alpha: u8) -> Paint<'static> {
 pub type Trails = Vec<(FlockId, Vec<Vec<Vec3>>)>;
 
 pub fn draw(world: &World, cam: &Camera, trails: Option<&Trails>) -> Pixmap {
-    let mut pm = Pixmap::new(cam.width, cam.height).expect("non-zero size");
-    pm.fill(colour(BACKGROUND, 255));
-    for o in world.obstacles() {
-        let mut pb = PathBuilder::new();
-        match o {
-            Obstacle::Sphere { centre, radius } => {
-                if let (Some((x, y, f)), Some((x2, _, _))) = (
-                    cam.project(centre),
-                    cam.project(centre + cam.right * radius),
-                ) {
-                    let r = ((x2 - x).abs()).max(radius * f);
-                    pb.push_circle(x, y, r.max(1.0));
-                }
-            }
-            Obstacle::Box { min, max } => {
-                let corners = [
-                    Vec3::new(min.x, min.y, min.z),
-                    Vec3::new(max.x, min.y, min.z),
-                    Vec3::new(max.x, min.y, max.z),
-                    Vec3::new(min.x, min.y, max.z),
-                    Vec3::new(min.x, max.y, min.z),
-                    Vec3::new(max.x, max.y, min.z),
-                    Vec3::new(max.x, max.y, max.z),
-                    Vec3::new(min.x, max.y, max.z),
-                ];
-                let pts: Vec<(f32, f32)> = corners
-                    .iter()
-                    .filter_map(|&c| cam.project(c))
-                    .map(|(x, y, _)| (x, y))
-                    .collect();
-                if pts.len() == 8 {
-                    let (x0, y0) = pts
-                        .iter()
-                        .fold((f32::MAX, f32::MAX), |a, p| (a.0.min(p.0), a.1.min(p.1)));
-                    let (x1, y1) = pts
-                        .iter()
-                        .fold((f32::MIN, f32::MIN), |a, p| (a.0.max(p.0), a.1.max(p.1)));
-                    if let Some(r) =
-                        tiny_skia::Rect::from_ltrb(x0, y0, x1.max(x0 + 1.0), y1.max(y0 + 1.0))
-                    {
-                        pb.push_rect(r);
-                    }
-                }
-            }
-            Obstacle::Plane { .. } => {}
-        }
-        if let Some(path) = pb.finish() {
-            pm.fill_path(
-                &path,
-                &paint(OBSTACLE, 255),
-                FillRule::Winding,
-                Transform::identity(),
-                None,
-            );
-        }
-    }
+    let mut pm = cam
+        .background
+        .get_or_init(|| obstacle_layer(world, cam))
+        .clone();
     for (k, id) in world.flock_ids().enumerate() {
         let f = world.flock(id).expect("live");
         let c = FLOCK_COLOURS[k % FLOCK_COLOURS.len()];
@@ -252,10 +214,145 @@ pub fn draw(world: &World, cam: &Camera, trails: Option<&Trails>) -> Pixmap {
     pm
 }
 
-/// The GIF palette: background, obstacle, each flock colour, and blends of each toward the
-/// background (so anti-aliased edges map to something close).
+/// The shade of an obstacle face lit at `light` (0 = facing away, 1 = facing the light).
+fn shade(light: f32) -> [u8; 3] {
+    let t = 0.45 + 0.75 * light.clamp(0.0, 1.0);
+    OBSTACLE.map(|c| (c as f32 * t).round().min(255.0) as u8)
+}
+
+/// Shades of obstacle faces in the palette.
+const SHADES: usize = 8;
+
+/// The obstacles: balls as discs, capsules as thick strokes, boxes, meshes and heightfields as
+/// triangles lit from above, drawn back to front.
+fn obstacle_layer(world: &World, cam: &Camera) -> Pixmap {
+    let mut pm = Pixmap::new(cam.width, cam.height).expect("non-zero size");
+    pm.fill(colour(BACKGROUND, 255));
+    let light = Vec3::new(0.3, 1.0, 0.45).normalize();
+    // Every triangle of every box, mesh and heightfield: depth, its three points, its shade.
+    let mut tris: Vec<(f32, [Vec3; 3], u8)> = Vec::new();
+    let mut push = |a: Vec3, b: Vec3, c: Vec3| {
+        let n = (b - a).cross(c - a).normalize_or_zero();
+        let lit = n.dot(light).abs();
+        let depth = match cam.projection {
+            Projection::Top if cam.xy => -(a.z + b.z + c.z),
+            Projection::Top => -(a.y + b.y + c.y),
+            Projection::Perspective => ((a + b + c) / 3.0 - cam.eye).dot(cam.forward),
+        };
+        tris.push((depth, [a, b, c], (lit * (SHADES - 1) as f32).round() as u8));
+    };
+    let mut discs = PathBuilder::new();
+    let mut sticks = Vec::new();
+    for o in world.placed_obstacles() {
+        match o {
+            Placed::Ball { centre, radius } => {
+                if let (Some((x, y, f)), Some((x2, _, _))) = (
+                    cam.project(*centre),
+                    cam.project(*centre + cam.right * *radius),
+                ) {
+                    let r = ((x2 - x).abs()).max(radius * f);
+                    discs.push_circle(x, y, r.max(1.0));
+                }
+            }
+            Placed::Capsule { a, b, radius } => sticks.push((*a, *b, *radius)),
+            Placed::Box {
+                centre,
+                half,
+                rotation,
+            } => {
+                let q = rotation.map_or(Quat::IDENTITY, |(q, _)| q);
+                let corner = |k: u32| {
+                    let s = Vec3::new(
+                        if k & 1 == 0 { -1.0 } else { 1.0 },
+                        if k & 2 == 0 { -1.0 } else { 1.0 },
+                        if k & 4 == 0 { -1.0 } else { 1.0 },
+                    );
+                    *centre + q * (*half * s)
+                };
+                for [a, b, c, d] in [
+                    [0, 1, 3, 2],
+                    [4, 6, 7, 5],
+                    [0, 4, 5, 1],
+                    [2, 3, 7, 6],
+                    [0, 2, 6, 4],
+                    [1, 5, 7, 3],
+                ] {
+                    push(corner(a), corner(b), corner(c));
+                    push(corner(a), corner(c), corner(d));
+                }
+            }
+            Placed::Mesh { shape, place } => {
+                let v = &place.vertices;
+                for t in shape.triangles() {
+                    push(v[t[0] as usize], v[t[1] as usize], v[t[2] as usize]);
+                }
+            }
+            Placed::Plane { .. } => {}
+        }
+    }
+    tris.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (_, [a, b, c], lit) in &tris {
+        let (Some(pa), Some(pb_), Some(pc)) = (cam.project(*a), cam.project(*b), cam.project(*c))
+        else {
+            continue;
+        };
+        let mut pb = PathBuilder::new();
+        pb.move_to(pa.0, pa.1);
+        pb.line_to(pb_.0, pb_.1);
+        pb.line_to(pc.0, pc.1);
+        pb.close();
+        if let Some(path) = pb.finish() {
+            let c = shade(f32::from(*lit) / (SHADES - 1) as f32);
+            let mut p = paint(c, 255);
+            // Edges of neighbouring triangles would show the background through seams.
+            p.anti_alias = false;
+            pm.fill_path(&path, &p, FillRule::Winding, Transform::identity(), None);
+        }
+    }
+    if let Some(path) = discs.finish() {
+        pm.fill_path(
+            &path,
+            &paint(OBSTACLE, 255),
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+    }
+    for (a, b, r) in sticks {
+        if let (Some((x0, y0, f)), Some((x1, y1, _)), Some((xr, _, _))) = (
+            cam.project(a),
+            cam.project(b),
+            cam.project(a + cam.right * r),
+        ) {
+            let mut pb = PathBuilder::new();
+            pb.move_to(x0, y0);
+            pb.line_to(x1, y1);
+            if let Some(path) = pb.finish() {
+                let stroke = Stroke {
+                    width: (2.0 * (xr - x0).abs()).max(2.0 * r * f).max(1.0),
+                    line_cap: tiny_skia::LineCap::Round,
+                    ..Stroke::default()
+                };
+                pm.stroke_path(
+                    &path,
+                    &paint(OBSTACLE, 255),
+                    &stroke,
+                    Transform::identity(),
+                    None,
+                );
+            }
+        }
+    }
+    pm
+}
+
+/// The GIF palette: background, obstacle (and its shades), each flock colour, and blends of
+/// each toward the background (so anti-aliased edges map to something close).
 pub fn palette() -> Vec<[u8; 3]> {
     let mut p = vec![BACKGROUND, OBSTACLE];
+    for k in 0..SHADES {
+        p.push(shade(k as f32 / (SHADES - 1) as f32));
+    }
     for c in FLOCK_COLOURS {
         for t in [1.0f32, 0.66, 0.4, 0.2] {
             let mix = |a: u8, b: u8| (a as f32 * t + b as f32 * (1.0 - t)).round() as u8;

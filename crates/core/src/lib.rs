@@ -32,6 +32,7 @@
 #![deny(missing_docs)]
 
 pub mod fmath;
+pub mod geometry;
 pub mod limits;
 pub mod math;
 pub mod obstacle;
@@ -41,9 +42,10 @@ mod rules;
 pub mod rules8;
 pub mod table;
 
+pub use geometry::{CastHit, MeshShape};
 pub use glam::{Quat, Vec3};
 pub use limits::{MAX_MAGNITUDE, MAX_NEIGHBOURS};
-pub use obstacle::{Obstacle, ObstacleKind};
+pub use obstacle::{MeshId, Obstacle, ObstacleKind, Placed};
 pub use params::{
     AlignmentMode, Bounds, BoundsKind, Combine, FlockParams, IndexKind, Integrator,
     ObstacleAvoidance, ParamError, PlaneLock, SeparationMode, Target, TargetRelocation, Weights,

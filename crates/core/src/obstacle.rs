@@ -1,10 +1,18 @@
 //! Obstacles and the look-ahead queries boids use to avoid them: rays and swept spheres.
+//!
+//! An [`Obstacle`] is plain data, as a caller describes it: a solid (ball, box, box with a
+//! rotation, capsule, the half-space behind a plane) or a placement of shape data uploaded once
+//! (a triangle mesh or a heightfield, named by a [`MeshId`], with a position, rotation and
+//! scale). A world resolves each into a [`Placed`] obstacle, which the step casts against.
 
 use crate::fmath;
+use crate::geometry::prim::{ray_ball, ray_capsule, ray_rounded_box};
+use crate::geometry::{MeshShape, Placement, Transform};
 use crate::limits::{self, MAX_MAGNITUDE};
-use crate::math::normalize_or_zero;
-use glam::Vec3;
-use std::sync::OnceLock;
+use glam::{Quat, Vec3};
+use std::sync::{Arc, OnceLock};
+
+pub use crate::geometry::CastHit;
 
 crate::c_enum! {
     /// The shape of an [`Obstacle`].
@@ -15,10 +23,29 @@ crate::c_enum! {
         Box = 1, "box", "BOX",
         /// The half-space behind a plane (`a` = a point, `b` = unit normal).
         Plane = 2, "plane", "PLANE",
+        /// A box with a rotation (`a` = centre, `b` = half extents, `rotation`).
+        OrientedBox = 3, "oriented-box", "ORIENTED_BOX",
+        /// A capsule (`a`, `b` = the ends of its axis, `radius`).
+        Capsule = 4, "capsule", "CAPSULE",
+        /// A placed triangle mesh (`mesh`, `a` = position, `rotation`, `scale`).
+        Mesh = 5, "mesh", "MESH",
+        /// A placed heightfield (`mesh`, `a` = position, `rotation`, `scale`); boids stay above.
+        Heightfield = 6, "heightfield", "HEIGHTFIELD",
     }
 }
 
-/// A solid obstacle.
+/// Shape data (a triangle mesh or a heightfield) in a world: index and generation, like the
+/// world's other ids. The all-zero id is null.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MeshId {
+    /// Slot.
+    pub index: u32,
+    /// Generation of the slot (0 = never issued).
+    pub generation: u32,
+}
+
+/// A solid obstacle, or a placement of shape data.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
@@ -47,16 +74,51 @@ pub enum Obstacle {
         /// Unit normal, pointing out of the solid side.
         normal: Vec3,
     },
+    /// A box with a rotation (Unity's `BoxCollider` on a rotated object).
+    OrientedBox {
+        /// Centre.
+        centre: Vec3,
+        /// Half the size along each of the box's own axes (>= 0).
+        half_extents: Vec3,
+        /// Unit rotation of the box's axes.
+        rotation: Quat,
+    },
+    /// A capsule: the points within `radius` of the segment `a b`.
+    Capsule {
+        /// One end of the axis.
+        a: Vec3,
+        /// The other end (may equal `a`: a ball).
+        b: Vec3,
+        /// Radius (> 0).
+        radius: f32,
+    },
+    /// A triangle mesh placed in the world (Unity's `MeshCollider`): hit from both sides.
+    Mesh {
+        /// The mesh (from the world's `add_mesh`).
+        mesh: MeshId,
+        /// Where its origin goes.
+        position: Vec3,
+        /// Unit rotation.
+        rotation: Quat,
+        /// Scale along each of its axes (> 0).
+        scale: Vec3,
+    },
+    /// A heightfield placed in the world (Unity's `TerrainCollider`): hit from both sides, and
+    /// no boid ends a step below its surface.
+    Heightfield {
+        /// The heightfield (from the world's `add_heightfield`).
+        field: MeshId,
+        /// Where its origin (sample 0, 0 at height 0) goes.
+        position: Vec3,
+        /// Unit rotation.
+        rotation: Quat,
+        /// Scale along each of its axes (> 0).
+        scale: Vec3,
+    },
 }
 
-/// Where a look-ahead query hit an obstacle.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CastHit {
-    /// Distance along the query direction.
-    pub distance: f32,
-    /// Unit surface normal at the hit, pointing out of the obstacle.
-    pub normal: Vec3,
-}
+/// How far a rotation's length may be from 1 before it is refused (then it is normalised).
+const UNIT_TOLERANCE: f32 = 1e-3;
 
 impl Obstacle {
     /// Which shape.
@@ -65,129 +127,61 @@ impl Obstacle {
             Obstacle::Sphere { .. } => ObstacleKind::Sphere,
             Obstacle::Box { .. } => ObstacleKind::Box,
             Obstacle::Plane { .. } => ObstacleKind::Plane,
+            Obstacle::OrientedBox { .. } => ObstacleKind::OrientedBox,
+            Obstacle::Capsule { .. } => ObstacleKind::Capsule,
+            Obstacle::Mesh { .. } => ObstacleKind::Mesh,
+            Obstacle::Heightfield { .. } => ObstacleKind::Heightfield,
         }
     }
 
-    /// The obstacle grown by `r` in every direction (a box grows as a box: a slightly
-    /// conservative stand-in for its rounded Minkowski sum).
-    fn inflated(&self, r: f32) -> Obstacle {
+    /// The shape data a mesh or heightfield placement names.
+    pub fn mesh(&self) -> Option<MeshId> {
         match *self {
-            Obstacle::Sphere { centre, radius } => Obstacle::Sphere {
-                centre,
-                radius: radius + r,
-            },
-            Obstacle::Box { min, max } => Obstacle::Box {
-                min: min - Vec3::splat(r),
-                max: max + Vec3::splat(r),
-            },
-            Obstacle::Plane { point, normal } => Obstacle::Plane {
-                point: point + normal * r,
-                normal,
-            },
+            Obstacle::Mesh { mesh, .. } => Some(mesh),
+            Obstacle::Heightfield { field, .. } => Some(field),
+            _ => None,
         }
     }
 
-    /// `true` when `p` is inside (or on) the obstacle.
-    pub fn contains(&self, p: Vec3) -> bool {
-        match *self {
-            Obstacle::Sphere { centre, radius } => (p - centre).length_squared() <= radius * radius,
-            Obstacle::Box { min, max } => p.cmpge(min).all() && p.cmple(max).all(),
-            Obstacle::Plane { point, normal } => (p - point).dot(normal) <= 0.0,
-        }
-    }
-
-    /// The first hit of the ray `origin + t dir`, `0 <= t <= max_distance` (`dir` unit length).
-    /// A ray that starts inside the obstacle does not hit it (as Unity's casts).
-    pub fn ray(&self, origin: Vec3, dir: Vec3, max_distance: f32) -> Option<CastHit> {
-        if self.contains(origin) {
-            return None;
-        }
-        let hit = match *self {
-            Obstacle::Sphere { centre, radius } => {
-                let m = origin - centre;
-                let b = m.dot(dir);
-                let c = m.length_squared() - radius * radius;
-                let disc = b * b - c;
-                if disc < 0.0 || b > 0.0 {
-                    return None;
-                }
-                let t = -b - disc.sqrt();
-                let t = t.max(0.0);
-                CastHit {
-                    distance: t,
-                    normal: normalize_or_zero(origin + dir * t - centre),
-                }
-            }
-            Obstacle::Box { min, max } => {
-                let (mut t0, mut t1) = (0.0f32, max_distance);
-                let mut normal = Vec3::ZERO;
-                for a in 0..3 {
-                    if dir[a] == 0.0 {
-                        if origin[a] < min[a] || origin[a] > max[a] {
-                            return None;
-                        }
-                        continue;
-                    }
-                    let inv = 1.0 / dir[a];
-                    let (mut near, mut far) =
-                        ((min[a] - origin[a]) * inv, (max[a] - origin[a]) * inv);
-                    let mut n = Vec3::ZERO;
-                    n[a] = -dir[a].signum();
-                    if near > far {
-                        std::mem::swap(&mut near, &mut far);
-                    }
-                    if near > t0 {
-                        t0 = near;
-                        normal = n;
-                    }
-                    t1 = t1.min(far);
-                    if t0 > t1 {
-                        return None;
-                    }
-                }
-                CastHit {
-                    distance: t0,
-                    normal,
-                }
-            }
-            Obstacle::Plane { point, normal } => {
-                let denom = dir.dot(normal);
-                if denom >= 0.0 {
-                    return None;
-                }
-                CastHit {
-                    distance: (point - origin).dot(normal) / denom,
-                    normal,
-                }
-            }
-        };
-        (hit.distance <= max_distance && hit.distance.is_finite()).then_some(hit)
-    }
-
-    /// The first hit of a sphere of radius `r` swept from `origin` along `dir` (unit) for up to
-    /// `max_distance`. A sweep that starts overlapping the obstacle does not hit it.
-    pub fn sphere_cast(
-        &self,
-        origin: Vec3,
-        r: f32,
-        dir: Vec3,
-        max_distance: f32,
-    ) -> Option<CastHit> {
-        self.inflated(r.max(0.0)).ray(origin, dir, max_distance)
-    }
-
-    /// Checks the shape's numbers: finite, positive sizes, unit-length normal.
+    /// Checks the shape's numbers: finite, within the world's limits, positive sizes and
+    /// scales, unit-length normals and rotations. (Whether a mesh id names live data of the
+    /// right kind is the world's to check.)
     pub fn validate(&self) -> Result<(), String> {
         let pt = |what: &str, v: Vec3| limits::point(v).map_err(|e| format!("{what} {e}"));
+        let radius = |what: &str, r: f32| {
+            if r > 0.0 && r <= MAX_MAGNITUDE {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{what} must be finite and in (0, {}], got {r}",
+                    limits::show(MAX_MAGNITUDE)
+                ))
+            }
+        };
+        let rotation = |what: &str, q: Quat| {
+            if q.is_finite() && (q.length() - 1.0).abs() <= UNIT_TOLERANCE {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{what} must be a unit quaternion (length within {UNIT_TOLERANCE} of 1), got {q}"
+                ))
+            }
+        };
+        let scale = |what: &str, s: Vec3| {
+            if s.cmpgt(Vec3::ZERO).all() && s.cmple(Vec3::splat(MAX_MAGNITUDE)).all() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{what} must be finite and in (0, {}] on every axis (a zero or negative \
+                     scale is refused), got {s}",
+                    limits::show(MAX_MAGNITUDE)
+                ))
+            }
+        };
         match *self {
-            Obstacle::Sphere { centre, radius } => {
+            Obstacle::Sphere { centre, radius: r } => {
                 pt("sphere obstacle centre", centre)?;
-                if !(radius > 0.0 && radius <= MAX_MAGNITUDE) {
-                    return Err(format!(
-                        "sphere obstacle radius must be finite and in (0, {}], got {radius}",
-                        limits::show(MAX_MAGNITUDE)
-                    ));
-                }
+                radius("sphere obstacle radius", r)?;
             }
             Obstacle::Box { min, max } => {
                 pt("box obstacle min", min)?;
@@ -200,35 +194,386 @@ impl Obstacle {
             }
             Obstacle::Plane { point, normal } => {
                 pt("plane obstacle point", point)?;
-                if !normal.is_finite() || (normal.length() - 1.0).abs() > 1e-3 {
+                if !normal.is_finite() || (normal.length() - 1.0).abs() > UNIT_TOLERANCE {
                     return Err(format!(
                         "plane obstacle normal must be unit length (within 1e-3), got {normal}"
                     ));
                 }
+            }
+            Obstacle::OrientedBox {
+                centre,
+                half_extents,
+                rotation: q,
+            } => {
+                pt("oriented-box obstacle centre", centre)?;
+                if !(half_extents.cmpge(Vec3::ZERO).all()
+                    && half_extents.cmple(Vec3::splat(MAX_MAGNITUDE)).all())
+                {
+                    return Err(format!(
+                        "oriented-box obstacle half_extents must be finite and in [0, {}], got {half_extents}",
+                        limits::show(MAX_MAGNITUDE)
+                    ));
+                }
+                rotation("oriented-box obstacle rotation", q)?;
+            }
+            Obstacle::Capsule { a, b, radius: r } => {
+                pt("capsule obstacle a", a)?;
+                pt("capsule obstacle b", b)?;
+                radius("capsule obstacle radius", r)?;
+            }
+            Obstacle::Mesh {
+                mesh: id,
+                position,
+                rotation: q,
+                scale: s,
+            }
+            | Obstacle::Heightfield {
+                field: id,
+                position,
+                rotation: q,
+                scale: s,
+            } => {
+                let what = self.kind().text();
+                if id.generation == 0 {
+                    return Err(format!("{what} obstacle: the mesh id is null"));
+                }
+                pt(&format!("{what} obstacle position"), position)?;
+                rotation(&format!("{what} obstacle rotation"), q)?;
+                scale(&format!("{what} obstacle scale"), s)?;
             }
         }
         Ok(())
     }
 }
 
-/// The first hit among `obstacles`, by distance.
-pub fn first_hit(
-    obstacles: &[Obstacle],
+/// An obstacle as a step casts against it: a solid with what its casts need precomputed, or
+/// shape data with its placement. Built by [`Placed::new`] from a validated [`Obstacle`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Placed {
+    /// A ball.
+    Ball {
+        /// Centre.
+        centre: Vec3,
+        /// Radius.
+        radius: f32,
+    },
+    /// A box (axis-aligned, or with a rotation), rounded by the caster's radius.
+    Box {
+        /// Centre.
+        centre: Vec3,
+        /// Half extents.
+        half: Vec3,
+        /// Rotation (`None`: axis aligned).
+        rotation: Option<(Quat, Quat)>,
+    },
+    /// A capsule.
+    Capsule {
+        /// One end.
+        a: Vec3,
+        /// The other end.
+        b: Vec3,
+        /// Radius.
+        radius: f32,
+    },
+    /// The half-space behind a plane.
+    Plane {
+        /// A point on it.
+        point: Vec3,
+        /// Unit normal out of the solid side.
+        normal: Vec3,
+    },
+    /// A mesh or heightfield placed in the world.
+    Mesh {
+        /// The shape data (shared by every placement of it).
+        shape: Arc<MeshShape>,
+        /// Where, with its vertices in world space.
+        place: Placement,
+    },
+}
+
+impl Placed {
+    /// The obstacle `o` (validated) as a step uses it; `shape` is the data a mesh or heightfield
+    /// names (ignored for the solids).
+    pub fn new(o: &Obstacle, shape: Option<Arc<MeshShape>>) -> Placed {
+        match *o {
+            Obstacle::Sphere { centre, radius } => Placed::Ball { centre, radius },
+            Obstacle::Box { min, max } => Placed::Box {
+                centre: (min + max) * 0.5,
+                half: (max - min) * 0.5,
+                rotation: None,
+            },
+            Obstacle::Plane { point, normal } => Placed::Plane { point, normal },
+            Obstacle::OrientedBox {
+                centre,
+                half_extents,
+                rotation,
+            } => {
+                let q = rotation.normalize();
+                Placed::Box {
+                    centre,
+                    half: half_extents,
+                    rotation: Some((q, q.conjugate())),
+                }
+            }
+            Obstacle::Capsule { a, b, radius } => Placed::Capsule { a, b, radius },
+            Obstacle::Mesh {
+                position,
+                rotation,
+                scale,
+                ..
+            }
+            | Obstacle::Heightfield {
+                position,
+                rotation,
+                scale,
+                ..
+            } => {
+                let shape = shape.expect("a mesh placement comes with its shape data");
+                let xf = Transform::new(position, rotation.normalize(), scale);
+                let place = Placement::new(&shape, xf);
+                Placed::Mesh { shape, place }
+            }
+        }
+    }
+
+    /// The first hit of a ray (`r == 0`) or of a sphere of radius `r` swept from `origin`
+    /// along the unit `dir` for up to `max`. A solid the caster already overlaps at the start
+    /// is not hit (as Unity's casts); a mesh or heightfield is a surface, hit from both sides
+    /// (see [`crate::geometry::prim::sweep_triangle`] for a start that overlaps it).
+    pub fn cast(&self, origin: Vec3, r: f32, dir: Vec3, max: f32) -> Option<CastHit> {
+        let r = r.max(0.0);
+        let hit = match self {
+            Placed::Ball { centre, radius } => ray_ball(origin, dir, *centre, radius + r, max),
+            Placed::Box {
+                centre,
+                half,
+                rotation,
+            } => {
+                let (o, d) = match rotation {
+                    Some((_, inv)) => (*inv * (origin - *centre), *inv * dir),
+                    None => (origin - *centre, dir),
+                };
+                ray_rounded_box(o, d, *half, r, max).map(|h| CastHit {
+                    distance: h.distance,
+                    normal: match rotation {
+                        Some((q, _)) => *q * h.normal,
+                        None => h.normal,
+                    },
+                })
+            }
+            Placed::Capsule { a, b, radius } => ray_capsule(origin, dir, *a, *b, radius + r, max),
+            Placed::Plane { point, normal } => {
+                let point = *point + *normal * r;
+                if (origin - point).dot(*normal) <= 0.0 {
+                    return None;
+                }
+                let denom = dir.dot(*normal);
+                if denom >= 0.0 {
+                    return None;
+                }
+                Some(CastHit {
+                    distance: (point - origin).dot(*normal) / denom,
+                    normal: *normal,
+                })
+            }
+            Placed::Mesh { shape, place } => {
+                // The placement's world bounds first: most casts end here.
+                let inv = Vec3::ONE / dir;
+                crate::geometry::bvh_slab(
+                    place.bounds.lo,
+                    place.bounds.hi,
+                    Vec3::splat(r),
+                    origin,
+                    dir,
+                    inv,
+                    max,
+                )?;
+                shape.cast(place, origin, r, dir, max).map(|(h, _)| h)
+            }
+        };
+        hit.filter(|h| h.distance <= max && h.distance.is_finite())
+    }
+
+    /// Whether [`Placed::cast`] would hit: for a mesh or heightfield, without looking for the
+    /// nearest triangle (the search for a free direction needs only this).
+    pub fn hits(&self, origin: Vec3, r: f32, dir: Vec3, max: f32) -> bool {
+        match self {
+            Placed::Mesh { shape, place } => {
+                let r = r.max(0.0);
+                let inv = Vec3::ONE / dir;
+                crate::geometry::bvh_slab(
+                    place.bounds.lo,
+                    place.bounds.hi,
+                    Vec3::splat(r),
+                    origin,
+                    dir,
+                    inv,
+                    max,
+                )
+                .is_some()
+                    && shape.hits(place, origin, r, dir, max)
+            }
+            _ => self.cast(origin, r, dir, max).is_some(),
+        }
+    }
+
+    /// For a heightfield: `p` and `v` moved so that `p` is not below the surface (along the
+    /// placement's up axis), the velocity's component into the surface turned outward, as the
+    /// hard bounds do; `None` when `p` is not below it (or outside its grid), and for every
+    /// other shape.
+    pub fn keep_above(&self, p: Vec3, v: Vec3) -> Option<(Vec3, Vec3)> {
+        let Placed::Mesh { shape, place } = self else {
+            return None;
+        };
+        let xf = &place.xf;
+        let crate::geometry::ShapeData::Heightfield(grid) = shape.data() else {
+            return None;
+        };
+        let local = xf.local_point(p);
+        let h = grid.height_at(local.x, local.z)?;
+        if local.y >= h {
+            return None;
+        }
+        let lifted = xf.point(Vec3::new(local.x, h, local.z));
+        let up = crate::math::normalize_or_zero(xf.rotation * Vec3::Y);
+        let into = v.dot(up);
+        let v = if into < 0.0 { v - up * (2.0 * into) } else { v };
+        Some((lifted, v))
+    }
+}
+
+/// The first hit among `obstacles`, by distance (ties: the first in the list).
+pub fn first_hit<'a>(
+    obstacles: impl IntoIterator<Item = &'a Placed>,
     origin: Vec3,
     r: f32,
     dir: Vec3,
     max_distance: f32,
 ) -> Option<CastHit> {
+    let mut best: Option<CastHit> = None;
+    let mut limit = max_distance;
+    for o in obstacles.into_iter() {
+        if let Some(h) = o.cast(origin, r, dir, limit)
+            && best.is_none_or(|b| h.distance < b.distance)
+        {
+            limit = h.distance;
+            best = Some(h);
+        }
+    }
+    best
+}
+
+/// Whether anything in `obstacles` is hit within `max_distance`: `first_hit(..).is_some()`,
+/// cheaper.
+pub fn any_hit<'a>(
+    obstacles: impl IntoIterator<Item = &'a Placed>,
+    origin: Vec3,
+    r: f32,
+    dir: Vec3,
+    max_distance: f32,
+) -> bool {
+    obstacles
+        .into_iter()
+        .any(|o| o.hits(origin, r, dir, max_distance))
+}
+
+/// The obstacles a cast of length up to `reach` (the look-ahead plus the caster's radius) from
+/// `p` can touch, in list order: a boid's searches test only these. Conservative (a margin
+/// for rounding), so casts against them give exactly what casts against the whole list give.
+pub struct Near<'a> {
+    all: &'a [Placed],
+    picked: [u16; NEAR_MAX],
+    count: usize,
+}
+
+/// Most obstacles [`Near`] lists by index; with more near, it keeps the whole list.
+const NEAR_MAX: usize = 48;
+
+impl<'a> Near<'a> {
+    /// The obstacles of `all` within `reach` of `p`.
+    pub fn new(all: &'a [Placed], p: Vec3, reach: f32) -> Near<'a> {
+        let mut near = Near {
+            all,
+            picked: [0; NEAR_MAX],
+            count: 0,
+        };
+        if all.len() > u16::MAX as usize {
+            near.count = usize::MAX;
+            return near;
+        }
+        for (i, o) in all.iter().enumerate() {
+            if o.within(p, reach) {
+                if near.count == NEAR_MAX {
+                    near.count = usize::MAX;
+                    return near;
+                }
+                near.picked[near.count] = i as u16;
+                near.count += 1;
+            }
+        }
+        near
+    }
+
+    /// Whether none is near.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The near obstacles, in list order.
+    pub fn iter(&self) -> impl Iterator<Item = &'a Placed> + Clone + '_ {
+        let all = self.all;
+        let (picked, whole): (&[u16], &[Placed]) = if self.count == usize::MAX {
+            (&[], all)
+        } else {
+            (&self.picked[..self.count], &[])
+        };
+        picked.iter().map(move |&i| &all[i as usize]).chain(whole)
+    }
+}
+
+impl Placed {
+    /// Whether a cast from `p` of length up to `reach` could touch this obstacle (false only
+    /// when it surely cannot).
+    pub fn within(&self, p: Vec3, reach: f32) -> bool {
+        // A margin far above the rounding of the distances below.
+        let slack = |scale: f32| reach + 1.0e-4 * (1.0 + scale + p.abs().max_element());
+        match self {
+            Placed::Ball { centre, radius } => (p - *centre).length() <= radius + slack(*radius),
+            Placed::Box { centre, half, .. } => {
+                // The box's bounding ball: its rotation does not matter.
+                (p - *centre).length() <= half.length() + slack(half.length())
+            }
+            Placed::Capsule { a, b, radius } => {
+                let q = crate::geometry::prim::closest_on_segment(p, *a, *b);
+                (p - q).length() <= radius + slack(*radius + (*b - *a).length())
+            }
+            Placed::Plane { point, normal } => (p - *point).dot(*normal) <= slack(0.0),
+            Placed::Mesh { place, .. } => {
+                let b = &place.bounds;
+                let d = (b.lo - p).max(p - b.hi).max(Vec3::ZERO);
+                d.length() <= slack((b.hi - b.lo).max_element())
+            }
+        }
+    }
+}
+
+/// Every heightfield in `obstacles` keeps `p` above its surface (in list order); returns the
+/// position and velocity after.
+pub fn keep_above(obstacles: &[Placed], mut p: Vec3, mut v: Vec3) -> (Vec3, Vec3) {
+    for o in obstacles {
+        if let Some((np, nv)) = o.keep_above(p, v) {
+            p = np;
+            v = nv;
+        }
+    }
+    (p, v)
+}
+
+/// Whether any obstacle in the list is a heightfield (a floor the step keeps boids above).
+pub fn has_floor(obstacles: &[Placed]) -> bool {
     obstacles
         .iter()
-        .filter_map(|o| {
-            if r > 0.0 {
-                o.sphere_cast(origin, r, dir, max_distance)
-            } else {
-                o.ray(origin, dir, max_distance)
-            }
-        })
-        .min_by(|a, b| a.distance.total_cmp(&b.distance))
+        .any(|o| matches!(o, Placed::Mesh { shape, .. } if shape.is_heightfield()))
 }
 
 /// Number of directions the free-heading search tries.
@@ -261,69 +606,135 @@ pub fn spiral_directions() -> &'static [Vec3] {
 mod tests {
     use super::*;
 
+    fn placed(o: Obstacle) -> Placed {
+        o.validate().unwrap();
+        Placed::new(&o, None)
+    }
+
     #[test]
     fn rays_hit_each_shape_at_the_right_distance() {
-        let s = Obstacle::Sphere {
+        let s = placed(Obstacle::Sphere {
             centre: Vec3::new(0.0, 0.0, 10.0),
             radius: 2.0,
-        };
-        let h = s.ray(Vec3::ZERO, Vec3::Z, 20.0).unwrap();
+        });
+        let h = s.cast(Vec3::ZERO, 0.0, Vec3::Z, 20.0).unwrap();
         assert!((h.distance - 8.0).abs() < 1e-5);
         assert!((h.normal - Vec3::NEG_Z).length() < 1e-5);
         assert!(
-            s.ray(Vec3::ZERO, Vec3::Z, 7.0).is_none(),
+            s.cast(Vec3::ZERO, 0.0, Vec3::Z, 7.0).is_none(),
             "beyond max distance"
         );
-        assert!(s.ray(Vec3::ZERO, Vec3::X, 20.0).is_none(), "misses");
+        assert!(s.cast(Vec3::ZERO, 0.0, Vec3::X, 20.0).is_none(), "misses");
         assert!(
-            s.ray(Vec3::new(0.0, 0.0, 10.0), Vec3::Z, 20.0).is_none(),
+            s.cast(Vec3::new(0.0, 0.0, 10.0), 0.0, Vec3::Z, 20.0)
+                .is_none(),
             "starts inside"
         );
 
-        let b = Obstacle::Box {
+        let b = placed(Obstacle::Box {
             min: Vec3::new(-1.0, -1.0, 5.0),
             max: Vec3::new(1.0, 1.0, 6.0),
-        };
-        let h = b.ray(Vec3::ZERO, Vec3::Z, 20.0).unwrap();
+        });
+        let h = b.cast(Vec3::ZERO, 0.0, Vec3::Z, 20.0).unwrap();
         assert!((h.distance - 5.0).abs() < 1e-5);
         assert_eq!(h.normal, Vec3::NEG_Z);
-        let h = b.ray(Vec3::new(-4.0, 0.0, 5.5), Vec3::X, 20.0).unwrap();
+        let h = b
+            .cast(Vec3::new(-4.0, 0.0, 5.5), 0.0, Vec3::X, 20.0)
+            .unwrap();
         assert!((h.distance - 3.0).abs() < 1e-5);
         assert_eq!(h.normal, Vec3::NEG_X);
-        assert!(b.ray(Vec3::new(3.0, 0.0, 0.0), Vec3::Z, 20.0).is_none());
+        assert!(
+            b.cast(Vec3::new(3.0, 0.0, 0.0), 0.0, Vec3::Z, 20.0)
+                .is_none()
+        );
 
-        let p = Obstacle::Plane {
+        let p = placed(Obstacle::Plane {
             point: Vec3::new(0.0, -2.0, 0.0),
             normal: Vec3::Y,
-        };
-        let h = p.ray(Vec3::ZERO, Vec3::NEG_Y, 20.0).unwrap();
+        });
+        let h = p.cast(Vec3::ZERO, 0.0, Vec3::NEG_Y, 20.0).unwrap();
         assert!((h.distance - 2.0).abs() < 1e-5);
         assert_eq!(h.normal, Vec3::Y);
-        assert!(p.ray(Vec3::ZERO, Vec3::Y, 20.0).is_none(), "moving away");
+        assert!(
+            p.cast(Vec3::ZERO, 0.0, Vec3::Y, 20.0).is_none(),
+            "moving away"
+        );
+
+        // A box turned 45 degrees about y: its corner points at the caster.
+        let ob = placed(Obstacle::OrientedBox {
+            centre: Vec3::new(0.0, 0.0, 10.0),
+            half_extents: Vec3::ONE,
+            rotation: Quat::from_rotation_y(std::f32::consts::FRAC_PI_4),
+        });
+        let h = ob.cast(Vec3::ZERO, 0.0, Vec3::Z, 20.0).unwrap();
+        assert!(
+            (h.distance - (10.0 - 2f32.sqrt())).abs() < 1e-5,
+            "{}",
+            h.distance
+        );
+
+        let c = placed(Obstacle::Capsule {
+            a: Vec3::new(-5.0, 0.0, 10.0),
+            b: Vec3::new(5.0, 0.0, 10.0),
+            radius: 1.0,
+        });
+        let h = c.cast(Vec3::ZERO, 0.0, Vec3::Z, 20.0).unwrap();
+        assert!((h.distance - 9.0).abs() < 1e-5);
+        assert!((h.normal - Vec3::NEG_Z).length() < 1e-5);
+        // Past the end of the axis: the end ball.
+        let h = c
+            .cast(Vec3::new(5.5, 0.0, 0.0), 0.0, Vec3::Z, 20.0)
+            .unwrap();
+        assert!(
+            (h.distance - (10.0 - 0.75f32.sqrt())).abs() < 1e-4,
+            "{}",
+            h.distance
+        );
     }
 
     #[test]
     fn swept_spheres_hit_earlier_by_their_radius() {
-        let s = Obstacle::Sphere {
+        let s = placed(Obstacle::Sphere {
             centre: Vec3::new(0.0, 0.0, 10.0),
             radius: 2.0,
-        };
-        let h = s.sphere_cast(Vec3::ZERO, 0.5, Vec3::Z, 20.0).unwrap();
+        });
+        let h = s.cast(Vec3::ZERO, 0.5, Vec3::Z, 20.0).unwrap();
         assert!((h.distance - 7.5).abs() < 1e-5);
         // Grazing: the ray misses by 0.3 but the sphere of radius 0.5 touches.
-        assert!(s.ray(Vec3::new(2.3, 0.0, 0.0), Vec3::Z, 20.0).is_none());
         assert!(
-            s.sphere_cast(Vec3::new(2.3, 0.0, 0.0), 0.5, Vec3::Z, 20.0)
+            s.cast(Vec3::new(2.3, 0.0, 0.0), 0.0, Vec3::Z, 20.0)
+                .is_none()
+        );
+        assert!(
+            s.cast(Vec3::new(2.3, 0.0, 0.0), 0.5, Vec3::Z, 20.0)
                 .is_some()
         );
-        let p = Obstacle::Plane {
+        let p = placed(Obstacle::Plane {
             point: Vec3::ZERO,
             normal: Vec3::Y,
-        };
+        });
         let h = p
-            .sphere_cast(Vec3::new(0.0, 3.0, 0.0), 1.0, Vec3::NEG_Y, 10.0)
+            .cast(Vec3::new(0.0, 3.0, 0.0), 1.0, Vec3::NEG_Y, 10.0)
             .unwrap();
         assert!((h.distance - 2.0).abs() < 1e-5);
+        // A box's edge is rounded: a sphere passing its corner diagonally touches later than
+        // the square-grown box would say.
+        let b = placed(Obstacle::Box {
+            min: Vec3::splat(-1.0),
+            max: Vec3::splat(1.0),
+        });
+        let o = Vec3::new(1.6, 1.6, -10.0);
+        let h = b.cast(o, 1.0, Vec3::Z, 20.0).unwrap();
+        // The sphere's centre passes 0.6 * sqrt(2) = 0.85 from the box's z edge: it touches the
+        // edge at the box's face z = -1 only if 0.85 < 1, at z where it first gets within 1 of
+        // the edge, i.e. at the face plane (the edge spans z in [-1, 1]) minus the rounding.
+        let dz = (1.0f32 - 0.72).sqrt();
+        assert!((h.distance - (9.0 - dz)).abs() < 1e-4, "{}", h.distance);
+        assert!(
+            b.cast(Vec3::new(1.8, 1.8, -10.0), 1.0, Vec3::Z, 20.0)
+                .is_none(),
+            "past the rounded edge"
+        );
     }
 
     #[test]
@@ -340,38 +751,68 @@ mod tests {
 
     #[test]
     fn validation_refuses_bad_shapes() {
-        assert!(
+        let bad = [
             Obstacle::Sphere {
                 centre: Vec3::ZERO,
-                radius: 0.0
-            }
-            .validate()
-            .is_err()
-        );
-        assert!(
+                radius: 0.0,
+            },
             Obstacle::Sphere {
                 centre: Vec3::NAN,
-                radius: 1.0
-            }
-            .validate()
-            .is_err()
-        );
-        assert!(
+                radius: 1.0,
+            },
             Obstacle::Box {
                 min: Vec3::ONE,
-                max: Vec3::ZERO
-            }
-            .validate()
-            .is_err()
-        );
-        assert!(
+                max: Vec3::ZERO,
+            },
             Obstacle::Plane {
                 point: Vec3::ZERO,
-                normal: Vec3::new(0.0, 2.0, 0.0)
-            }
-            .validate()
-            .is_err()
-        );
+                normal: Vec3::new(0.0, 2.0, 0.0),
+            },
+            Obstacle::OrientedBox {
+                centre: Vec3::ZERO,
+                half_extents: Vec3::new(1.0, -1.0, 1.0),
+                rotation: Quat::IDENTITY,
+            },
+            Obstacle::OrientedBox {
+                centre: Vec3::ZERO,
+                half_extents: Vec3::ONE,
+                rotation: Quat::from_xyzw(0.0, 0.0, 0.0, 2.0),
+            },
+            Obstacle::Capsule {
+                a: Vec3::ZERO,
+                b: Vec3::X,
+                radius: -1.0,
+            },
+            Obstacle::Mesh {
+                mesh: MeshId {
+                    index: 0,
+                    generation: 1,
+                },
+                position: Vec3::ZERO,
+                rotation: Quat::IDENTITY,
+                scale: Vec3::new(1.0, 0.0, 1.0),
+            },
+            Obstacle::Heightfield {
+                field: MeshId {
+                    index: 0,
+                    generation: 1,
+                },
+                position: Vec3::ZERO,
+                rotation: Quat::IDENTITY,
+                scale: Vec3::new(1.0, -2.0, 1.0),
+            },
+            Obstacle::Mesh {
+                mesh: MeshId::default(),
+                position: Vec3::ZERO,
+                rotation: Quat::IDENTITY,
+                scale: Vec3::ONE,
+            },
+        ];
+        for o in bad {
+            assert!(o.validate().is_err(), "{o:?}");
+        }
+        let e = bad[7].validate().unwrap_err();
+        assert!(e.contains("scale") && e.contains("negative"), "{e}");
         assert!(
             Obstacle::Plane {
                 point: Vec3::ZERO,

@@ -3,7 +3,7 @@
 use crate::fmath;
 use crate::limits::MAX_MAGNITUDE;
 use crate::math::{Period, clamp_length, look_rotation, normalize_or_zero, smooth_damp};
-use crate::obstacle::{Obstacle, first_hit, spiral_directions};
+use crate::obstacle::{Near, Placed, any_hit, first_hit, keep_above, spiral_directions};
 use crate::params::{
     AlignmentMode, Bounds, Combine, FlockParams, Integrator, ObstacleAvoidance, SeparationMode,
 };
@@ -153,7 +153,7 @@ pub struct Env<'a> {
     /// The flock's target point (used when the params have target settings).
     pub target: Option<Vec3>,
     /// Obstacles to look out for.
-    pub obstacles: &'a [Obstacle],
+    pub obstacles: &'a [Placed],
     /// The flock's path (a polyline; at least two points to be followed).
     pub path: &'a [Vec3],
     /// Whether the path closes back on its first point.
@@ -205,7 +205,7 @@ fn path_target(path: &[Vec3], closed: bool, p: Vec3, lookahead: f32) -> Option<V
 }
 
 /// The direction the obstacle rule steers toward, if the look-ahead hits something.
-fn avoid_obstacles(own: &BoidState, p: &FlockParams, obstacles: &[Obstacle]) -> Option<Vec3> {
+fn avoid_obstacles(own: &BoidState, p: &FlockParams, obstacles: &[Placed]) -> Option<Vec3> {
     if p.obstacle_avoidance == ObstacleAvoidance::None
         || obstacles.is_empty()
         || p.look_ahead <= 0.0
@@ -213,7 +213,16 @@ fn avoid_obstacles(own: &BoidState, p: &FlockParams, obstacles: &[Obstacle]) -> 
         return None;
     }
     let f = own.heading;
-    let hit = first_hit(obstacles, own.position, p.boid_radius, f, p.look_ahead)?;
+    // Every cast of this boid starts here and reaches as far: the obstacles it can touch, once.
+    let near = Near::new(
+        obstacles,
+        own.position,
+        p.look_ahead + p.boid_radius.max(0.0),
+    );
+    if near.is_empty() {
+        return None;
+    }
+    let hit = first_hit(near.iter(), own.position, p.boid_radius, f, p.look_ahead)?;
     Some(match p.obstacle_avoidance {
         ObstacleAvoidance::Reflect => normalize_or_zero(f - 2.0 * f.dot(hit.normal) * hit.normal),
         _ => {
@@ -223,9 +232,7 @@ fn avoid_obstacles(own: &BoidState, p: &FlockParams, obstacles: &[Obstacle]) -> 
                 .map(|&d| p.plane.apply(frame * d))
                 .filter(|d| *d != Vec3::ZERO)
                 .map(normalize_or_zero)
-                .find(|&d| {
-                    first_hit(obstacles, own.position, p.boid_radius, d, p.look_ahead).is_none()
-                })
+                .find(|&d| !any_hit(near.iter(), own.position, p.boid_radius, d, p.look_ahead))
                 .unwrap_or(f)
         }
     })
@@ -564,6 +571,10 @@ pub fn step_boid(
         Bounds::Wrap { min, max } => position = Period::new(min, max).wrap(position),
         Bounds::Clamp { min, max } => clamp_into(&mut position, &mut velocity, min, max),
         _ => {}
+    }
+    // A heightfield is a floor: no boid ends the step below it.
+    if !env.obstacles.is_empty() {
+        (position, velocity) = keep_above(env.obstacles, position, velocity);
     }
     // The state never leaves the domain the API accepts: the world ends at ±MAX_MAGNITUDE on
     // every axis, a hard wall like `Bounds::Clamp`.

@@ -302,7 +302,8 @@ impl Hoods8 {
 /// Whether [`step_boids8`] gives exactly what [`step_boid`] gives for these params and
 /// environment, for every boid whose neighbourhood has no external steering: a weighted sum,
 /// the acceleration integrator, soft-box, soft-sphere or no bounds, and nothing that draws a
-/// random number or needs a target, a path, wander, obstacles or smoothing state.
+/// random number or needs a target, a path, wander, obstacles, a floor (a heightfield) or
+/// smoothing state.
 pub fn fast_rules_apply(p: &FlockParams, env: &Env<'_>) -> bool {
     let w = &p.weights;
     p.combine == Combine::WeightedSum
@@ -320,6 +321,7 @@ pub fn fast_rules_apply(p: &FlockParams, env: &Env<'_>) -> bool {
         && (env.obstacles.is_empty()
             || p.obstacle_avoidance == ObstacleAvoidance::None
             || p.look_ahead <= 0.0)
+        && !crate::obstacle::has_floor(env.obstacles)
 }
 
 /// `r.is_finite() && r > 0.0`, lane by lane: `0 < r < ∞`.

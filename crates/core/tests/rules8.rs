@@ -313,10 +313,13 @@ fn what_the_eight_lanes_do_not_cover_is_refused() {
     };
     assert!(!fast_rules_apply(&target, &aimed));
     // Obstacles only count when the flock looks out for them.
-    let rock = [Obstacle::Sphere {
-        centre: Vec3::ZERO,
-        radius: 1.0,
-    }];
+    let rock = [boids_core::Placed::new(
+        &Obstacle::Sphere {
+            centre: Vec3::ZERO,
+            radius: 1.0,
+        },
+        None,
+    )];
     let rocky = Env {
         obstacles: &rock,
         ..env

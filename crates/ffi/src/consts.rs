@@ -102,6 +102,14 @@ pub const BOIDS_OBSTACLE_SPHERE: i32 = 0;
 pub const BOIDS_OBSTACLE_BOX: i32 = 1;
 /// `BoidsObstacleDef::shape`: The half-space behind a plane (`a` = a point, `b` = unit normal).
 pub const BOIDS_OBSTACLE_PLANE: i32 = 2;
+/// `BoidsObstacleDef::shape`: A box with a rotation (`a` = centre, `b` = half extents, `rotation`).
+pub const BOIDS_OBSTACLE_ORIENTED_BOX: i32 = 3;
+/// `BoidsObstacleDef::shape`: A capsule (`a`, `b` = the ends of its axis, `radius`).
+pub const BOIDS_OBSTACLE_CAPSULE: i32 = 4;
+/// `BoidsObstacleDef::shape`: A placed triangle mesh (`mesh`, `a` = position, `rotation`, `scale`).
+pub const BOIDS_OBSTACLE_MESH: i32 = 5;
+/// `BoidsObstacleDef::shape`: A placed heightfield (`mesh`, `a` = position, `rotation`, `scale`); boids stay above.
+pub const BOIDS_OBSTACLE_HEIGHTFIELD: i32 = 6;
 
 // relation kind: `boids_world_set_relation` kind
 /// `boids_world_set_relation` kind: No reaction (removes a relation).

@@ -5,8 +5,8 @@ use crate::boundary::Fail;
 use crate::registry;
 use crate::types::*;
 use boids_sim::{
-    Bounds, BoundsKind, CEnum, FlockId, FlockParams, Obstacle, ObstacleId, ObstacleKind, Spawn,
-    SpawnKind, SpawnShape, Target, TargetRelocation, Vec3, Weights, World,
+    Bounds, BoundsKind, CEnum, FlockId, FlockParams, MeshId, Obstacle, ObstacleId, ObstacleKind,
+    Spawn, SpawnKind, SpawnShape, Target, TargetRelocation, Vec3, Weights, World,
 };
 use std::ffi::{CStr, c_char};
 
@@ -551,7 +551,34 @@ pub(crate) fn spawn_from_c(s: &BoidsSpawnDef) -> Result<Spawn, Fail> {
     })
 }
 
-pub(crate) fn obstacle_from_c(d: &BoidsObstacleDef) -> Result<Obstacle, Fail> {
+/// An obstacle def for `world`: from `boids_default_obstacle_def()`, its shape's fields, and a
+/// placement's mesh id of the same world. (Whether the mesh is live and of the right kind, and
+/// the numbers, are checked by the world.)
+pub(crate) fn obstacle_from_c(world: BoidsWorldId, d: &BoidsObstacleDef) -> Result<Obstacle, Fail> {
+    if d.internal_cookie != OBSTACLE_DEF_COOKIE {
+        return Err(Fail::new(
+            BoidsResult::InvalidDef,
+            "obstacle def was not initialised by boids_default_obstacle_def()",
+        ));
+    }
+    let q = |q: BoidsQuat| boids_sim::Quat::from_xyzw(q.x, q.y, q.z, q.w);
+    let mesh = || -> Result<MeshId, Fail> {
+        if d.mesh.index == 0 {
+            return Err(bad(format!(
+                "obstacle def: mesh is null (a {} places shape data from boids_mesh_create or \
+                 boids_heightfield_create)",
+                ObstacleKind::try_from(d.shape).map_or("placement", |k| k.text())
+            )));
+        }
+        if d.mesh.world != world {
+            return Err(bad(format!(
+                "obstacle def: mesh belongs to world (index {}, generation {}), not to this one \
+                 (index {}, generation {})",
+                d.mesh.world.index, d.mesh.world.generation, world.index, world.generation
+            )));
+        }
+        Ok(mesh_id(d.mesh))
+    };
     Ok(match choice::<ObstacleKind>("obstacle shape", d.shape)? {
         ObstacleKind::Sphere => Obstacle::Sphere {
             centre: v3(d.a),
@@ -565,7 +592,46 @@ pub(crate) fn obstacle_from_c(d: &BoidsObstacleDef) -> Result<Obstacle, Fail> {
             point: v3(d.a),
             normal: v3(d.b),
         },
+        ObstacleKind::OrientedBox => Obstacle::OrientedBox {
+            centre: v3(d.a),
+            half_extents: v3(d.b),
+            rotation: q(d.rotation),
+        },
+        ObstacleKind::Capsule => Obstacle::Capsule {
+            a: v3(d.a),
+            b: v3(d.b),
+            radius: d.radius,
+        },
+        ObstacleKind::Mesh => Obstacle::Mesh {
+            mesh: mesh()?,
+            position: v3(d.a),
+            rotation: q(d.rotation),
+            scale: v3(d.scale),
+        },
+        ObstacleKind::Heightfield => Obstacle::Heightfield {
+            field: mesh()?,
+            position: v3(d.a),
+            rotation: q(d.rotation),
+            scale: v3(d.scale),
+        },
     })
+}
+
+/// The engine's id of a C mesh id (1-based index).
+pub(crate) fn mesh_id(id: BoidsMeshId) -> MeshId {
+    MeshId {
+        index: id.index.wrapping_sub(1),
+        generation: id.generation,
+    }
+}
+
+/// The C id of a mesh of `world`.
+pub(crate) fn to_c_mesh(world: BoidsWorldId, id: MeshId) -> BoidsMeshId {
+    BoidsMeshId {
+        world,
+        index: id.index + 1,
+        generation: id.generation,
+    }
 }
 
 pub(crate) fn obstacle_id(id: BoidsObstacleId) -> ObstacleId {

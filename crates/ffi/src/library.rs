@@ -118,6 +118,36 @@ pub extern "C" fn boids_default_flock_def() -> BoidsFlockDef {
     }
 }
 
+/// Obstacle settings: a ball of radius 1 at the origin (`BOIDS_OBSTACLE_SPHERE`), rotation
+/// identity, scale 1, no mesh. Set `shape` and the fields it uses (see `BoidsObstacleDef`).
+/// Threads: callable from any thread at any time; touches no world.
+#[unsafe(no_mangle)]
+pub extern "C" fn boids_default_obstacle_def() -> BoidsObstacleDef {
+    BoidsObstacleDef {
+        shape: boids_sim::ObstacleKind::Sphere.c_value(),
+        a: BoidsVec3::default(),
+        b: BoidsVec3 {
+            x: 0.0,
+            y: 1.0,
+            z: 0.0,
+        },
+        radius: 1.0,
+        rotation: BoidsQuat {
+            x: 0.0,
+            y: 0.0,
+            z: 0.0,
+            w: 1.0,
+        },
+        scale: BoidsVec3 {
+            x: 1.0,
+            y: 1.0,
+            z: 1.0,
+        },
+        mesh: BoidsMeshId::default(),
+        internal_cookie: OBSTACLE_DEF_COOKIE,
+    }
+}
+
 /// Spawn settings: the box -5..5 at speeds 2..5.
 /// Threads: callable from any thread at any time; touches no world.
 #[unsafe(no_mangle)]

@@ -1,6 +1,7 @@
-//! Obstacles every flock of a world avoids.
+//! Obstacles every flock of a world avoids, and the shape data (triangle meshes, heightfields)
+//! mesh and heightfield obstacles place.
 
-use crate::boundary::boundary;
+use crate::boundary::{boundary, boundary_value};
 use crate::convert::*;
 use crate::registry;
 use crate::types::*;
@@ -8,7 +9,11 @@ use crate::types::*;
 // ---------------------------------------------------------------------------------------------
 // Obstacles
 
-/// Adds an obstacle every flock of the world avoids (per its params).
+/// Adds an obstacle every flock of the world avoids (per its params). `def` must come from
+/// `boids_default_obstacle_def()`; the fields its `shape` uses are checked (finite, within the
+/// world's limits, positive sizes and scales, unit normals and rotations; a mesh or
+/// heightfield of this world and of that kind): otherwise `BOIDS_RESULT_INVALID_ARGUMENT` with
+/// the field named, and nothing is added.
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 ///
 ///
@@ -22,7 +27,7 @@ pub unsafe extern "C" fn boids_obstacle_add(
 ) -> BoidsResult {
     boundary(|| {
         // SAFETY: documented contract.
-        let shape = obstacle_from_c(&unsafe { read(def, "def") }?)?;
+        let shape = obstacle_from_c(world, &unsafe { read(def, "def") }?)?;
         need_out(out_obstacle, "out_obstacle")?;
         let id = registry::with_world(world, |w| Ok(w.add_obstacle(shape)?))?;
         // SAFETY: checked non-null.
@@ -40,7 +45,9 @@ pub unsafe extern "C" fn boids_obstacle_add(
     })
 }
 
-/// Replaces (moves) an obstacle's shape.
+/// Replaces (moves) an obstacle's shape: call it every frame for a moving obstacle. Moving a
+/// mesh or heightfield rebuilds nothing (its data and hierarchy are shared; only its vertices
+/// are placed anew). Checked as `boids_obstacle_add` checks; a refused def changes nothing.
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 ///
 ///
@@ -53,7 +60,7 @@ pub unsafe extern "C" fn boids_obstacle_set(
 ) -> BoidsResult {
     boundary(|| {
         // SAFETY: documented contract.
-        let shape = obstacle_from_c(&unsafe { read(def, "def") }?)?;
+        let shape = obstacle_from_c(obstacle.world, &unsafe { read(def, "def") }?)?;
         registry::with_world(obstacle.world, |w| {
             Ok(w.set_obstacle(obstacle_id(obstacle), shape)?)
         })
@@ -68,5 +75,133 @@ pub extern "C" fn boids_obstacle_remove(obstacle: BoidsObstacleId) -> BoidsResul
         registry::with_world(obstacle.world, |w| {
             Ok(w.remove_obstacle(obstacle_id(obstacle))?)
         })
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shape data
+
+/// Uploads a triangle mesh to `world`: `vertex_count` vertices and `index_count` indices (three
+/// a triangle), copied. Its bounding volume hierarchy is built here, once; any number of
+/// obstacles (`BOIDS_OBSTACLE_MESH`) then place it with their own position, rotation and
+/// scale, as Unity's `MeshCollider`s share one `Mesh`. Not necessarily closed or convex; hit
+/// from both sides. Refused with `BOIDS_RESULT_INVALID_ARGUMENT` and the field named
+/// ("mesh vertices[7] must be finite...", "mesh indices[5] is 12, out of range for 8
+/// vertices"): a vertex not finite or beyond the world's limits, an index out of range, an
+/// index count that is not a multiple of 3, no triangle, more than 2^24 triangles. On success
+/// writes the id to `out_mesh`; it lives until `boids_mesh_destroy` or the world's end.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+///
+/// # Safety
+/// `vertices` holds `vertex_count` readable `BoidsVec3` (NULL only with 0), `indices`
+/// `index_count` readable `uint32_t` (NULL only with 0); `out_mesh` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_mesh_create(
+    world: BoidsWorldId,
+    vertices: *const BoidsVec3,
+    vertex_count: usize,
+    indices: *const u32,
+    index_count: usize,
+    out_mesh: *mut BoidsMeshId,
+) -> BoidsResult {
+    boundary(|| {
+        need_out(out_mesh, "out_mesh")?;
+        // Before anything is read: the limits.
+        let max = boids_sim::MAX_TRIANGLES;
+        if index_count / 3 > max {
+            return Err(bad(format!(
+                "mesh indices: at most {max} triangles (2^24) allowed, got {}",
+                index_count / 3
+            )));
+        }
+        if vertex_count > 3 * max {
+            return Err(bad(format!(
+                "mesh vertices: at most {} allowed, got {vertex_count}",
+                3 * max
+            )));
+        }
+        // SAFETY: the caller's contract.
+        let v = unsafe { slice(vertices, vertex_count, "vertices") }?;
+        // SAFETY: the caller's contract.
+        let i = unsafe { slice(indices, index_count, "indices") }?;
+        let v = vec3s(v, "vertices")?;
+        let id = registry::with_world(world, |w| Ok(w.add_mesh(&v, i)?))?;
+        // SAFETY: checked non-null.
+        unsafe { write(out_mesh, to_c_mesh(world, id)) };
+        Ok(())
+    })
+}
+
+/// Uploads a heightfield to `world` (Unity's `TerrainData`): `columns × rows` heights in world
+/// units, row after row (x fastest: `heights[j * columns + i]` is sample `i` along x, `j`
+/// along z), samples `cell_x` apart along x and `cell_z` along z; sample `(i, j)` sits at
+/// `(i cell_x, height, j cell_z)` before its placement (`BOIDS_OBSTACLE_HEIGHTFIELD`). Each cell
+/// is two triangles, split along the diagonal from `(i, j)` to `(i + 1, j + 1)`; boids never
+/// end a step below the surface. Refused with `BOIDS_RESULT_INVALID_ARGUMENT` and the field
+/// named: fewer than 2 samples a side (no cell), a height or cell size that is not finite, a
+/// cell size that is not positive, more than 2^24 triangles. On success writes the id to
+/// `out_mesh`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+///
+/// # Safety
+/// `heights` holds `columns * rows` readable floats; `out_mesh` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_heightfield_create(
+    world: BoidsWorldId,
+    heights: *const f32,
+    columns: u32,
+    rows: u32,
+    cell_x: f32,
+    cell_z: f32,
+    out_mesh: *mut BoidsMeshId,
+) -> BoidsResult {
+    boundary(|| {
+        need_out(out_mesh, "out_mesh")?;
+        let n = u64::from(columns) * u64::from(rows);
+        if columns < 2 || rows < 2 {
+            return Err(bad(format!(
+                "heightfield columns and rows must be at least 2 (one cell), got {columns} x {rows}"
+            )));
+        }
+        // Before anything is read: the triangle limit (two a cell).
+        let triangles = 2 * u64::from(columns - 1) * u64::from(rows - 1);
+        if triangles > boids_sim::MAX_TRIANGLES as u64 {
+            return Err(bad(format!(
+                "heightfield: at most 2^24 triangles (two a cell) allowed, got {triangles} \
+                 ({columns} x {rows} samples)"
+            )));
+        }
+        // SAFETY: the caller's contract.
+        let h = unsafe { slice(heights, n as usize, "heights") }?;
+        let id = registry::with_world(world, |w| {
+            Ok(w.add_heightfield(columns, rows, cell_x, cell_z, h)?)
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { write(out_mesh, to_c_mesh(world, id)) };
+        Ok(())
+    })
+}
+
+/// Destroys shape data; its id goes stale. Refused with `BOIDS_RESULT_INVALID_ARGUMENT` (and
+/// nothing changes) while an obstacle places it: remove those obstacles first. Destroying twice
+/// returns `BOIDS_RESULT_INVALID_ID`.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+#[unsafe(no_mangle)]
+pub extern "C" fn boids_mesh_destroy(mesh: BoidsMeshId) -> BoidsResult {
+    boundary(|| registry::with_world(mesh.world, |w| Ok(w.remove_mesh(mesh_id(mesh))?)))
+}
+
+/// 1 while `mesh` names live shape data, else 0.
+/// Threads: any thread; 0 while another thread changes its world.
+#[unsafe(no_mangle)]
+pub extern "C" fn boids_mesh_is_valid(mesh: BoidsMeshId) -> i32 {
+    boundary_value(0, || {
+        i32::from(
+            mesh.index != 0
+                && registry::with_world_in_flight(mesh.world, |w| {
+                    Ok(w.mesh(mesh_id(mesh)).is_some())
+                })
+                .unwrap_or(false),
+        )
     })
 }

@@ -100,6 +100,19 @@ pub struct BoidsObstacleId {
     pub generation: u32,
 }
 
+/// A world's shape data: a triangle mesh or a heightfield (`boids_mesh_create`,
+/// `boids_heightfield_create`), placed by obstacles. Zero is null.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoidsMeshId {
+    /// The world the data lives in.
+    pub world: BoidsWorldId,
+    /// Slot, 1-based (0 = null).
+    pub index: u32,
+    /// Generation of the slot when issued.
+    pub generation: u32,
+}
+
 /// Work the engine hands a host's job system (see `BoidsWorldDef::enqueue_task`): call it with
 /// `task_context` for each range `[start, end)` the host cuts `0..item_count` into. The engine
 /// hands out its work inside the task as well, so one call may do the work of several ranges
@@ -356,18 +369,41 @@ pub struct BoidsSpawnDef {
     pub internal_cookie: u32,
 }
 
-/// An obstacle shape.
+/// An obstacle. Get one from `boids_default_obstacle_def()` (a ball of radius 1 at the origin,
+/// identity rotation, scale 1) and set the fields its `shape` uses:
+///
+/// | `shape` | `a` | `b` | `radius` | `rotation` | `scale` | `mesh` |
+/// | --- | --- | --- | --- | --- | --- | --- |
+/// | `SPHERE` | centre | | radius | | | |
+/// | `BOX` (axis-aligned) | min corner | max corner | | | | |
+/// | `PLANE` | a point | unit normal out of the solid side | | | | |
+/// | `ORIENTED_BOX` | centre | half extents | | unit rotation | | |
+/// | `CAPSULE` | one end of the axis | the other end | radius | | | |
+/// | `MESH` | position | | | unit rotation | scale (> 0 per axis) | a triangle mesh |
+/// | `HEIGHTFIELD` | position (sample 0, 0) | | | unit rotation | scale (> 0 per axis) | a heightfield |
+///
+/// Size: 80 bytes.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BoidsObstacleDef {
     /// `BOIDS_OBSTACLE_*`.
     pub shape: i32,
-    /// Centre (sphere), min corner (box) or a point (plane).
+    /// Centre (sphere, oriented box), min corner (box), a point (plane), one end (capsule),
+    /// position (mesh, heightfield).
     pub a: BoidsVec3,
-    /// Max corner (box) or unit normal (plane).
+    /// Max corner (box), unit normal (plane), half extents (oriented box), the other end
+    /// (capsule).
     pub b: BoidsVec3,
-    /// Radius (sphere).
+    /// Radius (sphere, capsule).
     pub radius: f32,
+    /// Unit rotation (oriented box, mesh, heightfield).
+    pub rotation: BoidsQuat,
+    /// Scale along each axis of the mesh or heightfield (> 0).
+    pub scale: BoidsVec3,
+    /// The shape data a `MESH` or `HEIGHTFIELD` places (of the same world and kind).
+    pub mesh: BoidsMeshId,
+    /// Set by `boids_default_obstacle_def`; do not touch.
+    pub internal_cookie: u32,
 }
 
 /// `boids_struct_size` argument: `BoidsVec3`.
@@ -394,6 +430,8 @@ pub const BOIDS_STRUCT_FLOCK_DEF: i32 = 9;
 pub const BOIDS_STRUCT_SPAWN_DEF: i32 = 10;
 /// `boids_struct_size` argument: `BoidsObstacleDef`.
 pub const BOIDS_STRUCT_OBSTACLE_DEF: i32 = 11;
+/// `boids_struct_size` argument: `BoidsMeshId`.
+pub const BOIDS_STRUCT_MESH_ID: i32 = 12;
 
 /// Size in bytes of each ABI struct, by `BOIDS_STRUCT_*` (0 for an unknown kind).
 pub(crate) fn struct_size(kind: i32) -> u32 {
@@ -411,17 +449,19 @@ pub(crate) fn struct_size(kind: i32) -> u32 {
         BOIDS_STRUCT_FLOCK_DEF => size_of::<BoidsFlockDef>(),
         BOIDS_STRUCT_SPAWN_DEF => size_of::<BoidsSpawnDef>(),
         BOIDS_STRUCT_OBSTACLE_DEF => size_of::<BoidsObstacleDef>(),
+        BOIDS_STRUCT_MESH_ID => size_of::<BoidsMeshId>(),
         _ => 0,
     };
     s as u32
 }
 
 /// Version of this C ABI; bumped on any incompatible change.
-pub const BOIDS_ABI_VERSION: u32 = 2;
+pub const BOIDS_ABI_VERSION: u32 = 3;
 
 pub(crate) const WORLD_DEF_COOKIE: u32 = 0xB01D_5001;
 pub(crate) const FLOCK_DEF_COOKIE: u32 = 0xB01D_5002;
 pub(crate) const SPAWN_DEF_COOKIE: u32 = 0xB01D_5003;
+pub(crate) const OBSTACLE_DEF_COOKIE: u32 = 0xB01D_5004;
 
 const _: () = {
     use std::mem::size_of;
@@ -451,7 +491,8 @@ const _: () = {
             }
     );
     assert!(size_of::<BoidsSpawnDef>() == 72);
-    assert!(size_of::<BoidsObstacleDef>() == 32);
+    assert!(size_of::<BoidsObstacleDef>() == 80);
+    assert!(size_of::<BoidsMeshId>() == 16);
 };
 
 impl From<BoidsVec3> for boids_sim::Vec3 {

@@ -254,6 +254,7 @@ fn messages_name_limits_and_no_internals() {
         a: BoidsVec3::default(),
         b: BoidsVec3::default(),
         radius: 1e30,
+        ..boids_default_obstacle_def()
     };
     let mut o = BoidsObstacleId::default();
     assert_eq!(

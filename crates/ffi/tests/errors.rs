@@ -71,6 +71,7 @@ fn null_pointers_are_refused_everywhere_and_change_nothing() {
         a: BoidsVec3::default(),
         b: BoidsVec3::default(),
         radius: 1.0,
+        ..boids_default_obstacle_def()
     };
     let name = c"f";
     let v = BoidsVec3::default();
@@ -274,6 +275,7 @@ fn stale_forged_and_destroyed_ids() {
         a: BoidsVec3::default(),
         b: BoidsVec3::default(),
         radius: 1.0,
+        ..boids_default_obstacle_def()
     };
     let mut o = BoidsObstacleId::default();
     assert_eq!(
@@ -393,6 +395,7 @@ fn bad_numbers_are_refused_with_the_field_named() {
             z: 0.0,
         },
         radius: 0.0,
+        ..boids_default_obstacle_def()
     };
     let mut o = BoidsObstacleId::default();
     assert_eq!(
@@ -711,6 +714,7 @@ fn a_full_session_through_the_c_abi() {
         a: lo,
         b: hi,
         radius: 0.0,
+        ..boids_default_obstacle_def()
     };
     let mut o = BoidsObstacleId::default();
     assert_eq!(

@@ -396,6 +396,33 @@ fn every_value_round_trips_through_the_c_abi() {
             );
         }
     }
+    // A mesh and a heightfield for the two placement kinds.
+    let mut mesh = BoidsMeshId::default();
+    let mut field = BoidsMeshId::default();
+    let v = [
+        BoidsVec3::default(),
+        BoidsVec3 {
+            x: 1.0,
+            y: 0.0,
+            z: 0.0,
+        },
+        BoidsVec3 {
+            x: 0.0,
+            y: 1.0,
+            z: 0.0,
+        },
+    ];
+    let heights = [0.0f32; 4];
+    unsafe {
+        assert_eq!(
+            boids_mesh_create(world, v.as_ptr(), 3, [0u32, 1, 2].as_ptr(), 3, &mut mesh),
+            BoidsResult::Ok
+        );
+        assert_eq!(
+            boids_heightfield_create(world, heights.as_ptr(), 2, 2, 1.0, 1.0, &mut field),
+            BoidsResult::Ok
+        );
+    }
     for shape in values::<ObstacleKind>() {
         let up = BoidsVec3 {
             x: 0.0,
@@ -407,6 +434,12 @@ fn every_value_round_trips_through_the_c_abi() {
             a: BoidsVec3::default(),
             b: up,
             radius: 1.0,
+            mesh: if shape == BOIDS_OBSTACLE_HEIGHTFIELD {
+                field
+            } else {
+                mesh
+            },
+            ..boids_default_obstacle_def()
         };
         let mut id = BoidsObstacleId::default();
         unsafe {

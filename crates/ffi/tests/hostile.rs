@@ -75,6 +75,7 @@ fn sphere() -> BoidsObstacleDef {
         },
         b: BoidsVec3::default(),
         radius: 1.0,
+        ..boids_default_obstacle_def()
     }
 }
 
@@ -281,10 +282,10 @@ fn matrix() -> Vec<Row> {
             assert_eq!(boids_abi_version(), BOIDS_ABI_VERSION)
         }),
         ("boids_struct_size", |_| {
-            for k in [-1, 12, i32::MAX, i32::MIN] {
+            for k in [-1, 13, i32::MAX, i32::MIN] {
                 assert_eq!(boids_struct_size(k), 0, "unknown kind {k}");
             }
-            for k in 0..12 {
+            for k in 0..13 {
                 assert!(boids_struct_size(k) > 0);
             }
         }),
@@ -322,6 +323,22 @@ fn matrix() -> Vec<Row> {
         }),
         ("boids_default_spawn_def", |_| {
             assert_ne!(boids_default_spawn_def().internal_cookie, 0)
+        }),
+        ("boids_default_obstacle_def", |fx| {
+            let d = boids_default_obstacle_def();
+            assert_ne!(d.internal_cookie, 0);
+            // Not from the default function: refused as such, whatever else it holds.
+            let mut o = BoidsObstacleId::default();
+            refused(fx, "a def without the cookie", InvalidDef, || unsafe {
+                boids_obstacle_add(
+                    fx.w,
+                    &BoidsObstacleDef {
+                        internal_cookie: 0,
+                        ..d
+                    },
+                    &mut o,
+                )
+            });
         }),
         ("boids_world_create", |fx| {
             let mut out = BoidsWorldId::default();
@@ -1147,6 +1164,161 @@ fn matrix() -> Vec<Row> {
                 boids_obstacle_set(b.o, &sphere())
             });
         }),
+        ("boids_mesh_create", |fx| {
+            let mut m = BoidsMeshId::default();
+            let v = tetra_vertices();
+            let i = TETRA;
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_mesh_create(fx.w, v.as_ptr(), 4, i.as_ptr(), 12, null_mut())
+            });
+            refused(fx, "NULL vertices", NullPointer, || unsafe {
+                boids_mesh_create(fx.w, null(), 4, i.as_ptr(), 12, &mut m)
+            });
+            refused(fx, "NULL indices", NullPointer, || unsafe {
+                boids_mesh_create(fx.w, v.as_ptr(), 4, null(), 12, &mut m)
+            });
+            let mut nan = v;
+            nan[2].y = f32::NAN;
+            let mut inf = v;
+            inf[1].x = f32::INFINITY;
+            for (case, verts, idx, count, field) in [
+                ("a NaN vertex", nan, &i[..], 12, "vertices[2]"),
+                ("an infinite vertex", inf, &i[..], 12, "vertices[1]"),
+                (
+                    "an index out of range",
+                    v,
+                    &[0u32, 1, 4][..],
+                    3,
+                    "indices[2]",
+                ),
+                ("no triangle", v, &[][..], 0, "no triangle"),
+                ("a partial triangle", v, &i[..], 4, "multiple of 3"),
+            ] {
+                refused(fx, case, InvalidArgument, || unsafe {
+                    boids_mesh_create(fx.w, verts.as_ptr(), 4, idx.as_ptr(), count, &mut m)
+                });
+                assert!(msg().contains(field), "{case}: {}", msg());
+            }
+            // More than 2^24 triangles: refused before an index is read.
+            let many = vec![0u32; 3 * ((1 << 24) + 1)];
+            refused(fx, "more than 2^24 triangles", InvalidArgument, || unsafe {
+                boids_mesh_create(fx.w, v.as_ptr(), 4, many.as_ptr(), many.len(), &mut m)
+            });
+            assert!(msg().contains("2^24"), "{}", msg());
+            world_ids(fx, |w| unsafe {
+                boids_mesh_create(w, v.as_ptr(), 4, i.as_ptr(), 12, &mut m)
+            });
+            busy("mesh create", |b| unsafe {
+                boids_mesh_create(b.w, v.as_ptr(), 4, i.as_ptr(), 12, &mut m)
+            });
+        }),
+        ("boids_heightfield_create", |fx| {
+            let mut m = BoidsMeshId::default();
+            let h = [0.0f32; 9];
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_heightfield_create(fx.w, h.as_ptr(), 3, 3, 1.0, 1.0, null_mut())
+            });
+            refused(fx, "NULL heights", NullPointer, || unsafe {
+                boids_heightfield_create(fx.w, null(), 3, 3, 1.0, 1.0, &mut m)
+            });
+            let mut nan = h;
+            nan[4] = f32::NAN;
+            for (case, heights, c, r, cell, field) in [
+                ("no cell", h, 1, 9, 1.0, "at least 2"),
+                ("zero rows", h, 3, 0, 1.0, "at least 2"),
+                ("a NaN height", nan, 3, 3, 1.0, "heights[4]"),
+                ("a zero cell", h, 3, 3, 0.0, "cell_x"),
+                ("a negative cell", h, 3, 3, -1.0, "cell_x"),
+                ("more than 2^24 triangles", h, 5000, 5000, 1.0, "2^24"),
+            ] {
+                refused(fx, case, InvalidArgument, || unsafe {
+                    boids_heightfield_create(fx.w, heights.as_ptr(), c, r, cell, 1.0, &mut m)
+                });
+                assert!(msg().contains(field), "{case}: {}", msg());
+            }
+            world_ids(fx, |w| unsafe {
+                boids_heightfield_create(w, h.as_ptr(), 3, 3, 1.0, 1.0, &mut m)
+            });
+            busy("heightfield create", |b| unsafe {
+                boids_heightfield_create(b.w, h.as_ptr(), 3, 3, 1.0, 1.0, &mut m)
+            });
+        }),
+        ("boids_mesh_destroy", |fx| {
+            let m = tetra(fx.w);
+            let mut o = BoidsObstacleId::default();
+            let placed = BoidsObstacleDef {
+                shape: BOIDS_OBSTACLE_MESH,
+                mesh: m,
+                ..boids_default_obstacle_def()
+            };
+            assert_eq!(unsafe { boids_obstacle_add(fx.w, &placed, &mut o) }, Ok);
+            // A mesh freed while placed: refused, the placement still valid.
+            refused(fx, "freed while placed", InvalidArgument, || {
+                boids_mesh_destroy(m)
+            });
+            assert!(msg().contains("placed by 1"), "{}", msg());
+            assert_eq!(boids_mesh_is_valid(m), 1);
+            assert_eq!(boids_obstacle_remove(o), Ok);
+            assert_eq!(boids_mesh_destroy(m), Ok);
+            refused(fx, "twice", InvalidId, || boids_mesh_destroy(m));
+            refused(fx, "null", InvalidId, || {
+                boids_mesh_destroy(BoidsMeshId::default())
+            });
+            // Placing a destroyed mesh, or one of another world: refused.
+            refused(fx, "a destroyed mesh", InvalidArgument, || unsafe {
+                boids_obstacle_add(fx.w, &placed, &mut o)
+            });
+            let other = tetra(fx.dead_w_alive());
+            refused(fx, "another world's mesh", InvalidArgument, || unsafe {
+                boids_obstacle_add(
+                    fx.w,
+                    &BoidsObstacleDef {
+                        mesh: other,
+                        ..placed
+                    },
+                    &mut o,
+                )
+            });
+            assert!(msg().contains("world"), "{}", msg());
+            for scale in [
+                v3(1.0, 0.0, 1.0),
+                v3(-1.0, 1.0, 1.0),
+                v3(f32::NAN, 1.0, 1.0),
+            ] {
+                let m = tetra(fx.w);
+                refused(fx, "a bad scale", InvalidArgument, || unsafe {
+                    boids_obstacle_add(
+                        fx.w,
+                        &BoidsObstacleDef {
+                            mesh: m,
+                            scale,
+                            ..placed
+                        },
+                        &mut o,
+                    )
+                });
+                assert!(msg().contains("scale"), "{}", msg());
+            }
+        }),
+        ("boids_mesh_is_valid", |fx| {
+            assert_eq!(boids_mesh_is_valid(BoidsMeshId::default()), 0);
+            let m = tetra(fx.w);
+            assert_eq!(boids_mesh_is_valid(m), 1);
+            assert_eq!(
+                boids_mesh_is_valid(BoidsMeshId {
+                    generation: m.generation + 1,
+                    ..m
+                }),
+                0
+            );
+            assert_eq!(
+                boids_mesh_is_valid(BoidsMeshId {
+                    world: fx.dead_w,
+                    ..m
+                }),
+                0
+            );
+        }),
         ("boids_obstacle_remove", |fx| {
             for (case, id) in bad_obstacles(fx) {
                 refused(fx, case, InvalidId, || boids_obstacle_remove(id));
@@ -1278,11 +1450,72 @@ fn bad_params() -> Vec<ParamEdit> {
     ]
 }
 
+/// A tetrahedron's vertices and indices.
+fn tetra_vertices() -> [BoidsVec3; 4] {
+    [
+        v3(0.0, 0.0, 0.0),
+        v3(1.0, 0.0, 0.0),
+        v3(0.0, 1.0, 0.0),
+        v3(0.0, 0.0, 1.0),
+    ]
+}
+const TETRA: [u32; 12] = [0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3];
+
+/// A tetrahedron in world `w`.
+fn tetra(w: BoidsWorldId) -> BoidsMeshId {
+    let mut m = BoidsMeshId::default();
+    let v = tetra_vertices();
+    assert_eq!(
+        unsafe { boids_mesh_create(w, v.as_ptr(), 4, TETRA.as_ptr(), 12, &mut m) },
+        Ok,
+        "{}",
+        msg()
+    );
+    m
+}
+
+impl Fx {
+    /// A live world other than `w` (for ids of another world).
+    fn dead_w_alive(&self) -> BoidsWorldId {
+        new_world(1)
+    }
+}
+
 fn bad_obstacle_defs() -> Vec<BoidsObstacleDef> {
     let s = sphere();
     vec![
-        BoidsObstacleDef { shape: 3, ..s },
+        BoidsObstacleDef { shape: 7, ..s },
         BoidsObstacleDef { shape: -1, ..s },
+        // A placement without a mesh.
+        BoidsObstacleDef {
+            shape: BOIDS_OBSTACLE_MESH,
+            ..s
+        },
+        BoidsObstacleDef {
+            shape: BOIDS_OBSTACLE_HEIGHTFIELD,
+            ..s
+        },
+        BoidsObstacleDef {
+            shape: BOIDS_OBSTACLE_ORIENTED_BOX,
+            b: v3(1.0, -1.0, 1.0),
+            ..s
+        },
+        BoidsObstacleDef {
+            shape: BOIDS_OBSTACLE_ORIENTED_BOX,
+            b: v3(1.0, 1.0, 1.0),
+            rotation: BoidsQuat {
+                x: 0.0,
+                y: 0.0,
+                z: 0.0,
+                w: 0.0,
+            },
+            ..s
+        },
+        BoidsObstacleDef {
+            shape: BOIDS_OBSTACLE_CAPSULE,
+            b: v3(f32::NAN, 0.0, 0.0),
+            ..s
+        },
         BoidsObstacleDef { radius: 0.0, ..s },
         BoidsObstacleDef { radius: -1.0, ..s },
         BoidsObstacleDef {
@@ -1298,12 +1531,14 @@ fn bad_obstacle_defs() -> Vec<BoidsObstacleDef> {
             a: v3(1.0, 1.0, 1.0),
             b: v3(0.0, 0.0, 0.0),
             radius: 0.0,
+            ..boids_default_obstacle_def()
         },
         BoidsObstacleDef {
             shape: BOIDS_OBSTACLE_PLANE,
             a: v3(0.0, 0.0, 0.0),
             b: v3(0.0, 0.0, 0.0),
             radius: 0.0,
+            ..boids_default_obstacle_def()
         },
     ]
 }

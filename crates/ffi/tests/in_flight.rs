@@ -117,6 +117,7 @@ struct Fx {
     f: BoidsFlockId,
     big: BoidsFlockId,
     o: BoidsObstacleId,
+    m: BoidsMeshId,
 }
 
 fn fixture() -> Fx {
@@ -141,9 +142,16 @@ fn fixture() -> Fx {
         },
         b: BoidsVec3::default(),
         radius: 1.0,
+        ..boids_default_obstacle_def()
     };
     let mut o = BoidsObstacleId::default();
     assert_eq!(unsafe { boids_obstacle_add(w, &sphere, &mut o) }, Ok);
+    let mut m = BoidsMeshId::default();
+    let tri = [v3(0.0, 0.0, 9.0), v3(1.0, 0.0, 9.0), v3(0.0, 1.0, 9.0)];
+    assert_eq!(
+        unsafe { boids_mesh_create(w, tri.as_ptr(), 3, [0u32, 1, 2].as_ptr(), 3, &mut m) },
+        Ok
+    );
     assert_eq!(
         boids_world_set_relation(w, f, big, BOIDS_RELATION_FLEE, 2.0, 1.0),
         Ok,
@@ -153,7 +161,7 @@ fn fixture() -> Fx {
     for _ in 0..3 {
         assert_eq!(boids_world_step(w, DT), Ok);
     }
-    Fx { w, f, big, o }
+    Fx { w, f, big, o, m }
 }
 
 /// Exports that touch no existing world.
@@ -167,6 +175,7 @@ const NO_WORLD: &[&str] = &[
     "boids_default_flock_params",
     "boids_default_flock_def",
     "boids_default_spawn_def",
+    "boids_default_obstacle_def",
     "boids_world_create",
     "boids_world_load",
 ];
@@ -182,6 +191,7 @@ const ALLOWED: &[&str] = &[
     "boids_flock_read_matrices_transformed",
     "boids_world_is_valid",
     "boids_flock_is_valid",
+    "boids_mesh_is_valid",
     "boids_world_is_stepping",
     "boids_world_step_end",
     "boids_world_destroy",
@@ -311,6 +321,7 @@ fn refused_rows() -> Vec<Row> {
                 a: v3(-3.0, 0.0, 0.0),
                 b: BoidsVec3::default(),
                 radius: 0.5,
+                ..boids_default_obstacle_def()
             };
             let mut o = BoidsObstacleId::default();
             unsafe { boids_obstacle_add(fx.w, &d, &mut o) }
@@ -321,10 +332,21 @@ fn refused_rows() -> Vec<Row> {
                 a: v3(0.0, 3.0, 0.0),
                 b: BoidsVec3::default(),
                 radius: 2.0,
+                ..boids_default_obstacle_def()
             };
             unsafe { boids_obstacle_set(fx.o, &d) }
         }),
         ("boids_obstacle_remove", |fx| boids_obstacle_remove(fx.o)),
+        ("boids_mesh_create", |fx| {
+            let v = [v3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0), v3(0.0, 1.0, 0.0)];
+            let mut m = BoidsMeshId::default();
+            unsafe { boids_mesh_create(fx.w, v.as_ptr(), 3, [0u32, 1, 2].as_ptr(), 3, &mut m) }
+        }),
+        ("boids_heightfield_create", |fx| {
+            let mut m = BoidsMeshId::default();
+            unsafe { boids_heightfield_create(fx.w, [0.0f32; 4].as_ptr(), 2, 2, 1.0, 1.0, &mut m) }
+        }),
+        ("boids_mesh_destroy", |fx| boids_mesh_destroy(fx.m)),
     ]
 }
 
@@ -427,6 +449,7 @@ fn while_a_step_runs_the_reads_see_the_state_before_and_everything_else_is_busy(
     assert_eq!(boids_world_is_valid(fx.w), 1);
     assert_eq!(boids_flock_is_valid(fx.f), 1);
     assert_eq!(boids_flock_is_valid(fx.big), 1);
+    assert_eq!(boids_mesh_is_valid(fx.m), 1);
     assert_eq!(
         [reads(fx.f), reads(fx.big)],
         before,

@@ -202,6 +202,7 @@ fn obstacle_def(u: &mut Unstructured) -> BoidsObstacleDef {
         a: vec3(u),
         b: vec3(u),
         radius: float(u),
+        ..boids_default_obstacle_def()
     }
 }
 

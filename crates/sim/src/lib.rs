@@ -34,11 +34,12 @@ pub mod scenario {
 }
 mod world;
 
+pub use boids_core::geometry::MAX_TRIANGLES;
 pub use boids_core::table::CEnum;
 pub use boids_core::{
     AlignmentMode, BoidState, Bounds, BoundsKind, Combine, FlockParams, IndexKind, Integrator,
-    MAX_MAGNITUDE, Obstacle, ObstacleAvoidance, ObstacleKind, ParamError, PlaneLock, Quat,
-    SeparationMode, Target, TargetRelocation, Vec3, Weights,
+    MAX_MAGNITUDE, MeshId, MeshShape, Obstacle, ObstacleAvoidance, ObstacleKind, ParamError,
+    Placed, PlaneLock, Quat, SeparationMode, Target, TargetRelocation, Vec3, Weights,
 };
 /// Worlds with fewer boids than this (all flocks together) step on the calling thread: handing
 /// work to a pool costs more than it saves.

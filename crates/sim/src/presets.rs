@@ -2,13 +2,14 @@
 //! docs/migrating-from-unity-tutorials.md for the tutorials and what each preset changes).
 
 use crate::flock::{Spawn, SpawnShape};
-use crate::scene::{BoidSpec, FlockSpec, RegionSpec, RelationSpec, Scene};
+use crate::scene::{BoidSpec, FlockSpec, MeshSpec, RegionSpec, RelationSpec, Scene};
 use crate::world::{FlockId, RelationKind, World};
 use crate::{
     AlignmentMode, Bounds, Combine, Error, FlockParams, Integrator, Obstacle, ObstacleAvoidance,
     PlaneLock, SeparationMode, Target, TargetRelocation, Weights,
 };
-use boids_core::Vec3;
+use boids_core::geometry::{ShapeData, Transform};
+use boids_core::{MeshId, Quat, Rng, Vec3};
 
 /// A named, ready-made set-up: a scene whose first flock is the preset's.
 pub struct Preset {
@@ -59,7 +60,7 @@ pub fn create(world: &mut World, preset: &str, flock_name: &str) -> Result<Flock
     get(preset)?.create(world, flock_name)
 }
 
-static PRESETS: [Preset; 6] = [
+static PRESETS: [Preset; 7] = [
     Preset {
         name: "fish-tank",
         description: "fish in a box with a 90-degree field of view and inverse-distance walls; sleeps while the player is away (the Unity fish-school script, BoidFish)",
@@ -84,6 +85,11 @@ static PRESETS: [Preset; 6] = [
         name: "flock-2d",
         description: "2-D composite behaviours, each clamped to its weight: avoidance, alignment, steered cohesion, stay in radius (the flock simulation of the Advanced Game Programming course, FlockMgr)",
         scene: flock_2d,
+    },
+    Preset {
+        name: "reef",
+        description: "a school of 1,500 fish weaving between 24 generated rocks (triangle meshes, six shapes placed with rotations and scales) over a rolling seabed (a heightfield), searching free directions with a swept sphere",
+        scene: reef_preset,
     },
     Preset {
         name: "shark",
@@ -474,4 +480,185 @@ fn shark(name: &str) -> Scene {
         ],
         ..Scene::default()
     }
+}
+
+/// How a reef is laid out ([`reef`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ReefLayout {
+    /// Boids in the school.
+    pub boids: usize,
+    /// Half the side of the square seabed, along x and z.
+    pub half: f32,
+    /// Depth of water above the seabed's mean level.
+    pub depth: f32,
+    /// Rocks placed.
+    pub rocks: usize,
+    /// Distinct rock meshes the placements share.
+    pub shapes: usize,
+    /// Each rock mesh's detail (`8 × 4^detail` triangles).
+    pub detail: u32,
+}
+
+impl ReefLayout {
+    /// The `reef` preset's: 1,500 fish, 24 rocks of six shapes (512 triangles each), a 40 × 40
+    /// seabed.
+    pub const PRESET: ReefLayout = ReefLayout {
+        boids: 1500,
+        half: 20.0,
+        depth: 10.0,
+        rocks: 24,
+        shapes: 6,
+        detail: 3,
+    };
+}
+
+/// A reef: a school of fish among generated rocks (triangle meshes, placed with rotations and
+/// non-uniform scales, sitting on the seabed) over a rolling seabed (a heightfield, one sample
+/// a unit), with the free-direction search around obstacles. With `stand_ins`, the same scene
+/// with every rock replaced by its bounding sphere and the seabed by a plane at its mean
+/// height (the `reef` benchmark's comparison).
+pub fn reef(name: &str, layout: ReefLayout, stand_ins: bool) -> Scene {
+    let ReefLayout {
+        boids,
+        half,
+        depth,
+        rocks,
+        shapes,
+        detail,
+    } = layout;
+    let floor = -depth * 0.5;
+    let samples = (2.0 * half) as u32 + 1;
+    let seabed = MeshSpec::Seabed {
+        seed: 11,
+        columns: samples,
+        rows: samples,
+        cell: 1.0,
+        height: 1.5,
+    };
+    let seabed_shape = seabed.build().expect("the reef's seabed is valid");
+    let ShapeData::Heightfield(grid) = seabed_shape.data() else {
+        unreachable!("a seabed is a heightfield")
+    };
+    let corner = Vec3::new(-half, floor, -half);
+    let ground = |x: f32, z: f32| floor + grid.height_at(x + half, z + half).unwrap_or(0.0);
+    let mut mesh = vec![seabed.clone()];
+    let mut obstacle = Vec::new();
+    let rock_specs: Vec<MeshSpec> = (0..shapes)
+        .map(|k| MeshSpec::Rock {
+            seed: 100 + k as u64,
+            radius: 1.0,
+            detail,
+            roughness: 0.35,
+        })
+        .collect();
+    let rock_shapes: Vec<_> = rock_specs
+        .iter()
+        .map(|m| m.build().expect("the reef's rocks are valid"))
+        .collect();
+    mesh.extend(rock_specs.iter().cloned());
+    for r in 0..rocks {
+        let mut rng = Rng::keyed(7, r as u32, 0, 0x12EEF);
+        let (x, z) = (
+            rng.range(-half * 0.85, half * 0.85),
+            rng.range(-half * 0.85, half * 0.85),
+        );
+        let scale = Vec3::new(
+            rng.range(1.5, 4.0),
+            rng.range(1.2, 3.5),
+            rng.range(1.5, 4.0),
+        );
+        let rotation = (Quat::from_rotation_y(rng.range(0.0, std::f32::consts::TAU))
+            * Quat::from_rotation_x(rng.range(-0.3, 0.3)))
+        .normalize();
+        let position = Vec3::new(x, ground(x, z) + scale.y * 0.3, z);
+        let k = r % shapes;
+        if stand_ins {
+            let xf = Transform::new(position, rotation, scale);
+            let b = xf.bounds(rock_shapes[k].bounds());
+            obstacle.push(Obstacle::Sphere {
+                centre: (b.lo + b.hi) * 0.5,
+                radius: (b.hi - b.lo).length() * 0.5,
+            });
+        } else {
+            obstacle.push(Obstacle::Mesh {
+                mesh: MeshId {
+                    index: 1 + k as u32,
+                    generation: 1,
+                },
+                position,
+                rotation,
+                scale,
+            });
+        }
+    }
+    if stand_ins {
+        let mean =
+            grid.heights.iter().map(|&h| f64::from(h)).sum::<f64>() / grid.heights.len() as f64;
+        obstacle.push(Obstacle::Plane {
+            point: Vec3::new(0.0, floor + mean as f32, 0.0),
+            normal: Vec3::Y,
+        });
+        mesh.clear();
+    } else {
+        obstacle.push(Obstacle::Heightfield {
+            field: MeshId {
+                index: 0,
+                generation: 1,
+            },
+            position: corner,
+            rotation: Quat::IDENTITY,
+            scale: Vec3::ONE,
+        });
+    }
+    let top = floor + depth;
+    // The steering-obstacles tutorial's steering (Reynolds, a max force, obstacles weighted 10)
+    // with a fish's view: a weighted sum of accelerations slides along a wall it should turn
+    // from; steering toward a free direction turns.
+    let params = FlockParams {
+        perception_radius: 1.5,
+        fov_half_angle_deg: 135.0,
+        separation_radius: 0.8,
+        separation: SeparationMode::InverseSquare,
+        alignment: AlignmentMode::MeanHeading,
+        weights: Weights {
+            separation: 1.5,
+            alignment: 1.0,
+            cohesion: 1.0,
+            bounds: 1.0,
+            obstacles: 10.0,
+            ..Weights::default()
+        },
+        combine: Combine::Steer,
+        max_force: 4.0,
+        min_speed: 2.0,
+        max_speed: 4.5,
+        bounds: Bounds::SoftBox {
+            min: Vec3::new(-half, floor - 1.5, -half),
+            max: Vec3::new(half, top, half),
+            distance: 3.0,
+        },
+        obstacle_avoidance: ObstacleAvoidance::FreeDirection,
+        look_ahead: 3.0,
+        boid_radius: 0.25,
+        ..FlockParams::default()
+    };
+    let spawn = Spawn {
+        shape: SpawnShape::Box {
+            min: Vec3::new(-half * 0.8, floor + 3.5, -half * 0.8),
+            max: Vec3::new(half * 0.8, top - 1.0, half * 0.8),
+        },
+        min_speed: 2.0,
+        max_speed: 3.5,
+        direction: None,
+    };
+    Scene {
+        obstacle,
+        mesh,
+        ..single(flock(name, params, boids, spawn))
+    }
+}
+
+/// The `reef` preset.
+fn reef_preset(name: &str) -> Scene {
+    reef(name, ReefLayout::PRESET, false)
 }

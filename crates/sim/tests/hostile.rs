@@ -57,6 +57,15 @@ fn refused<T: std::fmt::Debug>(
 
 const NAN3: Vec3 = Vec3::new(f32::NAN, 0.0, 0.0);
 
+/// A tetrahedron added to `w`.
+fn tetra(w: &mut World) -> MeshId {
+    w.add_mesh(
+        &[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z],
+        &[0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3],
+    )
+    .unwrap()
+}
+
 /// A save file with its CBOR payload edited by `edit` and a header (length, FNV-1a checksum)
 /// that matches it again: a well-formed file whose content is bad.
 fn with_payload(save: &[u8], edit: impl FnOnce(&mut ciborium::Value)) -> Vec<u8> {
@@ -357,6 +366,148 @@ fn rows() -> Vec<Row> {
             ] {
                 refused(fx, "bad shape", |w| w.add_obstacle(o));
             }
+            // Placements: a bad scale or rotation, a mesh never added or removed, a mesh of the
+            // other kind. Each refused with the field named; no obstacle added.
+            let mesh = tetra(&mut fx.w);
+            let field = fx.w.add_heightfield(2, 2, 1.0, 1.0, &[0.0; 4]).unwrap();
+            let place = |m, scale, rotation| Obstacle::Mesh {
+                mesh: m,
+                position: Vec3::ZERO,
+                rotation,
+                scale,
+            };
+            let gone = tetra(&mut fx.w);
+            fx.w.remove_mesh(gone).unwrap();
+            let before = fx.w.obstacles().len();
+            for (case, o, words) in [
+                (
+                    "zero scale",
+                    place(mesh, Vec3::new(1.0, 0.0, 1.0), Quat::IDENTITY),
+                    "scale",
+                ),
+                (
+                    "negative scale",
+                    place(mesh, Vec3::new(1.0, -1.0, 1.0), Quat::IDENTITY),
+                    "negative",
+                ),
+                ("NaN scale", place(mesh, Vec3::NAN, Quat::IDENTITY), "scale"),
+                (
+                    "not a unit rotation",
+                    place(mesh, Vec3::ONE, Quat::from_xyzw(0.0, 0.0, 0.0, 3.0)),
+                    "rotation",
+                ),
+                (
+                    "a removed mesh",
+                    place(gone, Vec3::ONE, Quat::IDENTITY),
+                    "not shape data",
+                ),
+                (
+                    "a null mesh",
+                    place(MeshId::default(), Vec3::ONE, Quat::IDENTITY),
+                    "null",
+                ),
+                (
+                    "a heightfield as a mesh",
+                    place(field, Vec3::ONE, Quat::IDENTITY),
+                    "heightfield",
+                ),
+                (
+                    "a mesh as a heightfield",
+                    Obstacle::Heightfield {
+                        field: mesh,
+                        position: Vec3::ZERO,
+                        rotation: Quat::IDENTITY,
+                        scale: Vec3::ONE,
+                    },
+                    "triangle mesh",
+                ),
+            ] {
+                let e = fx.w.add_obstacle(o).unwrap_err().to_string();
+                assert!(e.contains(words), "{case}: {e}");
+            }
+            assert_eq!(fx.w.obstacles().len(), before, "nothing added");
+        }),
+        ("add_mesh", |fx| {
+            let tri = [Vec3::ZERO, Vec3::X, Vec3::Y];
+            let bad: [(&str, Vec<Vec3>, Vec<u32>, &str); 5] = [
+                (
+                    "NaN vertex",
+                    vec![Vec3::ZERO, Vec3::NAN, Vec3::Y],
+                    vec![0, 1, 2],
+                    "vertices[1]",
+                ),
+                (
+                    "huge vertex",
+                    vec![Vec3::ZERO, Vec3::splat(1e30), Vec3::Y],
+                    vec![0, 1, 2],
+                    "vertices[1]",
+                ),
+                (
+                    "index out of range",
+                    tri.to_vec(),
+                    vec![0, 1, 7],
+                    "indices[2]",
+                ),
+                ("no triangle", tri.to_vec(), vec![], "no triangle"),
+                (
+                    "a partial triangle",
+                    tri.to_vec(),
+                    vec![0, 1, 2, 0],
+                    "multiple of 3",
+                ),
+            ];
+            for (case, v, i, field) in bad {
+                let e = fx.w.add_mesh(&v, &i).unwrap_err().to_string();
+                assert!(e.contains(field), "{case}: {e}");
+            }
+            let many = vec![0u32; 3 * ((1 << 24) + 1)];
+            let e = fx.w.add_mesh(&tri, &many).unwrap_err().to_string();
+            assert!(e.contains("2^24"), "{e}");
+            assert_eq!(fx.w.mesh_ids().count(), 0, "nothing added");
+        }),
+        ("add_heightfield", |fx| {
+            type Case = (&'static str, u32, u32, f32, Vec<f32>, &'static str);
+            let bad: [Case; 5] = [
+                ("no cell", 1, 4, 1.0, vec![0.0; 4], "at least 2"),
+                (
+                    "an infinite height",
+                    2,
+                    2,
+                    1.0,
+                    vec![0.0, 0.0, f32::INFINITY, 0.0],
+                    "heights[2]",
+                ),
+                ("a zero cell", 2, 2, 0.0, vec![0.0; 4], "cell_x"),
+                ("too few heights", 3, 3, 1.0, vec![0.0; 8], "heights"),
+                ("more than 2^24 triangles", 4097, 4097, 1.0, vec![], "2^24"),
+            ];
+            for (case, c, r, cell, h, field) in bad {
+                let e =
+                    fx.w.add_heightfield(c, r, cell, 1.0, &h)
+                        .unwrap_err()
+                        .to_string();
+                assert!(e.contains(field), "{case}: {e}");
+            }
+            assert_eq!(fx.w.mesh_ids().count(), 0, "nothing added");
+        }),
+        ("remove_mesh", |fx| {
+            let m = tetra(&mut fx.w);
+            let o =
+                fx.w.add_obstacle(Obstacle::Mesh {
+                    mesh: m,
+                    position: Vec3::ZERO,
+                    rotation: Quat::IDENTITY,
+                    scale: Vec3::ONE,
+                })
+                .unwrap();
+            // A mesh freed while placed: refused, and the placement still works.
+            let e = fx.w.remove_mesh(m).unwrap_err().to_string();
+            assert!(e.contains("placed by 1"), "{e}");
+            assert!(fx.w.mesh(m).is_some());
+            refused(fx, "null id", |w| w.remove_mesh(MeshId::default()));
+            fx.w.remove_obstacle(o).unwrap();
+            fx.w.remove_mesh(m).unwrap();
+            refused(fx, "twice", |w| w.remove_mesh(m));
         }),
         ("set_obstacle", |fx| {
             let o = fx.o;
@@ -564,6 +715,9 @@ fn rows() -> Vec<Row> {
 /// Methods that cannot fail (getters, infallible actions) need no row.
 const INFALLIBLE: &[&str] = &[
     "save",
+    "mesh",
+    "mesh_ids",
+    "placed_obstacles",
     "step_wait",
     "seed",
     "steps",

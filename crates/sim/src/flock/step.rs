@@ -13,8 +13,7 @@ use super::{Boids, Flock, RULE_STREAM, Work};
 use boids_core::FlockParams;
 use boids_core::rules8::{Hoods8, LANES, States8, fast_rules_apply, step_boids8_on};
 use boids_core::{
-    AlignmentMode, BoidState, Bounds, Env, Extra, Neighbourhood, Obstacle, Rng, Vec3, fmath,
-    step_boid,
+    AlignmentMode, BoidState, Bounds, Env, Extra, Neighbourhood, Rng, Vec3, fmath, step_boid,
 };
 use boids_index::exec::Exec;
 use boids_index::{Hit, NeighbourIndex, PARALLEL_MIN, Period, Points, Scratch, SimdLevel, Spec};
@@ -25,7 +24,7 @@ pub(crate) struct StepInput<'a> {
     pub(crate) dt: f32,
     pub(crate) seed: u64,
     pub(crate) step: u64,
-    pub(crate) obstacles: &'a [Obstacle],
+    pub(crate) obstacles: &'a [boids_core::Placed],
     /// Steering from other flocks, by slot of the prepared index (empty when none).
     pub(crate) external: &'a [Vec3],
     pub(crate) level: SimdLevel,

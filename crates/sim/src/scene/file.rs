@@ -76,10 +76,17 @@ fn parse(text: &str, path: &str) -> Result<Scene, String> {
         )
     })?;
     let fail = |m: String| format!("{path}: {m}");
+    let mut doc = doc;
     let mut out = Table::new();
     let mut flocks: Vec<Value> = Vec::new();
     let mut relations: Vec<Value> = Vec::new();
     let mut obstacles: Vec<Value> = Vec::new();
+    // The file's own meshes keep their places (0, 1, ...); a preset's come after them.
+    let mut meshes: Vec<Value> = match doc.remove("mesh") {
+        Some(Value::Array(list)) => list,
+        Some(_) => return Err(fail("mesh must be an array of tables ([[mesh]])".into())),
+        None => Vec::new(),
+    };
     for (key, value) in doc {
         match (key.as_str(), value) {
             ("flock", Value::Array(list)) => {
@@ -97,8 +104,22 @@ fn parse(text: &str, path: &str) -> Result<Scene, String> {
                         for r in &extra.relation {
                             relations.push(Value::Table(to_table(r)?));
                         }
+                        // The preset's obstacles name its meshes by their places in its
+                        // own list: moved past the meshes already in this file's.
+                        let offset = meshes.len() as i64;
+                        for m in &extra.mesh {
+                            meshes.push(Value::Table(to_table(m)?));
+                        }
                         for o in &extra.obstacle {
-                            obstacles.push(Value::Table(to_table(o)?));
+                            let mut t = to_table(o)?;
+                            for key in ["mesh", "field"] {
+                                if let Some(Value::Table(id)) = t.get_mut(key)
+                                    && let Some(Value::Integer(i)) = id.get_mut("index")
+                                {
+                                    *i += offset;
+                                }
+                            }
+                            obstacles.push(Value::Table(t));
                         }
                     }
                 }
@@ -116,6 +137,7 @@ fn parse(text: &str, path: &str) -> Result<Scene, String> {
     out.insert("flock".into(), Value::Array(flocks));
     out.insert("relation".into(), Value::Array(relations));
     out.insert("obstacle".into(), Value::Array(obstacles));
+    out.insert("mesh".into(), Value::Array(meshes));
     let scene: Scene = out
         .try_into()
         .map_err(|e: toml::de::Error| fail(e.message().to_owned()))?;

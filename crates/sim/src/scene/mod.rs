@@ -8,13 +8,16 @@
 
 #[cfg(feature = "toml")]
 mod file;
+mod meshes;
+
+pub use meshes::{MeshSpec, rock, seabed};
 
 use crate::error::{Error, invalid};
 use crate::flock::Spawn;
 #[cfg(feature = "serde")]
 use crate::flock::{SpawnKind, SpawnShape};
 use crate::world::{FlockId, RelationKind, World, WorldConfig};
-use boids_core::{FlockParams, Obstacle, Vec3};
+use boids_core::{FlockParams, MeshId, Obstacle, Vec3};
 
 /// A whole world as data.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,12 +51,19 @@ pub struct Scene {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub relation: Vec<RelationSpec>,
-    /// Obstacles every flock avoids (per its parameters).
+    /// Obstacles every flock avoids (per its parameters). A mesh or heightfield placement
+    /// names its shape data by its place in `mesh` (`index`; the generation is ignored).
     #[cfg_attr(
         feature = "serde",
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub obstacle: Vec<Obstacle>,
+    /// Shape data the obstacles place: triangle meshes and heightfields, as data or generated.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub mesh: Vec<MeshSpec>,
 }
 
 #[cfg(feature = "serde")]
@@ -80,6 +90,7 @@ impl Default for Scene {
             flock: Vec::new(),
             relation: Vec::new(),
             obstacle: Vec::new(),
+            mesh: Vec::new(),
         }
     }
 }
@@ -210,6 +221,9 @@ impl Scene {
                 for id in added.obstacles {
                     let _ = world.remove_obstacle(id);
                 }
+                for id in added.meshes {
+                    let _ = world.remove_mesh(id);
+                }
                 Err(e)
             }
         }
@@ -237,10 +251,50 @@ impl Scene {
                     .map_err(ctx)?;
             }
         }
+        for (i, m) in self.mesh.iter().enumerate() {
+            let shape = m
+                .build()
+                .map_err(|e| invalid(format!("mesh {}: {e}", i + 1)))?;
+            added.meshes.push(world.insert_mesh(shape)?);
+        }
         for (i, o) in self.obstacle.iter().enumerate() {
-            let id = world
-                .add_obstacle(*o)
-                .map_err(|e| invalid(format!("obstacle {}: {e}", i + 1)))?;
+            let ctx = |e: String| invalid(format!("obstacle {}: {e}", i + 1));
+            // The scene names its meshes by their place in its list: the world's ids.
+            let at = |m: MeshId| {
+                added.meshes.get(m.index as usize).copied().ok_or_else(|| {
+                    ctx(format!(
+                        "mesh index {} but the scene has {} mesh(es)",
+                        m.index,
+                        self.mesh.len()
+                    ))
+                })
+            };
+            let o = match *o {
+                Obstacle::Mesh {
+                    mesh,
+                    position,
+                    rotation,
+                    scale,
+                } => Obstacle::Mesh {
+                    mesh: at(mesh)?,
+                    position,
+                    rotation,
+                    scale,
+                },
+                Obstacle::Heightfield {
+                    field,
+                    position,
+                    rotation,
+                    scale,
+                } => Obstacle::Heightfield {
+                    field: at(field)?,
+                    position,
+                    rotation,
+                    scale,
+                },
+                o => o,
+            };
+            let id = world.add_obstacle(o).map_err(|e| ctx(e.to_string()))?;
             added.obstacles.push(id);
         }
         for (i, r) in self.relation.iter().enumerate() {
@@ -274,6 +328,7 @@ impl Scene {
 struct Added {
     flocks: Vec<FlockId>,
     obstacles: Vec<crate::world::ObstacleId>,
+    meshes: Vec<MeshId>,
 }
 
 /// A [`Spawn`] as a scene file writes it: `shape` and the fields that shape uses.

@@ -4,7 +4,7 @@
 use crate::error::{Error, invalid};
 use crate::flock::{Flock, FlockSnapshot, Spawn};
 use crate::slotmap::SlotMap;
-use boids_core::{FlockParams, MAX_MAGNITUDE, Obstacle, Vec3, limits};
+use boids_core::{FlockParams, MAX_MAGNITUDE, MeshId, MeshShape, Obstacle, Placed, Vec3, limits};
 use boids_index::{Exec, NO_THREADS, SerialExec, SimdLevel};
 use std::sync::{Arc, Mutex, Weak};
 
@@ -13,6 +13,7 @@ pub const MAX_BOIDS_PER_FLOCK: usize = 1 << 24;
 /// Random stream of flock-level draws (target relocation).
 const GOAL_STREAM: u32 = 2;
 
+mod meshes;
 #[cfg(feature = "save")]
 mod save;
 mod step;
@@ -127,10 +128,14 @@ pub struct World {
     seed: u64,
     steps: u64,
     flocks: SlotMap<FlockId, Flock>,
-    obstacles: SlotMap<ObstacleId, Obstacle>,
-    /// The live obstacles in slot order, kept current by every obstacle call (a step reads it
-    /// without allocating).
-    live_obstacles: Vec<Obstacle>,
+    /// Each obstacle as given, and as a step casts against it (a mesh placement's world-space
+    /// vertices are computed once, when it is placed or moved).
+    obstacles: SlotMap<ObstacleId, (Obstacle, Placed)>,
+    /// Shape data (triangle meshes and heightfields), shared by the obstacles that place it.
+    meshes: SlotMap<MeshId, Arc<MeshShape>>,
+    /// The live obstacles in slot order as a step casts against them, kept current by every
+    /// obstacle call; a step shares it (no copy).
+    live_obstacles: Arc<[Placed]>,
     observer: Option<Vec3>,
     relations: Vec<Relation>,
     runner: Runner,
@@ -197,7 +202,8 @@ impl World {
             steps: 0,
             flocks: SlotMap::default(),
             obstacles: SlotMap::default(),
-            live_obstacles: Vec::new(),
+            meshes: SlotMap::default(),
+            live_obstacles: Arc::from(Vec::new()),
             observer: None,
             relations: Vec::new(),
             runner,
@@ -379,28 +385,40 @@ impl World {
         self.flock_mut(id)?.resize(n, spawn, seed)
     }
 
-    /// Adds an obstacle every flock will avoid (per its params).
+    /// Adds an obstacle every flock will avoid (per its params). A mesh or heightfield
+    /// placement names shape data of this world ([`World::add_mesh`],
+    /// [`World::add_heightfield`]) of that kind.
     pub fn add_obstacle(&mut self, shape: Obstacle) -> Result<ObstacleId, Error> {
         self.idle()?;
-        shape.validate().map_err(invalid)?;
+        let placed = self.place(&shape)?;
         let id = self
             .obstacles
-            .insert(shape)
+            .insert((shape, placed))
             .ok_or_else(|| invalid("a world holds at most 2^32 obstacles"))?;
         self.obstacles_changed();
         Ok(id)
     }
 
-    fn obstacles_changed(&mut self) {
-        self.live_obstacles.clear();
-        self.live_obstacles.extend(self.obstacles.values().copied());
+    /// The obstacle checked for this world and made ready for casts.
+    pub(crate) fn place(&self, shape: &Obstacle) -> Result<Placed, Error> {
+        self.check_obstacle(shape)?;
+        let data = shape.mesh().and_then(|m| self.meshes.get(m).cloned());
+        Ok(Placed::new(shape, data))
     }
 
-    /// Replaces an obstacle's shape (moves it).
+    pub(crate) fn obstacles_changed(&mut self) {
+        self.live_obstacles = self.obstacles.values().map(|(_, p)| p.clone()).collect();
+    }
+
+    /// Replaces an obstacle's shape (moves it). Moving a mesh or heightfield placement
+    /// rebuilds nothing: its data is shared (only its vertices are placed anew).
     pub fn set_obstacle(&mut self, id: ObstacleId, shape: Obstacle) -> Result<(), Error> {
         self.idle()?;
-        shape.validate().map_err(invalid)?;
-        *self.obstacles.get_mut(id).ok_or(Error::InvalidId)? = shape;
+        if !self.obstacles.contains(id) {
+            return Err(Error::InvalidId);
+        }
+        let placed = self.place(&shape)?;
+        *self.obstacles.get_mut(id).ok_or(Error::InvalidId)? = (shape, placed);
         self.obstacles_changed();
         Ok(())
     }
@@ -415,12 +433,18 @@ impl World {
 
     /// The obstacle, if `id` is valid.
     pub fn obstacle(&self, id: ObstacleId) -> Option<Obstacle> {
-        self.obstacles.get(id).copied()
+        self.obstacles.get(id).map(|(o, _)| *o)
     }
 
     /// Every live obstacle, in slot order.
     pub fn obstacles(&self) -> Vec<Obstacle> {
-        self.live_obstacles.clone()
+        self.obstacles.values().map(|(o, _)| *o).collect()
+    }
+
+    /// Every live obstacle as a step casts against it, in slot order (meshes and heightfields
+    /// with their shape data and placement).
+    pub fn placed_obstacles(&self) -> &[Placed] {
+        &self.live_obstacles
     }
 
     /// Ids of the live obstacles, in slot order.

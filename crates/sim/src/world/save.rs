@@ -5,7 +5,8 @@ use crate::error::{Error, invalid};
 use crate::flock::{Flock, SavedFlock};
 use crate::fnv::Fnv1a;
 use crate::slotmap::SlotMap;
-use boids_core::{Obstacle, Vec3};
+use boids_core::geometry::ShapeData;
+use boids_core::{MeshShape, Obstacle, Vec3};
 use boids_index::Exec;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use std::sync::Arc;
 /// Exact save and restore: [`World::save`] writes the whole world as bytes, [`World::load`]
 /// reads them back into a world that continues bit for bit as the saved one would have.
 ///
-/// # Format (version 1)
+/// # Format (version 2)
 ///
 /// | Bytes | What |
 /// | --- | --- |
@@ -26,7 +27,9 @@ use std::sync::Arc;
 /// The payload is a map: `engine` (the library that wrote it, e.g. `"boids 0.3.0"`), `seed`,
 /// `steps`, `observer`, `flocks` and `obstacles` (every slot, free or live, with its
 /// generation, so ids issued before a save name the same things after a load, and new ids come
-/// out the same), `relations`. Each flock holds its name, parameters, target, path, leader,
+/// out the same), `relations`, and (from version 2) `meshes`: every slot of the shape data
+/// (a triangle mesh as vertices and indices, a heightfield as its grid), which obstacles name
+/// by id; hierarchies are rebuilt on load, deterministically. Each flock holds its name, parameters, target, path, leader,
 /// wake region, sleep state, next id and per-boid state in storage order: id, position,
 /// velocity, heading and, for models that keep it, orientation (with its roll), SmoothDamp
 /// velocity and wander point. Floats are stored exactly. Randomness is keyed by (seed, boid id,
@@ -38,7 +41,7 @@ use std::sync::Arc;
 /// state). A refused load returns an error and creates nothing.
 ///
 /// This constant: the save format this library writes, and the newest it reads.
-pub const SAVE_FORMAT_VERSION: u32 = 1;
+pub const SAVE_FORMAT_VERSION: u32 = 2;
 
 const MAGIC: &[u8; 8] = b"BOIDSAVE";
 const HEADER: usize = 8 + 4 + 8 + 8;
@@ -63,6 +66,57 @@ struct SaveFile {
     flocks: Vec<(u32, Option<SavedFlock>)>,
     obstacles: Vec<(u32, Option<Obstacle>)>,
     relations: Vec<SavedRelation>,
+    /// Absent from version 1 files (which have no shape data).
+    #[serde(default)]
+    meshes: Vec<(u32, Option<SavedMesh>)>,
+}
+
+/// Shape data as saved: what it was made from.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+enum SavedMesh {
+    Mesh {
+        vertices: Vec<Vec3>,
+        indices: Vec<u32>,
+    },
+    Heightfield {
+        columns: u32,
+        rows: u32,
+        cell_x: f32,
+        cell_z: f32,
+        heights: Vec<f32>,
+    },
+}
+
+impl SavedMesh {
+    fn of(m: &MeshShape) -> SavedMesh {
+        match m.data() {
+            ShapeData::Mesh => SavedMesh::Mesh {
+                vertices: m.vertices().to_vec(),
+                indices: m.triangles().iter().flatten().copied().collect(),
+            },
+            ShapeData::Heightfield(g) => SavedMesh::Heightfield {
+                columns: g.columns,
+                rows: g.rows,
+                cell_x: g.cell_x,
+                cell_z: g.cell_z,
+                heights: g.heights.clone(),
+            },
+        }
+    }
+
+    fn build(self) -> Result<MeshShape, String> {
+        match self {
+            SavedMesh::Mesh { vertices, indices } => MeshShape::mesh(vertices, &indices),
+            SavedMesh::Heightfield {
+                columns,
+                rows,
+                cell_x,
+                cell_z,
+                heights,
+            } => MeshShape::heightfield(columns, rows, cell_x, cell_z, heights),
+        }
+    }
 }
 
 fn corrupt(why: impl std::fmt::Display) -> Error {
@@ -87,7 +141,7 @@ impl World {
             obstacles: self
                 .obstacles
                 .slots()
-                .map(|(g, o)| (g, o.copied()))
+                .map(|(g, o)| (g, o.map(|(o, _)| *o)))
                 .collect(),
             // A relation of a destroyed flock is inert (a step skips it): not saved.
             relations: self
@@ -101,6 +155,11 @@ impl World {
                     radius: r.radius,
                     weight: r.weight,
                 })
+                .collect(),
+            meshes: self
+                .meshes
+                .slots()
+                .map(|(g, m)| (g, m.map(|m| SavedMesh::of(m))))
                 .collect(),
         };
         let mut payload = Vec::new();
@@ -203,11 +262,19 @@ impl World {
         }
         world.flocks =
             SlotMap::from_slots(flocks).ok_or_else(|| corrupt("a flock slot has generation 0"))?;
+        let mut meshes = Vec::with_capacity(file.meshes.len());
+        for (generation, m) in file.meshes {
+            let m = m
+                .map(|m| m.build().map(Arc::new))
+                .transpose()
+                .map_err(invalid)?;
+            meshes.push((generation, m));
+        }
+        world.meshes =
+            SlotMap::from_slots(meshes).ok_or_else(|| corrupt("a mesh slot has generation 0"))?;
         let mut obstacles = Vec::with_capacity(file.obstacles.len());
         for (generation, o) in file.obstacles {
-            if let Some(o) = &o {
-                o.validate().map_err(invalid)?;
-            }
+            let o = o.map(|o| world.place(&o).map(|p| (o, p))).transpose()?;
             obstacles.push((generation, o));
         }
         world.obstacles = SlotMap::from_slots(obstacles)

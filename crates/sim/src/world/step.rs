@@ -12,7 +12,7 @@ use crate::error::{Error, invalid};
 use crate::flock::{Boids, Flock, StepFlock, StepInput, Stepped, Work, prepare, step};
 use crate::fnv::Fnv1a;
 use crate::world::{FlockId, MAX_DT};
-use boids_core::{Obstacle, Vec3};
+use boids_core::Vec3;
 use boids_index::{Exec, PARALLEL_MIN};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
@@ -38,7 +38,7 @@ pub(crate) struct Job {
     seed: u64,
     step: u64,
     level: boids_index::SimdLevel,
-    obstacles: Vec<Obstacle>,
+    obstacles: Arc<[boids_core::Placed]>,
     relations: Vec<Relation>,
     flocks: Vec<JobFlock>,
 }
@@ -335,7 +335,7 @@ impl World {
             seed,
             step,
             level: self.level,
-            obstacles: self.live_obstacles.clone(),
+            obstacles: Arc::clone(&self.live_obstacles),
             relations,
             flocks: job_flocks,
         })

@@ -68,6 +68,7 @@ namespace BoidsFlocking
             Expect(BoidsConst.STRUCT_FLOCK_DEF, sizeof(BoidsFlockDef), "BoidsFlockDef");
             Expect(BoidsConst.STRUCT_SPAWN_DEF, sizeof(BoidsSpawnDef), "BoidsSpawnDef");
             Expect(BoidsConst.STRUCT_OBSTACLE_DEF, sizeof(BoidsObstacleDef), "BoidsObstacleDef");
+            Expect(BoidsConst.STRUCT_MESH_ID, sizeof(BoidsMeshId), "BoidsMeshId");
             // The public twins are passed as their C structs without copying.
             Same(sizeof(Vec3), sizeof(BoidsVec3), "Vec3");
             Same(sizeof(Quat), sizeof(BoidsQuat), "Quat");
@@ -352,7 +353,7 @@ namespace BoidsFlocking
         }
 
         /// <summary>Creates a flock from a preset (fish-tank, goal-swarm, target-flock,
-        /// steering-obstacles, flock-2d, shark), with the preset's boids, obstacles and, for
+        /// steering-obstacles, flock-2d, reef, shark), with the preset's boids, obstacles and, for
         /// shark, its second flock "name-predator".</summary>
         public BoidsFlock CreatePreset(string preset, string name)
         {
@@ -421,6 +422,51 @@ namespace BoidsFlocking
             BoidsObstacleId id;
             Interop.Check(NativeMethods.boids_obstacle_add(Id, (BoidsObstacleDef*)&shape, &id));
             return new BoidsObstacle(this, id);
+        }
+
+        /// <summary>Uploads a triangle mesh: vertices, and indices three a triangle (Unity's
+        /// Mesh.vertices and Mesh.triangles), copied; its hierarchy is built once. Place it with
+        /// ObstacleShape.Mesh, as many times as you like. Throws ArgumentNullException, or
+        /// BoidsException(InvalidArgument) naming the field (a vertex not finite, an index out of
+        /// range or negative, no triangle, more than 2^24 triangles). Set-up call.</summary>
+        public BoidsMesh AddMesh(Vec3[] vertices, int[] indices)
+        {
+            if (vertices == null) throw new ArgumentNullException("vertices");
+            if (indices == null) throw new ArgumentNullException("indices");
+            fixed (Vec3* v = vertices)
+            fixed (int* i = indices)
+                return AddMesh((IntPtr)v, vertices.Length, (IntPtr)i, indices.Length);
+        }
+
+        /// <summary>AddMesh from raw memory: vertexCount Vec3 (12 bytes each) and indexCount 32-bit
+        /// indices, e.g. from NativeArray.GetUnsafeReadOnlyPtr(). A negative index reads as a large
+        /// one and is refused as out of range.</summary>
+        public BoidsMesh AddMesh(IntPtr vertices, int vertexCount, IntPtr indices, int indexCount)
+        {
+            ThrowIfDisposed();
+            if (vertexCount < 0) throw new ArgumentOutOfRangeException("vertexCount");
+            if (indexCount < 0) throw new ArgumentOutOfRangeException("indexCount");
+            BoidsMeshId id;
+            Interop.Check(NativeMethods.boids_mesh_create(Id, (BoidsVec3*)vertices, (UIntPtr)(uint)vertexCount,
+                (uint*)indices, (UIntPtr)(uint)indexCount, &id));
+            return new BoidsMesh(this, id);
+        }
+
+        /// <summary>Uploads a heightfield (Unity's TerrainData): columns x rows heights in world
+        /// units, x fastest (heights[row * columns + column]), samples cellX apart along x and
+        /// cellZ along z. Place it with ObstacleShape.Heightfield. Throws BoidsException
+        /// (InvalidArgument) naming the field. Set-up call.</summary>
+        public BoidsMesh AddHeightfield(float[] heights, int columns, int rows, float cellX, float cellZ)
+        {
+            ThrowIfDisposed();
+            if (heights == null) throw new ArgumentNullException("heights");
+            if (columns < 0 || rows < 0 || (long)columns * rows != heights.Length)
+                throw new ArgumentException("heights holds " + heights.Length + " values, columns x rows = "
+                    + ((long)columns * rows), "heights");
+            BoidsMeshId id;
+            fixed (float* h = heights)
+                Interop.Check(NativeMethods.boids_heightfield_create(Id, h, (uint)columns, (uint)rows, cellX, cellZ, &id));
+            return new BoidsMesh(this, id);
         }
 
         /// <summary>Destroys the native world and everything in it. Idempotent.</summary>
@@ -716,6 +762,35 @@ namespace BoidsFlocking
         public void Destroy()
         {
             Interop.Check(NativeMethods.boids_flock_destroy(Id));
+        }
+    }
+
+    /// <summary>Shape data in a world: a triangle mesh or a heightfield, placed by any number of
+    /// obstacles (ObstacleShape.Mesh / Heightfield).</summary>
+    public sealed unsafe class BoidsMesh
+    {
+        readonly BoidsWorld world;
+        readonly BoidsMeshId id;
+
+        internal BoidsMesh(BoidsWorld world, BoidsMeshId id)
+        {
+            this.world = world;
+            this.id = id;
+        }
+
+        internal BoidsMeshId NativeId { get { return id; } }
+
+        public BoidsWorld World { get { return world; } }
+
+        /// <summary>Whether the data is still alive.</summary>
+        public bool IsValid { get { return !world.IsDisposed && NativeMethods.boids_mesh_is_valid(id) == 1; } }
+
+        /// <summary>Destroys the data. Throws BoidsException(InvalidArgument) while an obstacle
+        /// places it (remove those first), InvalidId when already destroyed.</summary>
+        public void Destroy()
+        {
+            world.ThrowIfDisposed();
+            Interop.Check(NativeMethods.boids_mesh_destroy(id));
         }
     }
 

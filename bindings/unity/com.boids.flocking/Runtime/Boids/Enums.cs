@@ -126,6 +126,14 @@ namespace BoidsFlocking
         Box = 1,
         /// <summary>The half-space behind a plane (`a` = a point, `b` = unit normal).</summary>
         Plane = 2,
+        /// <summary>A box with a rotation (`a` = centre, `b` = half extents, `rotation`).</summary>
+        OrientedBox = 3,
+        /// <summary>A capsule (`a`, `b` = the ends of its axis, `radius`).</summary>
+        Capsule = 4,
+        /// <summary>A placed triangle mesh (`mesh`, `a` = position, `rotation`, `scale`).</summary>
+        Mesh = 5,
+        /// <summary>A placed heightfield (`mesh`, `a` = position, `rotation`, `scale`); boids stay above.</summary>
+        Heightfield = 6,
     }
 
     /// <summary>The relation kind (`boids_world_set_relation` kind, C: BOIDS_RELATION_*).</summary>
@@ -160,7 +168,7 @@ namespace BoidsFlocking.Native
         public const int INDEX_AUTO = 0, INDEX_GRID = 1, INDEX_KD_TREE = 2, INDEX_BRUTE_FORCE = 3;
         public const int OBSTACLES_IGNORE = 0, OBSTACLES_REFLECT = 1, OBSTACLES_FREE_DIRECTION = 2;
         public const int SPAWN_BOX = 0, SPAWN_SPHERE = 1, SPAWN_DISC = 2, SPAWN_FLAT_BALL = 3;
-        public const int OBSTACLE_SPHERE = 0, OBSTACLE_BOX = 1, OBSTACLE_PLANE = 2;
+        public const int OBSTACLE_SPHERE = 0, OBSTACLE_BOX = 1, OBSTACLE_PLANE = 2, OBSTACLE_ORIENTED_BOX = 3, OBSTACLE_CAPSULE = 4, OBSTACLE_MESH = 5, OBSTACLE_HEIGHTFIELD = 6;
         public const int RELATION_IGNORE = 0, RELATION_FLOCK_TOGETHER = 1, RELATION_AVOID = 2, RELATION_FLEE = 3, RELATION_CHASE = 4;
     }
 }

@@ -141,21 +141,32 @@ namespace BoidsFlocking.Native
     }
 
     [StructLayout(LayoutKind.Sequential)]
+    internal struct BoidsMeshId
+    {
+        public BoidsWorldId world;
+        public uint index, generation;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
     internal struct BoidsObstacleDef
     {
         public int shape;
         public BoidsVec3 a, b;
         public float radius;
+        public BoidsQuat rotation;
+        public BoidsVec3 scale;
+        public BoidsMeshId mesh;
+        public uint internal_cookie;
     }
 
     /// <summary>Constants of include/boids.h. The enum values (BOUNDS_*, SEPARATION_*, ...) are in
     /// Enums.cs, generated from the engine's enum tables, as are the typed enums of namespace BoidsFlocking.</summary>
     internal static partial class BoidsConst
     {
-        public const uint ABI_VERSION = 2;
+        public const uint ABI_VERSION = 3;
         public const int STRUCT_VEC3 = 0, STRUCT_QUAT = 1, STRUCT_MAT4 = 2, STRUCT_WORLD_ID = 3, STRUCT_FLOCK_ID = 4,
             STRUCT_OBSTACLE_ID = 5, STRUCT_WORLD_DEF = 6, STRUCT_BOUNDS = 7, STRUCT_FLOCK_PARAMS = 8,
-            STRUCT_FLOCK_DEF = 9, STRUCT_SPAWN_DEF = 10, STRUCT_OBSTACLE_DEF = 11;
+            STRUCT_FLOCK_DEF = 9, STRUCT_SPAWN_DEF = 10, STRUCT_OBSTACLE_DEF = 11, STRUCT_MESH_ID = 12;
     }
 
     /// <summary>One [DllImport] per export of include/boids.h, Cdecl, pointers as pointers.</summary>
@@ -182,6 +193,7 @@ namespace BoidsFlocking.Native
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsFlockParams boids_default_flock_params();
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsFlockDef boids_default_flock_def();
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsSpawnDef boids_default_spawn_def();
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsObstacleDef boids_default_obstacle_def();
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_create(BoidsWorldDef* def, BoidsWorldId* out_world);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_destroy(BoidsWorldId world);
         [DllImport(Lib, CallingConvention = CC)] public static extern int boids_world_is_valid(BoidsWorldId world);
@@ -222,6 +234,10 @@ namespace BoidsFlocking.Native
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_obstacle_add(BoidsWorldId world, BoidsObstacleDef* def, BoidsObstacleId* out_obstacle);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_obstacle_set(BoidsObstacleId obstacle, BoidsObstacleDef* def);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_obstacle_remove(BoidsObstacleId obstacle);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_mesh_create(BoidsWorldId world, BoidsVec3* vertices, UIntPtr vertex_count, uint* indices, UIntPtr index_count, BoidsMeshId* out_mesh);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_heightfield_create(BoidsWorldId world, float* heights, uint columns, uint rows, float cell_x, float cell_z, BoidsMeshId* out_mesh);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_mesh_destroy(BoidsMeshId mesh);
+        [DllImport(Lib, CallingConvention = CC)] public static extern int boids_mesh_is_valid(BoidsMeshId mesh);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_set_relation(BoidsWorldId world, BoidsFlockId from, BoidsFlockId to, int kind, float radius, float weight);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_set_path(BoidsFlockId flock, BoidsVec3* points, UIntPtr count, int closed);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_set_leader(BoidsFlockId flock, uint boid_id, BoidsVec3 offset);

@@ -40,6 +40,11 @@ namespace BoidsFlocking
     public struct Quat
     {
         public float X, Y, Z, W;
+
+        public Quat(float x, float y, float z, float w) { X = x; Y = y; Z = z; W = w; }
+
+        /// <summary>No rotation.</summary>
+        public static readonly Quat Identity = new Quat(0f, 0f, 0f, 1f);
     }
 
     /// <summary>A 4x4 matrix, column-major, field for field UnityEngine.Matrix4x4 (64 bytes).</summary>
@@ -114,28 +119,118 @@ namespace BoidsFlocking
         }
     }
 
-    /// <summary>The shape of an obstacle: Sphere (A = centre, Radius), Box (A = min, B = max) or
-    /// Plane (A = a point, B = the unit normal; the half-space behind it is solid).</summary>
+    /// <summary>The shape of an obstacle, made by one of the static methods (a default-constructed
+    /// one is refused by the library: it did not come from boids_default_obstacle_def). Field for
+    /// field the C struct BoidsObstacleDef (80 bytes), passed without copying:
+    /// Sphere (A = centre, Radius), Box (A = min, B = max, axis aligned), Plane (A = a point,
+    /// B = the unit normal; the half-space behind it is solid), OrientedBox (A = centre,
+    /// B = half extents, Rotation), Capsule (A, B = the ends of its axis, Radius), Mesh and
+    /// Heightfield (shape data from BoidsWorld.AddMesh / AddHeightfield placed at A with
+    /// Rotation and Scale).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct ObstacleShape
     {
         public ObstacleKind Kind;
         public Vec3 A, B;
         public float Radius;
+        public Quat Rotation;
+        public Vec3 Scale;
+        // BoidsMeshId: the world's index and generation, then the mesh's.
+        internal uint meshWorldIndex, meshWorldGeneration, meshIndex, meshGeneration;
+        internal uint cookie;
+
+        /// <summary>The library's default def (a ball of radius 1 at the origin, rotation identity,
+        /// scale 1) with its cookie.</summary>
+        static unsafe ObstacleShape Default()
+        {
+            Interop.EnsureReady();
+            BoidsObstacleDef d = NativeMethods.boids_default_obstacle_def();
+            return *(ObstacleShape*)&d;
+        }
 
         public static ObstacleShape Sphere(Vec3 centre, float radius)
         {
-            return new ObstacleShape { Kind = ObstacleKind.Sphere, A = centre, Radius = radius };
+            ObstacleShape s = Default();
+            s.Kind = ObstacleKind.Sphere;
+            s.A = centre;
+            s.Radius = radius;
+            return s;
         }
 
         public static ObstacleShape Box(Vec3 min, Vec3 max)
         {
-            return new ObstacleShape { Kind = ObstacleKind.Box, A = min, B = max };
+            ObstacleShape s = Default();
+            s.Kind = ObstacleKind.Box;
+            s.A = min;
+            s.B = max;
+            return s;
         }
 
         public static ObstacleShape Plane(Vec3 point, Vec3 unitNormal)
         {
-            return new ObstacleShape { Kind = ObstacleKind.Plane, A = point, B = unitNormal };
+            ObstacleShape s = Default();
+            s.Kind = ObstacleKind.Plane;
+            s.A = point;
+            s.B = unitNormal;
+            return s;
+        }
+
+        /// <summary>A box of half extents halfExtents around centre, turned by the unit rotation
+        /// (Unity's BoxCollider on a rotated object).</summary>
+        public static ObstacleShape OrientedBox(Vec3 centre, Vec3 halfExtents, Quat rotation)
+        {
+            ObstacleShape s = Default();
+            s.Kind = ObstacleKind.OrientedBox;
+            s.A = centre;
+            s.B = halfExtents;
+            s.Rotation = rotation;
+            return s;
+        }
+
+        /// <summary>The points within radius of the segment a b (Unity's CapsuleCollider).</summary>
+        public static ObstacleShape Capsule(Vec3 a, Vec3 b, float radius)
+        {
+            ObstacleShape s = Default();
+            s.Kind = ObstacleKind.Capsule;
+            s.A = a;
+            s.B = b;
+            s.Radius = radius;
+            return s;
+        }
+
+        /// <summary>A triangle mesh (BoidsWorld.AddMesh) placed at position, turned by the unit
+        /// rotation, scaled per axis (> 0): Unity's MeshCollider.</summary>
+        public static ObstacleShape Mesh(BoidsMesh mesh, Vec3 position, Quat rotation, Vec3 scale)
+        {
+            if (mesh == null) throw new ArgumentNullException("mesh");
+            ObstacleShape s = Default();
+            s.Kind = ObstacleKind.Mesh;
+            s.Place(mesh, position, rotation, scale);
+            return s;
+        }
+
+        /// <summary>A heightfield (BoidsWorld.AddHeightfield) with its sample (0, 0) at position,
+        /// turned and scaled: Unity's TerrainCollider. Boids never end a step below it.</summary>
+        public static ObstacleShape Heightfield(BoidsMesh field, Vec3 position, Quat rotation, Vec3 scale)
+        {
+            if (field == null) throw new ArgumentNullException("field");
+            ObstacleShape s = Default();
+            s.Kind = ObstacleKind.Heightfield;
+            s.Place(field, position, rotation, scale);
+            return s;
+        }
+
+        /// <summary>Moves a Mesh or Heightfield shape (no allocation: for every frame).</summary>
+        public void Place(BoidsMesh mesh, Vec3 position, Quat rotation, Vec3 scale)
+        {
+            var id = mesh.NativeId;
+            meshWorldIndex = id.world.index;
+            meshWorldGeneration = id.world.generation;
+            meshIndex = id.index;
+            meshGeneration = id.generation;
+            A = position;
+            Rotation = rotation;
+            Scale = scale;
         }
     }
 

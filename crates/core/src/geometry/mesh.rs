@@ -1,0 +1,578 @@
+//! Shape data uploaded once and placed many times: a triangle mesh (static, not necessarily
+//! closed or convex, hit from both sides) or a heightfield (a grid of heights, two triangles a
+//! cell), each with its bounding volume hierarchy; and a placement of one (position, rotation,
+//! per-axis scale), which moves without rebuilding anything.
+#![allow(
+    clippy::neg_cmp_op_on_partial_ord,
+    reason = "`!(x > 0.0)` is meant: a NaN takes the refusing branch"
+)]
+
+use super::bvh::{Bvh, slab};
+use super::prim::sweep_triangle;
+use super::{Aabb, CastHit};
+use crate::limits::{self, MAX_MAGNITUDE};
+use glam::{Quat, Vec3};
+
+/// Most triangles in one mesh or heightfield (triangle indices stay exact in an `f32`).
+pub const MAX_TRIANGLES: usize = 1 << 24;
+
+/// A heightfield's grid: `columns × rows` heights, row after row (x fastest), a cell
+/// `cell_x × cell_z`; sample `(i, j)` is at `(i cell_x, height, j cell_z)` in the shape's own
+/// space. Each cell is split along its diagonal from `(i, j)` to `(i + 1, j + 1)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeightGrid {
+    /// Samples along x (at least 2).
+    pub columns: u32,
+    /// Samples along z (at least 2).
+    pub rows: u32,
+    /// Spacing along x (> 0).
+    pub cell_x: f32,
+    /// Spacing along z (> 0).
+    pub cell_z: f32,
+    /// `columns × rows` heights, row `j` (z) after row `j - 1`, x fastest.
+    pub heights: Vec<f32>,
+}
+
+impl HeightGrid {
+    /// The surface height at `(x, z)` of the shape's space, on the triangle the point falls in;
+    /// `None` outside the grid.
+    pub fn height_at(&self, x: f32, z: f32) -> Option<f32> {
+        let fx = x / self.cell_x;
+        let fz = z / self.cell_z;
+        let (cols, rows) = ((self.columns - 1) as f32, (self.rows - 1) as f32);
+        if !(fx >= 0.0 && fz >= 0.0 && fx <= cols && fz <= rows) {
+            return None;
+        }
+        let i = (fx as u32).min(self.columns - 2);
+        let j = (fz as u32).min(self.rows - 2);
+        let u = fx - i as f32;
+        let v = fz - j as f32;
+        let h = |i: u32, j: u32| self.heights[(j * self.columns + i) as usize];
+        let (h00, h10, h01, h11) = (h(i, j), h(i + 1, j), h(i, j + 1), h(i + 1, j + 1));
+        // The diagonal from (i, j) to (i + 1, j + 1): below it (u >= v) the triangle
+        // (00, 10, 11), above it (00, 11, 01).
+        Some(if u >= v {
+            h00 + (h10 - h00) * u + (h11 - h10) * v
+        } else {
+            h00 + (h11 - h01) * u + (h01 - h00) * v
+        })
+    }
+}
+
+/// Which kind of shape data.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShapeData {
+    /// A triangle mesh.
+    Mesh,
+    /// A heightfield (its triangles generated from the grid).
+    Heightfield(HeightGrid),
+}
+
+/// Shape data: vertices, triangles and their hierarchy, in the shape's own space.
+#[derive(Clone, Debug)]
+pub struct MeshShape {
+    data: ShapeData,
+    vertices: Vec<Vec3>,
+    triangles: Vec<[u32; 3]>,
+    bvh: Bvh,
+    bounds: Aabb,
+}
+
+impl PartialEq for MeshShape {
+    /// The same shape: the same kind, vertices and triangles (the hierarchy follows from them).
+    fn eq(&self, other: &Self) -> bool {
+        self.data == other.data
+            && self.vertices == other.vertices
+            && self.triangles == other.triangles
+    }
+}
+
+impl MeshShape {
+    /// A triangle mesh: `vertices` and `indices` (three a triangle, each below the vertex
+    /// count). Refused, with a sentence naming the field: a non-finite or too large vertex, an
+    /// index out of range, an index count that is not a multiple of 3, no triangle, more than
+    /// [`MAX_TRIANGLES`].
+    pub fn mesh(vertices: Vec<Vec3>, indices: &[u32]) -> Result<MeshShape, String> {
+        if vertices.len() > 3 * MAX_TRIANGLES {
+            return Err(format!(
+                "mesh vertices: at most {} allowed, got {}",
+                3 * MAX_TRIANGLES,
+                vertices.len()
+            ));
+        }
+        for (i, v) in vertices.iter().enumerate() {
+            limits::point(*v).map_err(|e| format!("mesh vertices[{i}] {e}"))?;
+        }
+        if !indices.len().is_multiple_of(3) {
+            return Err(format!(
+                "mesh indices: a multiple of 3 (three a triangle) needed, got {}",
+                indices.len()
+            ));
+        }
+        let n = indices.len() / 3;
+        if n == 0 {
+            return Err("mesh indices: no triangle (at least 3 indices needed)".into());
+        }
+        if n > MAX_TRIANGLES {
+            return Err(format!(
+                "mesh indices: at most {MAX_TRIANGLES} triangles (2^24) allowed, got {n}"
+            ));
+        }
+        if let Some((k, &i)) = indices
+            .iter()
+            .enumerate()
+            .find(|&(_, &i)| i as usize >= vertices.len())
+        {
+            return Err(format!(
+                "mesh indices[{k}] is {i}, out of range for {} vertices",
+                vertices.len()
+            ));
+        }
+        let triangles = indices
+            .chunks_exact(3)
+            .map(|t| [t[0], t[1], t[2]])
+            .collect();
+        Ok(MeshShape::build(ShapeData::Mesh, vertices, triangles))
+    }
+
+    /// A heightfield: `columns × rows` heights (x fastest), cells `cell_x × cell_z`. Refused,
+    /// with a sentence naming the field: fewer than 2 samples a side (no cell), a height or
+    /// cell size that is not finite, a cell size that is not positive, a grid larger than the
+    /// world's limits, more than [`MAX_TRIANGLES`] triangles.
+    pub fn heightfield(
+        columns: u32,
+        rows: u32,
+        cell_x: f32,
+        cell_z: f32,
+        heights: Vec<f32>,
+    ) -> Result<MeshShape, String> {
+        if columns < 2 || rows < 2 {
+            return Err(format!(
+                "heightfield columns and rows must be at least 2 (one cell), got {columns} x {rows}"
+            ));
+        }
+        let cells = u64::from(columns - 1) * u64::from(rows - 1);
+        if cells * 2 > MAX_TRIANGLES as u64 {
+            return Err(format!(
+                "heightfield: at most {MAX_TRIANGLES} triangles (2^24; two a cell) allowed, got {}",
+                cells * 2
+            ));
+        }
+        if heights.len() as u64 != u64::from(columns) * u64::from(rows) {
+            return Err(format!(
+                "heightfield heights: columns x rows = {} needed, got {}",
+                u64::from(columns) * u64::from(rows),
+                heights.len()
+            ));
+        }
+        for (what, c) in [("cell_x", cell_x), ("cell_z", cell_z)] {
+            if !(c > 0.0 && c <= MAX_MAGNITUDE) {
+                return Err(format!(
+                    "heightfield {what} must be finite and in (0, {}], got {c}",
+                    limits::show(MAX_MAGNITUDE)
+                ));
+            }
+        }
+        for (what, size) in [
+            ("columns", (columns - 1) as f32 * cell_x),
+            ("rows", (rows - 1) as f32 * cell_z),
+        ] {
+            if !(size <= MAX_MAGNITUDE) {
+                return Err(format!(
+                    "heightfield {what} x cell size is {size}, beyond the world's limit {}",
+                    limits::show(MAX_MAGNITUDE)
+                ));
+            }
+        }
+        for (i, &h) in heights.iter().enumerate() {
+            limits::in_range(h, -MAX_MAGNITUDE, MAX_MAGNITUDE)
+                .map_err(|e| format!("heightfield heights[{i}] {e}"))?;
+        }
+        let mut vertices = Vec::with_capacity(heights.len());
+        for j in 0..rows {
+            for i in 0..columns {
+                vertices.push(Vec3::new(
+                    i as f32 * cell_x,
+                    heights[(j * columns + i) as usize],
+                    j as f32 * cell_z,
+                ));
+            }
+        }
+        let mut triangles = Vec::with_capacity(cells as usize * 2);
+        for j in 0..rows - 1 {
+            for i in 0..columns - 1 {
+                let v00 = j * columns + i;
+                let (v10, v01, v11) = (v00 + 1, v00 + columns, v00 + columns + 1);
+                triangles.push([v00, v10, v11]);
+                triangles.push([v00, v11, v01]);
+            }
+        }
+        let grid = HeightGrid {
+            columns,
+            rows,
+            cell_x,
+            cell_z,
+            heights,
+        };
+        Ok(MeshShape::build(
+            ShapeData::Heightfield(grid),
+            vertices,
+            triangles,
+        ))
+    }
+
+    fn build(data: ShapeData, vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> MeshShape {
+        let tri_bounds: Vec<Aabb> = triangles
+            .iter()
+            .map(|t| {
+                let (a, b, c) = (
+                    vertices[t[0] as usize],
+                    vertices[t[1] as usize],
+                    vertices[t[2] as usize],
+                );
+                Aabb {
+                    lo: a.min(b).min(c),
+                    hi: a.max(b).max(c),
+                }
+            })
+            .collect();
+        let bvh = Bvh::build(&tri_bounds);
+        let bounds = bvh
+            .nodes
+            .first()
+            .map_or(Aabb::EMPTY, |n| Aabb { lo: n.lo, hi: n.hi });
+        MeshShape {
+            data,
+            vertices,
+            triangles,
+            bvh,
+            bounds,
+        }
+    }
+
+    /// The kind of data and, for a heightfield, its grid.
+    pub fn data(&self) -> &ShapeData {
+        &self.data
+    }
+
+    /// `true` for a heightfield.
+    pub fn is_heightfield(&self) -> bool {
+        matches!(self.data, ShapeData::Heightfield(_))
+    }
+
+    /// The vertices, in the shape's space.
+    pub fn vertices(&self) -> &[Vec3] {
+        &self.vertices
+    }
+
+    /// The triangles (vertex indices).
+    pub fn triangles(&self) -> &[[u32; 3]] {
+        &self.triangles
+    }
+
+    /// Bounds of every vertex, in the shape's space.
+    pub fn bounds(&self) -> Aabb {
+        self.bounds
+    }
+
+    /// Heap bytes held (vertices, triangles, the hierarchy, a heightfield's grid).
+    pub fn heap_bytes(&self) -> usize {
+        self.vertices.capacity() * 12
+            + self.triangles.capacity() * 12
+            + self.bvh.heap_bytes()
+            + match &self.data {
+                ShapeData::Heightfield(g) => g.heights.capacity() * 4,
+                ShapeData::Mesh => 0,
+            }
+    }
+
+    /// Triangle `k` of a placement, in world space.
+    #[inline]
+    fn world_triangle(&self, pl: &Placement, k: u32) -> (Vec3, Vec3, Vec3) {
+        let t = self.triangles[k as usize];
+        let v = &pl.vertices;
+        (v[t[0] as usize], v[t[1] as usize], v[t[2] as usize])
+    }
+
+    /// The first hit of a ray (`r == 0`) or of a sphere of radius `r` swept from `origin` along
+    /// the unit `dir` for up to `max`, against this shape placed as `pl`: the nearest triangle
+    /// (ties: the lowest triangle index), with its index. Each triangle answers as
+    /// [`sweep_triangle`] does, in world space.
+    pub fn cast(
+        &self,
+        pl: &Placement,
+        origin: Vec3,
+        r: f32,
+        dir: Vec3,
+        max: f32,
+    ) -> Option<(CastHit, u32)> {
+        self.traverse::<false>(pl, origin, r, dir, max)
+    }
+
+    /// Whether [`MeshShape::cast`] would hit anything: the same test, stopping at the first
+    /// triangle found within `max` (the free-direction search asks only this, for up to 300
+    /// directions a boid).
+    pub fn hits(&self, pl: &Placement, origin: Vec3, r: f32, dir: Vec3, max: f32) -> bool {
+        self.traverse::<true>(pl, origin, r, dir, max).is_some()
+    }
+
+    /// The hierarchy's traversal: the nearest hit, or (`ANY`) the first found.
+    #[inline]
+    fn traverse<const ANY: bool>(
+        &self,
+        pl: &Placement,
+        origin: Vec3,
+        r: f32,
+        dir: Vec3,
+        max: f32,
+    ) -> Option<(CastHit, u32)> {
+        // The sweep in the shape's space: a point moves to o + t d (t the world distance), and
+        // the world sphere becomes an axis-aligned ellipsoid of semi-axes r / scale. Nodes are
+        // tested grown by that and a margin for the rounding of the change of space, so they
+        // never cut off a triangle the exact test in world space would hit.
+        let xf = &pl.xf;
+        let o = xf.local_point(origin);
+        let d = xf.local_vector(dir);
+        let inv = Vec3::ONE / d;
+        let size = (self.bounds.hi - self.bounds.lo).abs().max_element();
+        let span = o.abs().max_element() + max * d.abs().max_element() + size;
+        let grow = xf.inv_scale * r * 1.0001 + Vec3::splat(span * 2.0e-5 + 1.0e-30);
+        let mut best: Option<(CastHit, u32)> = None;
+        let mut limit = max;
+        let nodes = &self.bvh.nodes;
+        let mut stack: [u32; 64] = [0; 64];
+        let mut top = 0usize;
+        let root = &nodes[0];
+        slab(root.lo, root.hi, grow, o, d, inv, limit)?;
+        let mut node = 0u32;
+        loop {
+            let n = &nodes[node as usize];
+            if n.count > 0 {
+                for &k in &self.bvh.order[n.first as usize..(n.first + n.count) as usize] {
+                    let (a, b, c) = self.world_triangle(pl, k);
+                    if let Some(h) = sweep_triangle(origin, r, dir, limit, a, b, c) {
+                        if ANY {
+                            return Some((h, k));
+                        }
+                        let better = match &best {
+                            None => true,
+                            Some((bh, bk)) => {
+                                h.distance < bh.distance || (h.distance == bh.distance && k < *bk)
+                            }
+                        };
+                        if better {
+                            limit = h.distance;
+                            best = Some((h, k));
+                        }
+                    }
+                }
+            } else {
+                let (l, rgt) = (n.first, n.first + 1);
+                let (ln, rn) = (&nodes[l as usize], &nodes[rgt as usize]);
+                let tl = slab(ln.lo, ln.hi, grow, o, d, inv, limit);
+                let tr = slab(rn.lo, rn.hi, grow, o, d, inv, limit);
+                match (tl, tr) {
+                    (Some(a), Some(b)) => {
+                        let (near, far) = if b < a { (rgt, l) } else { (l, rgt) };
+                        if top < stack.len() {
+                            stack[top] = far;
+                            top += 1;
+                            node = near;
+                            continue;
+                        }
+                        // Deeper than the stack (a degenerate tree): both, the far one later.
+                        self.walk(
+                            pl, far, origin, r, dir, o, d, inv, grow, &mut best, &mut limit,
+                        );
+                        node = near;
+                        continue;
+                    }
+                    (Some(_), None) => {
+                        node = l;
+                        continue;
+                    }
+                    (None, Some(_)) => {
+                        node = rgt;
+                        continue;
+                    }
+                    (None, None) => {}
+                }
+            }
+            // Pop the next node whose bounds the best hit so far has not gone past.
+            loop {
+                if top == 0 {
+                    return best;
+                }
+                top -= 1;
+                let m = &nodes[stack[top] as usize];
+                if slab(m.lo, m.hi, grow, o, d, inv, limit).is_some() {
+                    node = stack[top];
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The recursive walk of one subtree (used past the traversal's fixed stack).
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        pl: &Placement,
+        node: u32,
+        origin: Vec3,
+        r: f32,
+        dir: Vec3,
+        o: Vec3,
+        d: Vec3,
+        inv: Vec3,
+        grow: Vec3,
+        best: &mut Option<(CastHit, u32)>,
+        limit: &mut f32,
+    ) {
+        let n = &self.bvh.nodes[node as usize];
+        if slab(n.lo, n.hi, grow, o, d, inv, *limit).is_none() {
+            return;
+        }
+        if n.count > 0 {
+            for &k in &self.bvh.order[n.first as usize..(n.first + n.count) as usize] {
+                let (a, b, c) = self.world_triangle(pl, k);
+                if let Some(h) = sweep_triangle(origin, r, dir, *limit, a, b, c) {
+                    let better = match best {
+                        None => true,
+                        Some((bh, bk)) => {
+                            h.distance < bh.distance || (h.distance == bh.distance && k < *bk)
+                        }
+                    };
+                    if better {
+                        *limit = h.distance;
+                        *best = Some((h, k));
+                    }
+                }
+            }
+        } else {
+            for c in [n.first, n.first + 1] {
+                self.walk(pl, c, origin, r, dir, o, d, inv, grow, best, limit);
+            }
+        }
+    }
+
+    /// [`MeshShape::cast`] by brute force: every triangle, in index order. The oracle the
+    /// hierarchy is tested against (the same bits).
+    pub fn cast_brute(
+        &self,
+        pl: &Placement,
+        origin: Vec3,
+        r: f32,
+        dir: Vec3,
+        max: f32,
+    ) -> Option<(CastHit, u32)> {
+        let mut best: Option<(CastHit, u32)> = None;
+        for k in 0..self.triangles.len() as u32 {
+            let (a, b, c) = self.world_triangle(pl, k);
+            if let Some(h) = sweep_triangle(origin, r, dir, max, a, b, c)
+                && best.is_none_or(|(bh, _)| h.distance < bh.distance)
+            {
+                best = Some((h, k));
+            }
+        }
+        best
+    }
+}
+
+/// Shape data placed in the world: the transform, the vertices it puts in world space (once,
+/// when placed: casts read them, they do not transform them), and the world bounds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    /// Where the shape goes.
+    pub xf: Transform,
+    /// The shape's vertices in world space.
+    pub vertices: std::sync::Arc<[Vec3]>,
+    /// World bounds, grown by a margin for rounding.
+    pub bounds: Aabb,
+}
+
+impl Placement {
+    /// `shape` placed by `xf`.
+    pub fn new(shape: &MeshShape, xf: Transform) -> Placement {
+        Placement {
+            xf,
+            vertices: shape.vertices.iter().map(|&v| xf.point(v)).collect(),
+            bounds: xf.bounds(shape.bounds),
+        }
+    }
+
+    /// Heap bytes held (the world-space vertices).
+    pub fn heap_bytes(&self) -> usize {
+        self.vertices.len() * 12
+    }
+}
+
+/// Where a placement puts its shape: `world = position + rotation * (scale * local)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transform {
+    /// Position of the shape's origin.
+    pub position: Vec3,
+    /// Unit rotation.
+    pub rotation: Quat,
+    /// Scale along each of the shape's axes (> 0).
+    pub scale: Vec3,
+    inv_rotation: Quat,
+    inv_scale: Vec3,
+}
+
+impl Transform {
+    /// A transform from a (validated: finite, unit rotation, positive scale) pose.
+    pub fn new(position: Vec3, rotation: Quat, scale: Vec3) -> Transform {
+        Transform {
+            position,
+            rotation,
+            scale,
+            inv_rotation: rotation.conjugate(),
+            inv_scale: Vec3::ONE / scale,
+        }
+    }
+
+    /// A point of the shape's space in world space.
+    #[inline]
+    pub fn point(&self, p: Vec3) -> Vec3 {
+        self.position + self.rotation * (self.scale * p)
+    }
+
+    /// A world point in the shape's space.
+    #[inline]
+    pub fn local_point(&self, p: Vec3) -> Vec3 {
+        (self.inv_rotation * (p - self.position)) * self.inv_scale
+    }
+
+    /// A world vector in the shape's space.
+    #[inline]
+    pub fn local_vector(&self, v: Vec3) -> Vec3 {
+        (self.inv_rotation * v) * self.inv_scale
+    }
+
+    /// The world bounds of the shape-space box `b`, grown by a margin for rounding.
+    pub fn bounds(&self, b: Aabb) -> Aabb {
+        let mut lo = Vec3::splat(f32::INFINITY);
+        let mut hi = Vec3::splat(f32::NEG_INFINITY);
+        for k in 0..8 {
+            let c = Vec3::new(
+                if k & 1 == 0 { b.lo.x } else { b.hi.x },
+                if k & 2 == 0 { b.lo.y } else { b.hi.y },
+                if k & 4 == 0 { b.lo.z } else { b.hi.z },
+            );
+            let p = self.point(c);
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+        let margin = Vec3::splat(
+            (hi - lo)
+                .max_element()
+                .max(lo.abs().max(hi.abs()).max_element())
+                * 4.0e-6,
+        );
+        Aabb {
+            lo: lo - margin,
+            hi: hi + margin,
+        }
+    }
+}

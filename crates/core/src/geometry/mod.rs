@@ -1,0 +1,38 @@
+//! Scene geometry for the obstacle look-ahead: exact ray and swept-sphere casts against
+//! primitives (`prim`), triangle meshes and heightfields with a bounding volume hierarchy
+//! (`mesh`, `bvh`), and the box type they share.
+
+mod bvh;
+pub mod mesh;
+pub mod prim;
+
+use glam::Vec3;
+
+pub(crate) use bvh::slab as bvh_slab;
+pub use mesh::{HeightGrid, MAX_TRIANGLES, MeshShape, Placement, ShapeData, Transform};
+
+/// Where a look-ahead query hit an obstacle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CastHit {
+    /// Distance along the query direction.
+    pub distance: f32,
+    /// Unit surface normal at the hit, pointing back toward the caster.
+    pub normal: Vec3,
+}
+
+/// An axis-aligned box.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aabb {
+    /// Minimum corner.
+    pub lo: Vec3,
+    /// Maximum corner.
+    pub hi: Vec3,
+}
+
+impl Aabb {
+    /// The empty box (contains nothing; grows to anything).
+    pub const EMPTY: Aabb = Aabb {
+        lo: Vec3::splat(f32::INFINITY),
+        hi: Vec3::splat(f32::NEG_INFINITY),
+    };
+}
