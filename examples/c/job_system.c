@@ -42,7 +42,7 @@
 /* ---- The game. ---- */
 
 static const char *SCENES[] = {"fish-tank", "goal-swarm",  "target-flock", "steering-obstacles",
-                               "flock-2d",  "shark",       "school"};
+                               "flock-2d",  "reef",        "shark",  "school"};
 enum { STEPS = 120, SCHOOL = 6000 };
 
 static BoidsWorldId make_world(const BoidsWorldDef *def, const char *scene, BoidsFlockId *out) {

@@ -25,6 +25,7 @@ static unsafe partial class BoidsTests
         Test("Unity: a set-up that fails frees its world and disables the component", UnityFailedSetup);
         Test("Unity: edit-mode gizmos show the preset's own bounds where the object is", UnityGizmos);
         Test("Unity: the sample uses the scene's camera, a pipeline's shader, and destroys what it made", UnitySample);
+        Test("Unity: colliders on the obstacle layers become obstacles (box, sphere, capsule, mesh once per shared mesh, terrain), in the object's space; moving ones follow without allocating", UnityColliders);
     }
 
     static UnityEngine.Vector3 U(Vec3 v) { return new UnityEngine.Vector3(v.X, v.Y, v.Z); }
@@ -418,5 +419,112 @@ static unsafe partial class BoidsTests
         UnityEngine.Object.Destroy(host2);
         Assert(Camera.main == null && UnityEngine.Object.FindObjectOfType<Light>() == null, "its camera and light go with it");
         Shader.StandInAvailable = null;
+    }
+
+    static T Put<T>(string name, int layer, UnityEngine.Vector3 at, UnityEngine.Quaternion rot, UnityEngine.Vector3 scale) where T : Component
+    {
+        var go = new GameObject(name);
+        go.layer = layer;
+        go.transform.position = at;
+        go.transform.rotation = rot;
+        go.transform.localScale = scale;
+        return go.AddComponent<T>();
+    }
+
+    static bool Near(Vec3 a, UnityEngine.Vector3 b, float eps = 1e-4f)
+    {
+        return Math.Abs(a.X - b.x) < eps && Math.Abs(a.Y - b.y) < eps && Math.Abs(a.Z - b.z) < eps;
+    }
+
+    static void UnityColliders()
+    {
+        const int Rocks = 8;
+        var one = new UnityEngine.Vector3(1f, 1f, 1f);
+        var id = UnityEngine.Quaternion.identity;
+        var turned = UnityEngine.Quaternion.Euler(0f, 90f, 0f);
+        var box = Put<BoxCollider>("crate", Rocks, new UnityEngine.Vector3(10f, 0f, 0f), turned, new UnityEngine.Vector3(2f, 1f, 1f));
+        box.size = new UnityEngine.Vector3(1f, 2f, 3f);
+        box.center = new UnityEngine.Vector3(0f, 1f, 0f);
+        var ball = Put<SphereCollider>("ball", Rocks, new UnityEngine.Vector3(0f, 5f, 0f), id, new UnityEngine.Vector3(1f, 3f, 2f));
+        ball.radius = 0.5f;
+        var pillar = Put<CapsuleCollider>("pillar", Rocks, new UnityEngine.Vector3(-5f, 0f, 0f), id, new UnityEngine.Vector3(2f, 1f, 1f));
+        pillar.radius = 0.5f;
+        pillar.height = 4f;
+        pillar.direction = 1;
+        var rockMesh = new UnityEngine.Mesh();
+        rockMesh.vertices = new[] { new UnityEngine.Vector3(0f, 0f, 0f), new UnityEngine.Vector3(1f, 0f, 0f), new UnityEngine.Vector3(0f, 1f, 0f), new UnityEngine.Vector3(0f, 0f, 1f) };
+        rockMesh.triangles = new[] { 0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3 };
+        var rockA = Put<MeshCollider>("rock a", Rocks, new UnityEngine.Vector3(0f, 0f, 8f), turned, new UnityEngine.Vector3(2f, 2f, 2f));
+        rockA.sharedMesh = rockMesh;
+        var rockB = Put<MeshCollider>("rock b", Rocks, new UnityEngine.Vector3(0f, 0f, -8f), id, new UnityEngine.Vector3(1f, 3f, 1f));
+        rockB.sharedMesh = rockMesh; // the same Mesh: one upload
+        var mirrored = Put<MeshCollider>("mirrored", Rocks, new UnityEngine.Vector3(0f, 0f, -20f), id, new UnityEngine.Vector3(-1f, 1f, 1f));
+        mirrored.sharedMesh = rockMesh;
+        var data = new TerrainData { heightmapResolution = 5, size = new UnityEngine.Vector3(40f, 10f, 40f) };
+        data.StandInHeights = new float[5, 5];
+        data.StandInHeights[2, 3] = 0.5f; // z 2, x 3: 5 units up
+        var ground = Put<TerrainCollider>("ground", Rocks, new UnityEngine.Vector3(-20f, -10f, -20f), id, one);
+        ground.terrainData = data;
+        var boat = Put<BoxCollider>("boat", Rocks, new UnityEngine.Vector3(0f, 8f, 0f), id, one);
+        boat.gameObject.AddComponent<Rigidbody>();
+        // Not obstacles: another layer, a trigger.
+        Put<SphereCollider>("elsewhere", 3, UnityEngine.Vector3.zero, id, one);
+        Put<SphereCollider>("trigger", Rocks, UnityEngine.Vector3.zero, id, one).isTrigger = true;
+
+        // The controller away from the origin: its world is its local space.
+        var at = new UnityEngine.Vector3(3f, 0f, 0f);
+        var c = Controller("reef", FlockPreset.Custom, at, id, one, x => { x.Count = 50; x.ObstacleLayers = 1 << Rocks; });
+        var so = c.SceneObstacles;
+        Assert(so != null, "obstacle layers set: scene obstacles made");
+        Assert(so.StaticCount == 6 && so.MovingCount == 1, "static " + so.StaticCount + ", moving " + so.MovingCount);
+        Assert(so.UploadCount == 2, "one mesh upload for two placements, one terrain: " + so.UploadCount);
+        Assert(Debug.StandInLog.Any(l => l.Contains("mirrored")), "the mirrored mesh is skipped with a warning");
+        Assert(so.Find(rockA) != null && so.Find(mirrored) == null, "Find");
+        ObstacleShape sh;
+        // The box: centre through its transform, half extents times |scale|, its rotation.
+        Assert(so.TryGetShape(box, out sh) && sh.Kind == ObstacleKind.OrientedBox, "box kind");
+        Assert(Near(sh.A, box.transform.TransformPoint(box.center) - at), "box centre " + sh.A);
+        Assert(Near(sh.B, new UnityEngine.Vector3(1f, 1f, 1.5f)), "box half extents " + sh.B);
+        Assert(Math.Abs(sh.Rotation.Y - turned.y) < 1e-5f && Math.Abs(sh.Rotation.W - turned.w) < 1e-5f, "box rotation");
+        // The sphere: radius times the largest |scale| (Unity's rule).
+        Assert(so.TryGetShape(ball, out sh) && sh.Kind == ObstacleKind.Sphere && Math.Abs(sh.Radius - 1.5f) < 1e-5f, "sphere radius " + sh.Radius);
+        Assert(Near(sh.A, new UnityEngine.Vector3(-3f, 5f, 0f)), "sphere centre " + sh.A);
+        // The capsule: radius times the larger other scale (2), height 4: the ends 2 - 1 = 1 from the centre.
+        Assert(so.TryGetShape(pillar, out sh) && sh.Kind == ObstacleKind.Capsule && Math.Abs(sh.Radius - 1f) < 1e-5f, "capsule radius " + sh.Radius);
+        Assert(Near(sh.A, new UnityEngine.Vector3(-8f, -1f, 0f)) && Near(sh.B, new UnityEngine.Vector3(-8f, 1f, 0f)), "capsule ends " + sh.A + " " + sh.B);
+        // The meshes: position, rotation and scale of each placement.
+        Assert(so.TryGetShape(rockA, out sh) && sh.Kind == ObstacleKind.Mesh && Near(sh.A, new UnityEngine.Vector3(-3f, 0f, 8f)) && Near(sh.Scale, new UnityEngine.Vector3(2f, 2f, 2f)), "mesh a");
+        Assert(so.TryGetShape(rockB, out sh) && Near(sh.Scale, new UnityEngine.Vector3(1f, 3f, 1f)), "mesh b's scale");
+        // The terrain: a heightfield at the terrain's position; its bump is where the terrain puts it.
+        Assert(so.TryGetShape(ground, out sh) && sh.Kind == ObstacleKind.Heightfield && Near(sh.A, new UnityEngine.Vector3(-23f, -10f, -20f)), "terrain " + sh.A);
+
+        // The engine sees them: boids never end a frame below the terrain, none inside the box.
+        for (int f = 0; f < 120; f++) Frame(c);
+        var pos = new Vec3[c.Flock.Count];
+        c.Flock.ReadPositions(pos);
+        foreach (var p in pos) Assert(p.Y >= -10f - 1e-3f, "a boid below the terrain: " + p.Y);
+
+        // A moving collider: the obstacle follows, and following allocates nothing.
+        boat.transform.position = new UnityEngine.Vector3(0f, 9f, 1f);
+        Frame(c);
+        Assert(so.TryGetShape(boat, out sh) && Near(sh.A, new UnityEngine.Vector3(-3f, 9f, 1f)), "the boat moved: " + sh.A);
+        c.FinishStep();
+        so.Sync();
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 200; i++)
+        {
+            boat.transform.position = new UnityEngine.Vector3(i * 0.01f, 9f, 1f);
+            so.Sync();
+        }
+        Assert(GC.GetAllocatedBytesForCurrentThread() == before, "Sync allocated " + (GC.GetAllocatedBytesForCurrentThread() - before) + " bytes");
+        // A destroyed collider's obstacle goes with it.
+        UnityEngine.Object.Destroy(boat.gameObject);
+        so.Sync();
+        Assert(so.MovingCount == 0, "the destroyed boat's obstacle removed");
+        var world = c.World;
+        c.gameObject.SetActive(false);
+        Assert(world.IsDisposed && c.SceneObstacles == null, "disabling frees the world and its obstacles");
+        foreach (var go in new[] { box.gameObject, ball.gameObject, pillar.gameObject, rockA.gameObject, rockB.gameObject, mirrored.gameObject, ground.gameObject })
+            UnityEngine.Object.Destroy(go);
     }
 }

@@ -44,6 +44,21 @@ namespace UnityEngine
             return null;
         }
 
+        public static T[] FindObjectsByType<T>(FindObjectsSortMode mode) where T : Object
+        {
+            var found = new List<T>();
+            foreach (GameObject go in GameObject.StandInAll)
+            {
+                if (!go.activeSelf) continue;
+                foreach (Component c in go.StandInComponents)
+                {
+                    var t = c as T;
+                    if (t != null) found.Add(t);
+                }
+            }
+            return found.ToArray();
+        }
+
         // Unity's == says a destroyed object equals null.
         static bool Dead(Object o) { return ReferenceEquals(o, null) || o.destroyed; }
         public static bool operator ==(Object a, Object b) { return Dead(a) && Dead(b) || ReferenceEquals(a, b); }
@@ -56,12 +71,53 @@ namespace UnityEngine
     public class Component : Object
     {
         internal GameObject go;
+        /// <summary>As Unity: a component's name is its GameObject's.</summary>
+        public new string name { get { return go.name; } set { go.name = value; } }
         public GameObject gameObject { get { return go; } }
         public Transform transform { get { return go.transform; } }
         public string tag { get { return go.tag; } }
+        public T GetComponent<T>() where T : Component { return go.GetComponent<T>(); }
     }
 
     public class Behaviour : Component { public bool enabled { get; set; } = true; }
+
+    // Physics and terrain colliders: what BoidsSceneObstacles reads of them.
+    public class Collider : Component
+    {
+        public bool enabled { get; set; } = true;
+        public bool isTrigger { get; set; }
+        public Rigidbody attachedRigidbody { get { return gameObject.GetComponent<Rigidbody>(); } }
+    }
+    public sealed class BoxCollider : Collider { public Vector3 center { get; set; } public Vector3 size { get; set; } = new Vector3(1f, 1f, 1f); }
+    public sealed class SphereCollider : Collider { public Vector3 center { get; set; } public float radius { get; set; } = 0.5f; }
+    public sealed class CapsuleCollider : Collider { public Vector3 center { get; set; } public float radius { get; set; } = 0.5f; public float height { get; set; } = 2f; public int direction { get; set; } = 1; }
+    public sealed class MeshCollider : Collider { public Mesh sharedMesh { get; set; } }
+    public sealed class TerrainCollider : Collider { public TerrainData terrainData { get; set; } }
+    public sealed class Rigidbody : Component { }
+    public sealed class TerrainData : Object
+    {
+        public int heightmapResolution { get; set; } = 33;
+        public Vector3 size { get; set; } = new Vector3(100f, 10f, 100f);
+        /// <summary>Stand-in only: [z, x] heights, normalised.</summary>
+        public float[,] StandInHeights;
+        public float[,] GetHeights(int xBase, int yBase, int width, int height)
+        {
+            var h = new float[height, width];
+            for (int j = 0; j < height; j++)
+                for (int i = 0; i < width; i++)
+                    h[j, i] = StandInHeights == null ? 0f : StandInHeights[yBase + j, xBase + i];
+            return h;
+        }
+    }
+
+    public enum FindObjectsSortMode { None, InstanceID }
+
+    public struct LayerMask
+    {
+        public int value { get; set; }
+        public static implicit operator int(LayerMask m) { return m.value; }
+        public static implicit operator LayerMask(int v) { return new LayerMask { value = v }; }
+    }
     public class MonoBehaviour : Behaviour { }
 
     public class Transform : Component
@@ -69,6 +125,7 @@ namespace UnityEngine
         public Vector3 position { get; set; }
         public Quaternion rotation { get; set; } = Quaternion.identity;
         public Vector3 localScale { get; set; } = new Vector3(1f, 1f, 1f);
+        public Vector3 lossyScale { get { return localScale; } }
         public Matrix4x4 localToWorldMatrix { get { return Matrix4x4.TRS(position, rotation, localScale); } }
         public Matrix4x4 worldToLocalMatrix { get { return localToWorldMatrix.inverse; } }
         public Vector3 TransformPoint(Vector3 p) { return localToWorldMatrix.MultiplyPoint3x4(p); }
@@ -96,6 +153,14 @@ namespace UnityEngine
         public Transform transform { get { return t; } }
         public string tag { get; set; }
         public bool activeSelf { get { return active; } }
+        public bool activeInHierarchy { get { return active; } }
+        public int layer { get; set; }
+
+        public T GetComponent<T>() where T : Component
+        {
+            foreach (var c in components) { var t = c as T; if (t != null) return t; }
+            return null;
+        }
         internal IEnumerable<Component> StandInComponents { get { return components; } }
 
         public T AddComponent<T>() where T : Component
@@ -204,6 +269,8 @@ namespace UnityEngine
         public float x, y, z;
         public Vector3(float x, float y, float z) { this.x = x; this.y = y; this.z = z; }
         public static Vector3 zero { get { return new Vector3(0f, 0f, 0f); } }
+        public static Vector3 one { get { return new Vector3(1f, 1f, 1f); } }
+        public static Vector3 Scale(Vector3 a, Vector3 b) { return new Vector3(a.x * b.x, a.y * b.y, a.z * b.z); }
         public float magnitude { get { return (float)Math.Sqrt(x * x + y * y + z * z); } }
         public static Vector3 Min(Vector3 a, Vector3 b) { return new Vector3(Math.Min(a.x, b.x), Math.Min(a.y, b.y), Math.Min(a.z, b.z)); }
         public static Vector3 Max(Vector3 a, Vector3 b) { return new Vector3(Math.Max(a.x, b.x), Math.Max(a.y, b.y), Math.Max(a.z, b.z)); }
@@ -222,6 +289,7 @@ namespace UnityEngine
         public float x, y, z, w;
         public Quaternion(float x, float y, float z, float w) { this.x = x; this.y = y; this.z = z; this.w = w; }
         public static Quaternion identity { get { return new Quaternion(0f, 0f, 0f, 1f); } }
+        public static Quaternion Inverse(Quaternion q) { return new Quaternion(-q.x, -q.y, -q.z, q.w); }
 
         public static Quaternion AngleAxis(float degrees, Vector3 axis)
         {
@@ -285,16 +353,17 @@ namespace UnityEngine
             };
         }
 
+        // Allocation-free, as Unity's is (the package's per-frame paths are measured through it).
         public static Matrix4x4 TRS(Vector3 pos, Quaternion q, Vector3 s)
         {
             float x = q.x, y = q.y, z = q.z, w = q.w;
-            return FromColumnMajor(new[]
+            return new Matrix4x4
             {
-                (1 - 2 * (y * y + z * z)) * s.x, 2 * (x * y + w * z) * s.x, 2 * (x * z - w * y) * s.x, 0f,
-                2 * (x * y - w * z) * s.y, (1 - 2 * (x * x + z * z)) * s.y, 2 * (y * z + w * x) * s.y, 0f,
-                2 * (x * z + w * y) * s.z, 2 * (y * z - w * x) * s.z, (1 - 2 * (x * x + y * y)) * s.z, 0f,
-                pos.x, pos.y, pos.z, 1f,
-            });
+                m00 = (1 - 2 * (y * y + z * z)) * s.x, m10 = 2 * (x * y + w * z) * s.x, m20 = 2 * (x * z - w * y) * s.x, m30 = 0f,
+                m01 = 2 * (x * y - w * z) * s.y, m11 = (1 - 2 * (x * x + z * z)) * s.y, m21 = 2 * (y * z + w * x) * s.y, m31 = 0f,
+                m02 = 2 * (x * z + w * y) * s.z, m12 = 2 * (y * z - w * x) * s.z, m22 = (1 - 2 * (x * x + y * y)) * s.z, m32 = 0f,
+                m03 = pos.x, m13 = pos.y, m23 = pos.z, m33 = 1f,
+            };
         }
 
         public static Matrix4x4 operator *(Matrix4x4 a, Matrix4x4 b)

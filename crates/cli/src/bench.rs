@@ -149,17 +149,23 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
                 triangles += shape.triangles().len();
             }
         }
+        let side = (2.0 * layout.half) as u32 + 1;
         out!(
-            "scenario reef: {} rocks ({triangles} triangles) on a {0}x{0} heightfield seabed, water {1} deep, free-direction search, dt 1/60",
-            (2.0 * layout.half) as u32 + 1,
+            "scenario reef: {} rocks ({triangles} triangles) on a {side}x{side} heightfield seabed, water {} deep, free-direction search, dt 1/60",
+            layout.rocks,
             layout.depth
         );
         out!("  boids                {}", a.boids);
         out!("  threads              {}", world.threads());
         out!(
-            "  timed steps          {} (after {} warm-up), every step from the saved state",
+            "  timed steps          {} (after {} warm-up), {}",
             a.steps,
-            a.warmup
+            a.warmup,
+            if a.free {
+                "a free-moving flock"
+            } else {
+                "every step from the saved state"
+            }
         );
         out!("  ms/step, meshes      {:.3}", t.ms);
         out!(

@@ -59,6 +59,9 @@ namespace BoidsFlocking.UnityIntegration
         [Tooltip("Run each step while the rest of the frame goes on: Update ends last frame's step, draws, and begins the next. The world refuses changes until the next Update unless FinishStep() is called first.")]
         [SerializeField] bool overlapStep = true;
 
+        [Tooltip("Colliders on these layers become obstacles of the flock (boxes, spheres, capsules, meshes, terrains), read when enabled; moving ones (with a Rigidbody or a Boids Moving Obstacle) follow every frame.")]
+        [SerializeField] LayerMask obstacleLayers;
+
         [Header("Settings (pushed live in play mode)")]
         [Min(0f)] [SerializeField] float perceptionRadius = 1f;
         [Tooltip("Half-angle of the view: 90 sees the front half, 180 all around.")]
@@ -93,6 +96,7 @@ namespace BoidsFlocking.UnityIntegration
         int[] counts = new int[0];
         bool dirty;
         bool stepping;
+        BoidsSceneObstacles sceneObstacles;
 
         /// <summary>Set-up, read when the component is enabled (set them on an inactive
         /// GameObject, then activate it).</summary>
@@ -117,6 +121,13 @@ namespace BoidsFlocking.UnityIntegration
         public int Layer { get { return layer; } set { layer = value; } }
         public ShadowCastingMode CastShadows { get { return castShadows; } set { castShadows = value; } }
         public bool ReceiveShadows { get { return receiveShadows; } set { receiveShadows = value; } }
+
+        /// <summary>Layers whose colliders become obstacles; read when enabled.</summary>
+        public LayerMask ObstacleLayers { get { return obstacleLayers; } set { obstacleLayers = value; } }
+
+        /// <summary>The scene's colliders as obstacles (null while disabled or with no
+        /// Obstacle Layers).</summary>
+        public BoidsSceneObstacles SceneObstacles { get { return sceneObstacles; } }
 
         /// <summary>The native world (null while disabled). Its coordinates are this
         /// GameObject's local space.</summary>
@@ -179,6 +190,8 @@ namespace BoidsFlocking.UnityIntegration
                     Vec3 h = (boxSize * 0.4f).ToVec3();
                     main.Spawn(Math.Max(count, 0), SpawnSettings.Box(new Vec3(0f, 0f, 0f) - h, h));
                 }
+                if (obstacleLayers.value != 0)
+                    sceneObstacles = new BoidsSceneObstacles(made, transform, obstacleLayers);
                 world = made;
                 flock = main;
                 Collect();
@@ -275,6 +288,8 @@ namespace BoidsFlocking.UnityIntegration
             if (flock == null) return;
             // The step begun last frame becomes this frame's state.
             FinishStep();
+            // Moving colliders carry their obstacles (no allocation).
+            if (sceneObstacles != null) sceneObstacles.Sync();
             if (dirty)
             {
                 dirty = false;
@@ -460,6 +475,7 @@ namespace BoidsFlocking.UnityIntegration
             stepping = false;
             flock = null;
             flocks = new BoidsFlock[0];
+            sceneObstacles = null; // the world owns every obstacle and mesh
             if (world != null) world.Dispose();
             world = null;
         }
