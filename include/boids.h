@@ -1387,8 +1387,8 @@ const char *boids_last_error_message(void);
  * obstacles (`BOIDS_OBSTACLE_MESH`) then place it with their own position, rotation and
  * scale, as Unity's `MeshCollider`s share one `Mesh`. Not necessarily closed or convex; hit
  * from both sides. Refused with `BOIDS_RESULT_INVALID_ARGUMENT` and the field named
- * ("mesh vertices[7] must be finite...", "mesh indices[5] is 12, out of range for 8
- * vertices"): a vertex not finite or beyond the world's limits, an index out of range, an
+ * (`mesh vertices[7] must be finite...`, `mesh indices[5] is 12, out of range for 8
+ * vertices`): a vertex not finite or beyond the world's limits, an index out of range, an
  * index count that is not a multiple of 3, no triangle, more than 2^24 triangles. On success
  * writes the id to `out_mesh`; it lives until `boids_mesh_destroy` or the world's end.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
