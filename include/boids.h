@@ -9,7 +9,8 @@
  * read's count also on BUFFER_TOO_SMALL, which a size query, NULL with capacity 0, returns);
  * numbers are finite and within BOIDS_MAX_MAGNITUDE, and so is the state; ids are values with a generation, all-zero = null; defs come from their
  * boids_default_* function; the library never keeps a caller's pointer; units are world units,
- * seconds and degrees; calls on one world from two threads at once: one gets BUSY.
+ * seconds and degrees; on one world, reads run together on any threads, a change waits for
+ * them, and a second change (or a read) during a change gets BUSY at once.
  */
 
 #ifndef BOIDS_H

@@ -183,6 +183,20 @@ pub(crate) fn with_flock_entry<T>(
     })
 }
 
+/// As [`with_flock_entry`] for a call that only reads (see `registry::with_entry_shared`).
+pub(crate) fn with_flock_entry_shared<T>(
+    id: BoidsFlockId,
+    f: impl FnOnce(&registry::Entry, FlockId) -> Result<T, Fail>,
+) -> Result<T, Fail> {
+    registry::with_entry_shared(id.world, |e| {
+        let fid = flock_id(id);
+        if id.index == 0 || !e.world.is_valid(fid) {
+            return Err(flock_err(id));
+        }
+        f(e, fid)
+    })
+}
+
 /// A caller array of vectors as the engine's, allocated with `try_reserve`: a count too large
 /// for memory is an error, not an abort.
 pub(crate) fn vec3s(src: &[BoidsVec3], what: &str) -> Result<Vec<Vec3>, Fail> {

@@ -114,7 +114,7 @@ pub unsafe extern "C" fn boids_flock_find(
         // SAFETY: documented contract.
         let name = unsafe { text(name, "name") }?;
         need_out(out_flock, "out_flock")?;
-        let id = registry::with_world(world, |w| {
+        let id = registry::with_world_shared(world, |w| {
             w.find_flock(name)
                 .ok_or_else(|| Fail::new(BoidsResult::NotFound, format!("no flock named '{name}'")))
         })?;
@@ -137,7 +137,7 @@ pub unsafe extern "C" fn boids_flock_get_params(
 ) -> BoidsResult {
     boundary(|| {
         need_out(out_params, "out_params")?;
-        let p = with_flock_entry(flock, |e, id| {
+        let p = with_flock_entry_shared(flock, |e, id| {
             let f = e.world.flock(id).expect("checked");
             Ok(keep_unused(
                 params_to_c(f.params(), f.target()),
@@ -250,7 +250,9 @@ pub unsafe extern "C" fn boids_flock_is_asleep(
 ) -> BoidsResult {
     boundary(|| {
         need_out(out_asleep, "out_asleep")?;
-        let a = with_flock(flock, |w, id| Ok(w.flock(id).expect("checked").is_asleep()))?;
+        let a = with_flock_entry_shared(flock, |e, id| {
+            Ok(e.world.flock(id).expect("checked").is_asleep())
+        })?;
         // SAFETY: checked non-null.
         unsafe { write(out_asleep, i32::from(a)) };
         Ok(())

@@ -246,6 +246,34 @@ impl Drop for Brief<'_> {
     }
 }
 
+/// Runs `f` on the world for a call that only reads it (parameters, the state hash, a save,
+/// a flock by name): refused with `BUSY` while a step is in flight, like every call but the boid
+/// reads, and shared with the boid reads and other such calls on other threads (only a call
+/// that changes the world excludes it).
+pub(crate) fn with_entry_shared<T>(
+    id: BoidsWorldId,
+    f: impl FnOnce(&Entry) -> Result<T, Fail>,
+) -> Result<T, Fail> {
+    let cell = get(id)?;
+    not_from_own_step(&cell)?;
+    if cell.stepping.load(Ordering::Acquire) {
+        return Err(step_in_flight());
+    }
+    let g = read(&cell)?;
+    if g.world.is_stepping() {
+        return Err(step_in_flight());
+    }
+    f(&g)
+}
+
+/// [`with_entry_shared`] on the world alone.
+pub(crate) fn with_world_shared<T>(
+    id: BoidsWorldId,
+    f: impl FnOnce(&World) -> Result<T, Fail>,
+) -> Result<T, Fail> {
+    with_entry_shared(id, |e| f(&e.world))
+}
+
 /// Starts a step (`boids_world_step_begin`).
 pub(crate) fn step_begin(id: BoidsWorldId, dt: f32) -> Result<(), Fail> {
     let cell = get(id)?;

@@ -212,7 +212,7 @@ pub unsafe extern "C" fn boids_world_state_hash(
 ) -> BoidsResult {
     boundary(|| {
         need_out(out_hash, "out_hash")?;
-        let h = registry::with_world(world, |w| Ok(w.state_hash()))?;
+        let h = registry::with_world_shared(world, |w| Ok(w.state_hash()))?;
         // SAFETY: checked non-null.
         unsafe { write(out_hash, h) };
         Ok(())
@@ -238,7 +238,7 @@ pub unsafe extern "C" fn boids_world_rounded_digest(
         if !(1..=9).contains(&digits) {
             return Err(bad(format!("digits must be 1..=9, got {digits}")));
         }
-        let h = registry::with_world(world, |w| Ok(w.rounded_digest(digits as usize)))?;
+        let h = registry::with_world_shared(world, |w| Ok(w.rounded_digest(digits as usize)))?;
         // SAFETY: checked non-null.
         unsafe { write(out_digest, h) };
         Ok(())
@@ -269,7 +269,7 @@ pub unsafe extern "C" fn boids_world_save(
         if out.is_null() && capacity > 0 {
             return Err(null("out"));
         }
-        let bytes = registry::with_world(world, |w| Ok(w.save()))?;
+        let bytes = registry::with_world_shared(world, |w| Ok(w.save()))?;
         // SAFETY: forwarded contract; both pointers checked above.
         unsafe { copy_out(&bytes, out, capacity, out_len, "bytes") }
     })
@@ -334,7 +334,7 @@ pub unsafe extern "C" fn boids_world_list_flocks(
         if out.is_null() && capacity > 0 {
             return Err(null("out"));
         }
-        let ids: Vec<BoidsFlockId> = registry::with_world(world, |w| {
+        let ids: Vec<BoidsFlockId> = registry::with_world_shared(world, |w| {
             Ok(w.flock_ids().map(|id| to_c_flock(world, id)).collect())
         })?;
         // SAFETY: forwarded contract; both pointers checked above.

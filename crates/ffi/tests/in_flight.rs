@@ -614,3 +614,86 @@ fn two_step_ends_racing_one_wins_the_other_finds_no_step() {
     }
     boids_world_destroy(w);
 }
+
+/// Calls that only read (the state hash, a save's size, a flock by name, its settings, the
+/// positions) run together on several threads: none is `BUSY` because another thread reads.
+/// Then a change made while they read (a step, on this thread) waits for them and is never
+/// refused; a read that comes while a change runs or waits is `BUSY`, as documented.
+#[test]
+fn reads_that_change_nothing_run_together_and_a_change_waits_for_them() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let w = world(2);
+    let f = preset(w, c"fish-tank");
+    // 0: readers only; 1: this thread steps among them; 2: done.
+    let phase = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (ok, busy) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let (inside, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let readers: Vec<_> = (0..3)
+        .map(|k| {
+            let (phase, stop) = (phase.clone(), stop.clone());
+            let (ok, busy) = (ok.clone(), busy.clone());
+            let (inside, most) = (inside.clone(), most.clone());
+            std::thread::spawn(move || {
+                let mut pos = vec![BoidsVec3::default(); 4096];
+                let mut p = boids_default_flock_params();
+                let mut found = BoidsFlockId::default();
+                while !stop.load(Ordering::Relaxed) {
+                    let (mut h, mut n) = (0, 0);
+                    let before = phase.load(Ordering::SeqCst);
+                    most.fetch_max(inside.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
+                    let results = [
+                        unsafe { boids_world_state_hash(w, &mut h) },
+                        unsafe { boids_flock_find(w, c"fish-tank".as_ptr(), &mut found) },
+                        unsafe { boids_flock_get_params(f, &mut p) },
+                        unsafe { boids_world_save(w, null_mut(), 0, &mut n) },
+                        unsafe { boids_flock_read_positions(f, pos.as_mut_ptr(), 4096, &mut n) },
+                    ];
+                    inside.fetch_sub(1, Ordering::SeqCst);
+                    // A change may have run during these calls only if one did in phase 1.
+                    let changing = before == 1 || (before == 0 && phase.load(Ordering::SeqCst) > 0);
+                    for (i, r) in results.into_iter().enumerate() {
+                        let want = if i == 3 {
+                            BoidsResult::BufferTooSmall
+                        } else {
+                            Ok
+                        };
+                        if r == Busy && changing {
+                            busy.fetch_add(1, Ordering::Relaxed);
+                        } else {
+                            assert_eq!(r, want, "reader {k}, call {i}: {}", msg());
+                            ok.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    let wait_for = |count: &AtomicUsize, at_least: usize| {
+        let t = std::time::Instant::now();
+        while count.load(Ordering::Relaxed) < at_least {
+            assert!(t.elapsed().as_secs() < 60, "the readers stopped");
+            std::thread::yield_now();
+        }
+    };
+    // Readers only: all of them succeed, several at once.
+    wait_for(&ok, 20_000);
+    assert!(most.load(Ordering::SeqCst) >= 2, "reads ran together");
+    // A change among the readers: it waits for them, never refused.
+    phase.store(1, Ordering::SeqCst);
+    for frame in 0..100 {
+        assert_eq!(
+            boids_world_step(w, DT),
+            Ok,
+            "step {frame} among readers: {}",
+            msg()
+        );
+    }
+    phase.store(2, Ordering::SeqCst);
+    stop.store(true, Ordering::Relaxed);
+    for r in readers {
+        r.join().expect("a reader failed");
+    }
+    boids_world_destroy(w);
+}
