@@ -46,6 +46,17 @@ need_zigbuild() {
   command -v cargo-zigbuild >/dev/null
 }
 
+# rcodesign (crates.io: apple-codesign, without its notarization client) in target/tools: it reads
+# and checks Mach-O code signatures on Linux. Built once (a few minutes), then reused. Sets
+# RCODESIGN; false when it cannot be built.
+need_rcodesign() {
+  RCODESIGN="$ROOT/target/tools/bin/rcodesign"
+  [ -x "$RCODESIGN" ] && return 0
+  echo "building rcodesign (crates.io: apple-codesign 0.29.0) into target/tools (once)"
+  cargo install -q --locked --no-default-features --root "$ROOT/target/tools" --bin rcodesign \
+    apple-codesign@0.29.0 && [ -x "$RCODESIGN" ]
+}
+
 # Installs Debian packages whatever commands exist.
 need_pkg_force() { # package...
   echo "installing $*"

@@ -10,7 +10,8 @@
 #   linux-aarch64    cargo zigbuild, glibc 2.17
 #   windows-x86_64   the mingw-w64 linker; import libraries for MSVC (llvm-dlltool) and mingw
 #   macos-universal  x86_64 and arm64 linked by ld64.lld against zig's libSystem stubs, joined by
-#                    llvm-lipo (built and inspected here, never run: there is no Mac)
+#                    llvm-lipo; each slice ad-hoc signed by the linker (-adhoc_codesign), the
+#                    signature redone by llvm-strip (built and inspected here, never run: no Mac)
 # Callers set ROOT to the repository and source scripts/lib/common.sh first.
 
 PLATFORMS="linux-x86_64 linux-aarch64 windows-x86_64 macos-universal"
@@ -144,7 +145,7 @@ target_build() { # platform target
         x86_64-*) clang_target=x86_64-apple-macos10.12 ;;
       esac
       env "CARGO_TARGET_${env_target}_LINKER=clang" \
-        "CARGO_TARGET_${env_target}_RUSTFLAGS=-C link-arg=-fuse-ld=lld -C link-arg=--target=$clang_target -C link-arg=-isysroot -C link-arg=$sdk" \
+        "CARGO_TARGET_${env_target}_RUSTFLAGS=-C link-arg=-fuse-ld=lld -C link-arg=--target=$clang_target -C link-arg=-isysroot -C link-arg=$sdk -C link-arg=-Wl,-adhoc_codesign" \
         cargo build -q --profile dist -p boids-ffi --lib --target "$2" >&2 ;;
   esac
   echo "$ROOT/target/$2/dist"
@@ -162,6 +163,22 @@ exported() { # file [arch]
       llvm-nm --no-llvm-bc ${2:+--arch="$2"} --defined-only "$1" 2>/dev/null |
         awk '$2 == "T" {print $3}' | sed 's/^_//' | grep '^boids_' ;;
   esac | LC_ALL=C sort -u
+}
+
+# Fails (WHY set) unless every slice of a Mach-O library carries a valid ad-hoc signature: a code
+# directory whose page hashes match the file (what macOS checks before it maps an arm64 library;
+# a strip after signing breaks them). `rcodesign verify` lists problems per slice ("@0: ...");
+# an ad-hoc signature has no CMS signature by definition, so that one line per slice is expected,
+# and anything else (no signature, a digest mismatch, __LINKEDIT out of place) is a failure.
+check_macos_signature() { # file
+  local out slice want=""
+  out="$("$RCODESIGN" verify "$1" 2>&1 | grep '^@' || true)"
+  for slice in 0 1; do want+="@$slice: no cryptographic signature present"$'\n'; done
+  if [ "$out"$'\n' != "$want" ]; then
+    WHY="its code signature: $(echo "$out" | grep -v 'no cryptographic signature present' | head -3 | tr '\n' ' ')"
+    [ -n "$out" ] || WHY="its code signature: rcodesign found no slices"
+    return 1
+  fi
 }
 
 # Fails (WHY set) unless a library exports exactly the header's functions.

@@ -3,8 +3,9 @@
 // reproducers, no allocation per frame. Compiles the package's own files
 // (bindings/unity/com.boids.flocking/Runtime/Boids/*.cs). Ends with "N passed, M failed".
 // `mono BoidsTests.exe --bench [N]` measures the wrapper's per-frame cost instead;
-// `mono BoidsTests.exe --frame-bench [N] [work ms] [frames]` the Unity controller's main-thread
-// cost per frame with and without the overlapped step (docs: Documentation~/index.md, "Threads").
+// `mono BoidsTests.exe --frame-bench [N] [work ms] [frames] [interpolate]` the Unity controller's main-thread
+// cost per frame with and without the overlapped step (docs: Documentation~/index.md, "Threads");
+// `--pool-bench [N] [frames]` two controllers sharing one pool: each one's read and draw.
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -57,10 +58,13 @@ static unsafe partial class BoidsTests
     static int Main(string[] args)
     {
         if (args.Length > 0 && args[0] == "--bench") return Bench(args.Length > 1 ? int.Parse(args[1]) : 100000);
+        if (args.Length > 0 && args[0] == "--pool-bench")
+            return PoolBench(args.Length > 1 ? int.Parse(args[1]) : 10000, args.Length > 2 ? int.Parse(args[2]) : 120);
         if (args.Length > 0 && args[0] == "--frame-bench")
             return FrameBench(args.Length > 1 ? int.Parse(args[1]) : 10000,
                 args.Length > 2 ? double.Parse(args[2], System.Globalization.CultureInfo.InvariantCulture) : 8.0,
-                args.Length > 3 ? int.Parse(args[3]) : 120);
+                args.Length > 3 ? int.Parse(args[3]) : 120,
+                args.Length > 4 && args[4] == "interpolate");
 
         Test("version and layout", () =>
         {

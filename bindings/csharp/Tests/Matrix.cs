@@ -437,6 +437,11 @@ static unsafe partial class BoidsTests
         };
         r["BoidsFlock.ClearLeader"] = fx => Gone(fx, "ClearLeader", f => f.ClearLeader());
         r["BoidsFlock.Destroy"] = fx => Gone(fx, "Destroy", f => f.Destroy());
+        r["BoidsFlock.Bounds"] = fx =>
+        {
+            Assert(fx.F.Bounds.Kind == fx.F.Settings.Bounds.Kind, "Bounds is the settings' bounds");
+            Gone(fx, "Bounds", f => { var b = f.Bounds; });
+        };
         // BoidsObstacle
         r["BoidsObstacle.World"] = fx => Assert(fx.O.World == fx.W, "World");
         r["BoidsObstacle.Set"] = fx =>

@@ -25,6 +25,12 @@ static unsafe partial class BoidsTests
         Test("Unity: a set-up that fails frees its world and disables the component", UnityFailedSetup);
         Test("Unity: edit-mode gizmos show the preset's own bounds where the object is", UnityGizmos);
         Test("Unity: the sample uses the scene's camera, a pipeline's shader, and destroys what it made", UnitySample);
+        Test("Unity: gameplay scripts change the world in Update and LateUpdate, ordered before or after the controller, with the step overlapping", UnityScriptOrder);
+        Test("Unity: controllers sharing a pool: every step ends before the reads, and begins after them", UnitySharedPoolFrame);
+        Test("Unity: a reader on another thread never wedges the controller", UnityNoWedge);
+        Test("Unity: a material without GPU instancing: one warning, drawn with an instanced copy", UnityNonInstancedMaterial);
+        Test("Unity: fixed steps: 60 and 144 frames a second reach the same state at the same simulated time; interpolated draws lie between the last two states", UnityFixedSteps);
+        Test("Unity: the preset table (edit mode, no native library) holds what the engine makes", UnityPresetTable);
         Test("Unity: colliders on the obstacle layers become obstacles (box, sphere, capsule, mesh once per shared mesh, terrain), in the object's space; moving ones follow without allocating", UnityColliders);
     }
 
@@ -43,17 +49,26 @@ static unsafe partial class BoidsTests
         c.Mesh = new UnityEngine.Mesh();
         c.Mesh.vertices = new[] { new UnityEngine.Vector3(0f, 0f, 1f), new UnityEngine.Vector3(0f, 0f, -1f) };
         c.Mesh.RecalculateBounds();
-        c.Material = new UnityEngine.Material(Shader.Find("Standard"));
+        c.Material = new UnityEngine.Material(Shader.Find("Standard")) { enableInstancing = true };
+        // Drawn exactly as the engine holds the state (the tests of interpolation turn it on).
+        c.Interpolate = false;
         if (setUp != null) setUp(c);
         go.SetActive(true);
         return c;
     }
 
+    /// One frame as Unity runs it: the player loop's systems (the controllers' step end and
+    /// begin) around every script's Update and LateUpdate, in the order given.
     static void Frame(BoidsFlockController c, float dt = 1f / 60f)
+    {
+        Frame(dt, c);
+    }
+
+    static void Frame(float dt, params MonoBehaviour[] scripts)
     {
         Time.StandInDeltaTime = dt;
         Graphics.StandInClear();
-        GameObject.Message(c, "Update");
+        UnityEngine.LowLevel.PlayerLoop.StandInFrame(scripts);
     }
 
     /// Every instance drawn for `flock` must be where the object's transform puts the boid the
@@ -125,6 +140,11 @@ static unsafe partial class BoidsTests
         return Graphics.Draws.SelectMany(d => d.Positions).ToArray();
     }
 
+    static UnityEngine.Vector3[] DrawnPositions(BoidsFlockController c)
+    {
+        return Graphics.Draws.Where(d => d.Mesh == c.Mesh).SelectMany(d => d.Positions).ToArray();
+    }
+
     static void UnityOverlap()
     {
         Action<BoidsFlockController> custom = x => { x.Count = 3000; x.Seed = 5; };
@@ -136,11 +156,11 @@ static unsafe partial class BoidsTests
         UnityEngine.Vector3[] plainBefore = null;
         for (int frame = 0; frame < 90; frame++)
         {
-            Frame(plain);
-            UnityEngine.Vector3[] plainNow = DrawnPositions();
-            Frame(over);
-            Assert(over.IsStepping && over.World.IsStepping, "a step runs after Update");
-            UnityEngine.Vector3[] overNow = DrawnPositions();
+            // One frame for both, as Unity runs every script.
+            Frame(1f / 60f, plain, over);
+            UnityEngine.Vector3[] plainNow = DrawnPositions(plain);
+            Assert(over.IsStepping && over.World.IsStepping, "a step runs after the frame's LateUpdates");
+            UnityEngine.Vector3[] overNow = DrawnPositions(over);
             // Overlapping draws the state one step behind: what the plain controller drew in the
             // previous frame (the first frame draws the spawn).
             if (plainBefore != null)
@@ -151,23 +171,22 @@ static unsafe partial class BoidsTests
             }
             plainBefore = plainNow;
         }
-        // A script changing the world while the step runs is refused until FinishStep.
+        // Between frames (while Unity renders) the step runs: a change from there (a rendering
+        // callback, an end-of-frame coroutine) is refused until FinishStep.
         Refused(BoidsResult.Busy, () => over.Flock.SetTarget(V(1, 1, 1)));
         over.FinishStep();
         Assert(!over.IsStepping && over.World.StateHash == plain.World.StateHash, "the same bits as stepping in Update");
         over.Flock.MaxSpeed = 4f;
         plain.Flock.MaxSpeed = 4f;
-        // Switched off live: the next Update ends nothing (none in flight) and steps in place.
-        Frame(over);
+        // Switched off live: the next frame ends nothing (none in flight) and steps in Update.
+        Frame(1f / 60f, plain, over);
         over.OverlapStep = false;
-        Frame(over);
+        Frame(1f / 60f, plain, over);
         Assert(!over.IsStepping, "no step in flight without overlap");
-        Frame(plain);
-        Frame(plain);
         Assert(over.World.StateHash == plain.World.StateHash, "switching off loses no step");
         // Disabling with a step in flight waits for it and frees the world.
         over.OverlapStep = true;
-        Frame(over);
+        Frame(1f / 60f, plain, over);
         var world = over.World;
         over.gameObject.SetActive(false);
         Assert(world.IsDisposed && !over.IsStepping, "disabled mid-step: world freed");
@@ -179,7 +198,7 @@ static unsafe partial class BoidsTests
     /// rest of the frame keeps the main thread busy for workMs. The two controllers take turns
     /// in blocks of 20 frames (the one not timed has no step in flight), so both see the same
     /// machine.
-    static int FrameBench(int n, double workMs, int frames)
+    static int FrameBench(int n, double workMs, int frames, bool interpolate)
     {
         Graphics.StandInRecord = false;
         var cs = new[] { true, false }.Select(overlap => Controller(overlap ? "overlap" : "in update", FlockPreset.Custom,
@@ -187,19 +206,28 @@ static unsafe partial class BoidsTests
             {
                 x.Count = n;
                 x.OverlapStep = overlap;
+                x.Interpolate = interpolate;
             })).ToArray();
         var times = new[] { new List<double>(), new List<double>() };
         var sw = new System.Diagnostics.Stopwatch();
         const int block = 20;
+        // Frames of 1/60 s, fixed steps of 1/60 s; interpolated, the frames are 1/59 s so that
+        // nearly every frame blends two states.
+        Time.StandInDeltaTime = interpolate ? 1f / 59f : 1f / 60f;
         for (int round = 0; round * block < frames; round++)
         {
             for (int k = 0; k < 2; k++)
             {
+                // Only the one timed is enabled: the frame loop runs every enabled controller.
+                cs[1 - k].gameObject.SetActive(false);
+                cs[k].gameObject.SetActive(true);
                 for (int frame = 0; frame < block + 2; frame++)
                 {
                     Graphics.StandInClear();
                     sw.Restart();
-                    GameObject.Message(cs[k], "Update");
+                    // Everything the controller does on the main thread in a frame: the loop's
+                    // end of the step, Update, LateUpdate (read and draw), the loop's begin.
+                    UnityEngine.LowLevel.PlayerLoop.StandInFrame(new MonoBehaviour[] { cs[k] });
                     double ms = sw.Elapsed.TotalMilliseconds;
                     if (frame >= 2) times[k].Add(ms);
                     // The rest of the frame: other scripts, culling, rendering (busy, on this
@@ -213,12 +241,59 @@ static unsafe partial class BoidsTests
         int workers = BoidsFlockController.WorkerThreads(-1, SystemInfo.processorCount);
         double on = Median(times[0]), off = Median(times[1]);
         Console.WriteLine("Unity controller, " + n + " fish (Custom), " + workers + " worker thread(s), " + frames +
-                          " frames each, " + workMs.ToString("F1") + " ms of other main-thread work per frame, Mono:");
-        Console.WriteLine("  main thread in Update, step in Update (OverlapStep off)  " + off.ToString("F3") + " ms (median)");
-        Console.WriteLine("  main thread in Update, overlapped step (OverlapStep on)  " + on.ToString("F3") + " ms (median)");
+                          " frames each, " + workMs.ToString("F1") + " ms of other main-thread work per frame, " +
+                          (interpolate ? "interpolated, " : "") + "Mono:");
+        Console.WriteLine("  main thread per frame, step in Update (OverlapStep off)  " + off.ToString("F3") + " ms (median)");
+        Console.WriteLine("  main thread per frame, overlapped step (OverlapStep on)  " + on.ToString("F3") + " ms (median)");
         Console.WriteLine("unity_frame_bench n=" + n + " work_ms=" + workMs.ToString("F1") + " workers=" + workers +
+                          " interpolate=" + (interpolate ? 1 : 0) +
                           " in_update_ms=" + off.ToString("F3") + " overlap_ms=" + on.ToString("F3"));
         foreach (var c in cs) c.gameObject.SetActive(false);
+        Graphics.StandInRecord = true;
+        return 0;
+    }
+
+    /// Stamps the time in its LateUpdate (put between controllers to time each one's).
+    sealed class Stamp : MonoBehaviour
+    {
+        public System.Diagnostics.Stopwatch Clock;
+        public double At;
+        void LateUpdate() { At = Clock.Elapsed.TotalMilliseconds; }
+    }
+
+    /// Two overlapped controllers of n fish on one shared pool, 8 ms of other main-thread work a
+    /// frame: the median time of each one's LateUpdate (the read of every matrix and the draw).
+    static int PoolBench(int n, int frames)
+    {
+        Graphics.StandInRecord = false;
+        int threads = Math.Max(2, SystemInfo.processorCount);
+        var cs = new[] { "A", "B" }.Select(name => Controller(name, FlockPreset.Custom, UnityEngine.Vector3.zero,
+            UnityEngine.Quaternion.identity, new UnityEngine.Vector3(1f, 1f, 1f), x => { x.Count = n; x.Threads = threads; })).ToArray();
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var stamps = Enumerable.Range(0, 3).Select(i => new GameObject("stamp " + i).AddComponent<Stamp>()).ToArray();
+        foreach (var st in stamps) st.Clock = clock;
+        var order = new MonoBehaviour[] { stamps[0], cs[0], stamps[1], cs[1], stamps[2] };
+        var a = new List<double>();
+        var b = new List<double>();
+        Time.StandInDeltaTime = 1f / 60f;
+        for (int frame = 0; frame < frames + 2; frame++)
+        {
+            Graphics.StandInClear();
+            UnityEngine.LowLevel.PlayerLoop.StandInFrame(order);
+            if (frame >= 2)
+            {
+                a.Add(stamps[1].At - stamps[0].At);
+                b.Add(stamps[2].At - stamps[1].At);
+            }
+            var sw = System.Diagnostics.Stopwatch.StartNew();
+            while (sw.Elapsed.TotalMilliseconds < 8.0) { }
+        }
+        Console.WriteLine("Unity controllers A and B, " + n + " fish each, one pool of " + threads + " threads, overlapped, " +
+                          frames + " frames, 8 ms of other main-thread work per frame, Mono:");
+        Console.WriteLine("unity_pool_bench n=" + n + " threads=" + threads + " a_late_update_ms=" + Median(a).ToString("F3") +
+                          " b_late_update_ms=" + Median(b).ToString("F3"));
+        foreach (var c in cs) c.gameObject.SetActive(false);
+        foreach (var st in stamps) UnityEngine.Object.Destroy(st.gameObject);
         Graphics.StandInRecord = true;
         return 0;
     }
@@ -252,7 +327,7 @@ static unsafe partial class BoidsTests
         var at = new UnityEngine.Vector3(300f, -20f, 80f);
         var rot = UnityEngine.Quaternion.Euler(0f, 90f, 0f);
         var sharkMesh = new UnityEngine.Mesh();
-        var sharkMaterial = new UnityEngine.Material(Shader.Find("Standard"));
+        var sharkMaterial = new UnityEngine.Material(Shader.Find("Standard")) { enableInstancing = true };
         var c = Controller("reef", FlockPreset.Shark, at, rot, new UnityEngine.Vector3(1f, 1f, 1f), x =>
             x.OtherFlocks = new[] { new FlockLook { mesh = sharkMesh, material = sharkMaterial, scale = 2f } });
         Assert(c.Flocks.Length == 2, "the shark preset has two flocks, got " + c.Flocks.Length);
@@ -385,10 +460,10 @@ static unsafe partial class BoidsTests
         for (int frame = 0; frame < 10; frame++)
         {
             Time.StandInTime = frame / 60f;
-            Graphics.StandInClear();
-            GameObject.Message(sample, "Update");
-            GameObject.Message(sample.School, "Update");
+            Frame(1f / 60f, sample, sample.School);
             Assert(sample.School.Drawn == 3000, "the sample's school is drawn");
+            // The sample sets the observer every frame and keeps the step overlapping.
+            Assert(sample.School.IsStepping && sample.School.StepsTaken == frame + 1, "the sample keeps its overlap");
         }
         var made = new UnityEngine.Object[] { sample.School.Mesh, sample.School.Material, sample.School.gameObject };
         var world = sample.School.World;
@@ -413,7 +488,7 @@ static unsafe partial class BoidsTests
             "no shader, no material, and a warning naming the shader");
         Graphics.StandInClear();
         ulong hash = sample2.School.World.StateHash;
-        GameObject.Message(sample2.School, "Update");
+        Frame(1f / 60f, sample2.School);
         sample2.School.FinishStep();
         Assert(Graphics.Draws.Count == 0 && sample2.School.World.StateHash != hash, "steps, draws nothing without a material");
         UnityEngine.Object.Destroy(host2);
@@ -504,10 +579,15 @@ static unsafe partial class BoidsTests
         c.Flock.ReadPositions(pos);
         foreach (var p in pos) Assert(p.Y >= -10f - 1e-3f, "a boid below the terrain: " + p.Y);
 
-        // A moving collider: the obstacle follows, and following allocates nothing.
-        boat.transform.position = new UnityEngine.Vector3(0f, 9f, 1f);
-        Frame(c);
+        // A moving collider: the obstacle follows, and following allocates nothing. Moved by a
+        // script as late as its LateUpdate (after the controller's), the step begun at the end of
+        // that frame already sees it there.
+        var mover = new GameObject("mover").AddComponent<Scripted>();
+        mover.OnLateUpdate = () => boat.transform.position = new UnityEngine.Vector3(0f, 9f, 1f);
+        Frame(1f / 60f, c, mover);
+        Assert(c.IsStepping, "a step runs");
         Assert(so.TryGetShape(boat, out sh) && Near(sh.A, new UnityEngine.Vector3(-3f, 9f, 1f)), "the boat moved: " + sh.A);
+        UnityEngine.Object.Destroy(mover.gameObject);
         c.FinishStep();
         so.Sync();
         long before = GC.GetAllocatedBytesForCurrentThread();
@@ -526,5 +606,243 @@ static unsafe partial class BoidsTests
         Assert(world.IsDisposed && c.SceneObstacles == null, "disabling frees the world and its obstacles");
         foreach (var go in new[] { box.gameObject, ball.gameObject, pillar.gameObject, rockA.gameObject, rockB.gameObject, mirrored.gameObject, ground.gameObject })
             UnityEngine.Object.Destroy(go);
+    }
+
+    /// A script that runs what it is given in its LateUpdate.
+    sealed class Scripted : MonoBehaviour
+    {
+        public Action OnLateUpdate;
+        void LateUpdate() { if (OnLateUpdate != null) OnLateUpdate(); }
+    }
+
+    /// A gameplay script: changes the world from its Update and LateUpdate.
+    sealed class Gameplay : MonoBehaviour
+    {
+        public BoidsFlockController Target;
+        public int Changes;
+        public readonly List<string> Failures = new List<string>();
+
+        void Change(string when)
+        {
+            if (Target == null || Target.World == null) return;
+            try
+            {
+                Target.Flock.MaxSpeed = 4f + (Changes % 3) * 0.25f;
+                Target.World.SetObserver(V(Changes, 0, 0));
+                Target.Flock.SetBounds(FlockBounds.SoftBox(V(-10, -10, -10), V(10, 10, 10)));
+                Changes++;
+            }
+            catch (Exception e) { Failures.Add(when + ": " + e.Message); }
+        }
+
+        void Update() { Change("Update"); }
+        void LateUpdate() { Change("LateUpdate"); }
+    }
+
+    static void UnityScriptOrder()
+    {
+        foreach (bool before in new[] { true, false })
+        {
+            var c = Controller("played", FlockPreset.Custom, UnityEngine.Vector3.zero, UnityEngine.Quaternion.identity,
+                new UnityEngine.Vector3(1f, 1f, 1f), x => x.Count = 2500);
+            Assert(c.OverlapStep, "overlapping (the default)");
+            var g = new GameObject("gameplay").AddComponent<Gameplay>();
+            g.Target = c;
+            for (int frame = 0; frame < 30; frame++)
+            {
+                Frame(1f / 60f, before ? new MonoBehaviour[] { g, c } : new MonoBehaviour[] { c, g });
+                Assert(c.IsStepping, "the step overlaps rendering");
+            }
+            Assert(g.Failures.Count == 0, "script " + (before ? "before" : "after") + " the controller: " + string.Join("; ", g.Failures));
+            Assert(g.Changes == 60 && c.StepsTaken == 30, "every change landed, every step ran");
+            c.FinishStep();
+            Assert(c.Flock.MaxSpeed == 4f + (59 % 3) * 0.25f, "the last change is the world's");
+            c.gameObject.SetActive(false);
+            UnityEngine.Object.Destroy(g.gameObject);
+        }
+    }
+
+    /// Records, in its LateUpdate, whether any of the controllers' worlds is stepping.
+    sealed class Probe : MonoBehaviour
+    {
+        public BoidsFlockController[] Watched;
+        public int Stepping, Seen;
+
+        void LateUpdate()
+        {
+            foreach (var c in Watched)
+            {
+                Seen++;
+                if (c.World.IsStepping) Stepping++;
+            }
+        }
+    }
+
+    static void UnitySharedPoolFrame()
+    {
+        var a = Controller("a", FlockPreset.Custom, UnityEngine.Vector3.zero, UnityEngine.Quaternion.identity,
+            new UnityEngine.Vector3(1f, 1f, 1f), x => { x.Count = 10000; x.Threads = 2; });
+        var b = Controller("b", FlockPreset.Custom, new UnityEngine.Vector3(30f, 0f, 0f), UnityEngine.Quaternion.identity,
+            new UnityEngine.Vector3(1f, 1f, 1f), x => { x.Count = 10000; x.Threads = 2; });
+        var probe = new GameObject("probe").AddComponent<Probe>();
+        probe.Watched = new[] { a, b };
+        for (int frame = 0; frame < 20; frame++)
+        {
+            // The probe's LateUpdate between the two controllers' reads.
+            Frame(1f / 60f, a, probe, b);
+            Assert(a.IsStepping && b.IsStepping, "both step while Unity renders");
+            Assert(a.Drawn == 10000 && b.Drawn == 10000, "both drawn");
+        }
+        Assert(probe.Seen == 40 && probe.Stepping == 0, probe.Stepping + " of " + probe.Seen + " reads met a step of the shared pool");
+        a.gameObject.SetActive(false);
+        b.gameObject.SetActive(false);
+        UnityEngine.Object.Destroy(probe.gameObject);
+    }
+
+    static void UnityNoWedge()
+    {
+        var c = Controller("read elsewhere", FlockPreset.Custom, UnityEngine.Vector3.zero, UnityEngine.Quaternion.identity,
+            new UnityEngine.Vector3(1f, 1f, 1f), x => x.Count = 4000);
+        var world = c.World;
+        var flock = c.Flock;
+        bool stop = false;
+        int reads = 0;
+        var reader = new System.Threading.Thread(() =>
+        {
+            var buf = new Vec3[4000];
+            while (!System.Threading.Volatile.Read(ref stop))
+            {
+                flock.ReadPositions(buf); // allowed during a step; never fails the step's end
+                reads++;
+            }
+        });
+        reader.Start();
+        for (int frame = 0; frame < 200; frame++)
+        {
+            Frame(c);
+            Assert(c.Drawn == 4000, "frame " + frame + ": drawn");
+        }
+        System.Threading.Volatile.Write(ref stop, true);
+        reader.Join();
+        Assert(c.StepsTaken == 200 && reads > 0, "200 steps with a reader (" + reads + " reads)");
+        Assert(!Debug.StandInLog.Any(l => l.Contains("the step failed")), "no failed step");
+        c.gameObject.SetActive(false);
+    }
+
+    static void UnityNonInstancedMaterial()
+    {
+        Debug.StandInLog.Clear();
+        var plain = new UnityEngine.Material(Shader.Find("Standard"));
+        plain.name = "no instancing";
+        var c = Controller("plain material", FlockPreset.Custom, UnityEngine.Vector3.zero, UnityEngine.Quaternion.identity,
+            new UnityEngine.Vector3(1f, 1f, 1f), x => { x.Count = 500; x.Material = plain; });
+        for (int frame = 0; frame < 5; frame++)
+        {
+            Frame(c);
+            Assert(c.Drawn == 500, "drawn anyway");
+            Assert(Graphics.Draws.All(d => d.Params.material != plain && d.Params.material.enableInstancing), "with an instanced copy");
+        }
+        Assert(Debug.StandInLog.Count(l => l.StartsWith("LogWarning") && l.Contains("no instancing")) == 1, "warned once: " + string.Join(" | ", Debug.StandInLog));
+        var copy = Graphics.Draws[0].Params.material;
+        Assert(!plain.enableInstancing, "the user's material is left as it was");
+        c.gameObject.SetActive(false);
+        Assert(UnityEngine.Object.StandInDestroyed.Contains(copy), "the copy is destroyed with the component");
+    }
+
+    static void UnityFixedSteps()
+    {
+        // The same flock at 60 and at 144 frames a second, fixed steps of 1/60 s. Only one of
+        // the two is enabled at a time: the frame loop steps every enabled controller.
+        Func<string, BoidsFlockController> make = name => Controller(name, FlockPreset.Custom, UnityEngine.Vector3.zero,
+            UnityEngine.Quaternion.identity, new UnityEngine.Vector3(1f, 1f, 1f), x => { x.Count = 3000; x.Seed = 9; x.Interpolate = true; });
+        var sixty = make("fixed 60");
+        Assert(sixty.FixedStep && sixty.FixedTimeStep == 1f / 60f, "fixed steps of 1/60 s by default");
+        int frames = 0;
+        while (sixty.StepsTaken < 120) { Frame(1f / 60f, sixty); frames++; }
+        sixty.FinishStep();
+        Assert(frames == 120 && sixty.StepsTaken == 120, "60 frames a second: one step a frame (" + frames + " frames)");
+        ulong at60 = sixty.World.StateHash;
+        // A long frame takes at most MaxStepsPerFrame steps, and drops the rest.
+        Frame(1f, sixty);
+        sixty.FinishStep();
+        Assert(sixty.StepsTaken - 120 == sixty.MaxStepsPerFrame, "capped at " + sixty.MaxStepsPerFrame + " steps: " + (sixty.StepsTaken - 120));
+        sixty.gameObject.SetActive(false);
+
+        var fast = make("fixed 144");
+        const int n = 3000;
+        float h = fast.FixedTimeStep;
+        // The state after every step, read between frames (ending a step early changes nothing).
+        var states = new Dictionary<long, UnityEngine.Vector3[]>();
+        Func<UnityEngine.Vector3[]> read = () =>
+        {
+            var v = new UnityEngine.Vector3[n];
+            BoidsUnityExtensions.ReadPositions(fast.Flock, v);
+            return v;
+        };
+        states[0] = read();
+        double acc = 0;
+        int blended = 0;
+        frames = 0;
+        while (fast.StepsTaken < 120)
+        {
+            long k = fast.StepsTaken;
+            Frame(1f / 144f, fast);
+            frames++;
+            // Drawn in this frame's LateUpdate: the newest state k blended with state k - 1 by
+            // the time left over after the steps, as a fraction of a step.
+            var d = DrawnPositions(fast);
+            Assert(d.Length == n, "every boid drawn");
+            if (k >= 1)
+            {
+                double alpha = acc / h;
+                UnityEngine.Vector3[] a = states[k - 1], b = states[k];
+                for (int i = 0; i < n; i++)
+                {
+                    UnityEngine.Vector3 want = a[i] + (b[i] - a[i]) * (float)alpha;
+                    Assert(UnityEngine.Vector3.Distance(want, d[i]) < 1e-3f,
+                        "frame " + frames + ", boid " + i + ": drawn at " + d[i] + ", want " + want + " (blend " + alpha + " between steps " + (k - 1) + " and " + k + ")");
+                }
+                if (alpha > 0.05 && alpha < 0.95) blended++;
+            }
+            acc += (double)(1f / 144f);
+            long steps = (long)Math.Floor(acc / h);
+            acc -= steps * (double)h;
+            fast.FinishStep();
+            Assert(fast.StepsTaken == k + steps, "frame " + frames + ": " + (fast.StepsTaken - k) + " steps, the accumulator calls for " + steps);
+            if (fast.StepsTaken != k) states[fast.StepsTaken] = read();
+        }
+        Assert(frames >= 287 && frames <= 289, "144 frames a second took " + frames + " frames for 120 steps");
+        Assert(blended > 100, "drawn between two states in " + blended + " frames");
+        Assert(fast.World.StateHash == at60, "the same state after 2 s of simulated time at 60 and 144 fps");
+        // Without interpolation the newest state is drawn as it is.
+        fast.Interpolate = false;
+        var now = states[fast.StepsTaken];
+        Frame(1f / 144f, fast);
+        var last = DrawnPositions(fast);
+        fast.FinishStep();
+        Assert(last.Zip(now, (x, y) => UnityEngine.Vector3.Distance(x, y)).Max() < 1e-4f, "not interpolated: the newest state");
+        fast.gameObject.SetActive(false);
+    }
+
+    static void UnityPresetTable()
+    {
+        foreach (FlockPreset p in Enum.GetValues(typeof(FlockPreset)))
+        {
+            if (p == FlockPreset.Custom) continue;
+            string name = p == FlockPreset.Flock2D ? "flock-2d" : string.Concat(p.ToString().Select((ch, i) => i > 0 && char.IsUpper(ch) ? "-" + char.ToLower(ch) : char.ToLower(ch).ToString()));
+            PresetTable.Entry e;
+            Assert(PresetTable.TryGet(name, out e), "the table has " + name);
+            using (var w = new BoidsWorld(1, 1))
+            {
+                var f = w.CreatePreset(name, "x");
+                var s = f.Settings;
+                Assert(e.PerceptionRadius == s.PerceptionRadius && e.MaxSpeed == s.MaxSpeed && e.SeparationWeight == s.SeparationWeight, name + ": settings");
+                var all = w.Flocks();
+                Assert(e.Bounds.Length == all.Length, name + ": every flock's bounds");
+                Assert(e.Bounds[0].Kind == s.Bounds.Kind && e.Bounds[0].Min.X == s.Bounds.Min.X && e.Bounds[0].Radius == s.Bounds.Radius, name + ": bounds");
+            }
+        }
+        PresetTable.Entry none;
+        Assert(!PresetTable.TryGet("no-such", out none) && !PresetTable.TryGet(null, out none), "unknown names");
     }
 }

@@ -244,6 +244,7 @@ namespace UnityEngine
     public class Material : Object
     {
         public Material(Shader shader) { this.shader = shader; }
+        public Material(Material source) { shader = source.shader; enableInstancing = source.enableInstancing; color = source.color; name = source.name; }
         public Shader shader { get; set; }
         public bool enableInstancing { get; set; }
         public Color color { get; set; }
@@ -319,9 +320,16 @@ namespace UnityEngine
         }
     }
 
-    public struct Matrix4x4
+    public struct Matrix4x4 : IEquatable<Matrix4x4>
     {
         public float m00, m10, m20, m30, m01, m11, m21, m31, m02, m12, m22, m32, m03, m13, m23, m33;
+
+        public bool Equals(Matrix4x4 o)
+        {
+            return m00 == o.m00 && m10 == o.m10 && m20 == o.m20 && m30 == o.m30 && m01 == o.m01 && m11 == o.m11 &&
+                m21 == o.m21 && m31 == o.m31 && m02 == o.m02 && m12 == o.m12 && m22 == o.m22 && m32 == o.m32 &&
+                m03 == o.m03 && m13 == o.m13 && m23 == o.m23 && m33 == o.m33;
+        }
 
         public static Matrix4x4 identity
         {
@@ -531,6 +539,8 @@ namespace UnityEngine
     }
 
     [AttributeUsage(AttributeTargets.Field)] public sealed class SerializeField : Attribute { }
+    [AttributeUsage(AttributeTargets.Field)] public sealed class HideInInspector : Attribute { }
+    [AttributeUsage(AttributeTargets.Field)] public abstract class PropertyAttribute : Attribute { }
     [AttributeUsage(AttributeTargets.Field, AllowMultiple = true)] public class HeaderAttribute : Attribute { public HeaderAttribute(string header) { } }
     [AttributeUsage(AttributeTargets.Field)] public class TooltipAttribute : Attribute { public TooltipAttribute(string tooltip) { } }
     [AttributeUsage(AttributeTargets.Field)] public sealed class RangeAttribute : Attribute { public RangeAttribute(float min, float max) { } }
@@ -580,5 +590,75 @@ namespace Unity.Collections.LowLevel.Unsafe
     public static unsafe class NativeArrayUnsafeUtility
     {
         public static void* GetUnsafePtr<T>(this NativeArray<T> nativeArray) where T : struct { return nativeArray.buffer; }
+    }
+}
+
+// The player loop: the phases Unity runs each frame, and the systems a package inserts. The
+// stand-in keeps the loop a package sets and runs a frame as Unity does: every system of
+// Initialization, then each script's Update and LateUpdate in the order given, then every
+// system of PostLateUpdate (the phases' own engine systems are left out).
+namespace UnityEngine.PlayerLoop
+{
+    public struct Initialization { }
+    public struct EarlyUpdate { }
+    public struct FixedUpdate { }
+    public struct PreUpdate { }
+    public struct Update { }
+    public struct PreLateUpdate { }
+    public struct PostLateUpdate { }
+}
+
+namespace UnityEngine.LowLevel
+{
+    using System;
+    using System.Collections.Generic;
+
+    public struct PlayerLoopSystem
+    {
+        public Type type;
+        public PlayerLoopSystem[] subSystemList;
+        public UpdateFunction updateDelegate;
+        public IntPtr updateFunction;
+        public IntPtr loopConditionFunction;
+        public delegate void UpdateFunction();
+    }
+
+    public static class PlayerLoop
+    {
+        static PlayerLoopSystem current = GetDefaultPlayerLoop();
+
+        public static PlayerLoopSystem GetDefaultPlayerLoop()
+        {
+            Type[] phases =
+            {
+                typeof(UnityEngine.PlayerLoop.Initialization), typeof(UnityEngine.PlayerLoop.EarlyUpdate),
+                typeof(UnityEngine.PlayerLoop.FixedUpdate), typeof(UnityEngine.PlayerLoop.PreUpdate),
+                typeof(UnityEngine.PlayerLoop.Update), typeof(UnityEngine.PlayerLoop.PreLateUpdate),
+                typeof(UnityEngine.PlayerLoop.PostLateUpdate),
+            };
+            var list = new PlayerLoopSystem[phases.Length];
+            for (int i = 0; i < phases.Length; i++) list[i] = new PlayerLoopSystem { type = phases[i], subSystemList = new PlayerLoopSystem[0] };
+            return new PlayerLoopSystem { subSystemList = list };
+        }
+
+        public static PlayerLoopSystem GetCurrentPlayerLoop() { return current; }
+        public static void SetPlayerLoop(PlayerLoopSystem loop) { current = loop; }
+
+        static void RunPhase(Type phase)
+        {
+            foreach (PlayerLoopSystem p in current.subSystemList)
+                if (p.type == phase && p.subSystemList != null)
+                    foreach (PlayerLoopSystem s in p.subSystemList)
+                        if (s.updateDelegate != null) s.updateDelegate();
+        }
+
+        /// <summary>Stand-in only: one frame, scripts updated in the order given.</summary>
+        public static void StandInFrame(IEnumerable<MonoBehaviour> scripts)
+        {
+            RunPhase(typeof(UnityEngine.PlayerLoop.Initialization));
+            foreach (MonoBehaviour m in scripts) GameObject.Message(m, "Update");
+            foreach (MonoBehaviour m in scripts) GameObject.Message(m, "LateUpdate");
+            RunPhase(typeof(UnityEngine.PlayerLoop.PostLateUpdate));
+        }
     }
 }

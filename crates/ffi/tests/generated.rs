@@ -501,3 +501,124 @@ fn every_value_round_trips_through_toml() {
     each::<ObstacleKind>("obstacle.kind");
     each::<RelationKind>("relation.kind");
 }
+
+/// A float as C# source: the shortest text that reads back to the same `f32`.
+fn cs_float(x: f32) -> String {
+    format!("{x:?}f")
+}
+
+fn cs_vec3(v: boids_sim::Vec3) -> String {
+    format!(
+        "new Vec3({}, {}, {})",
+        cs_float(v.x),
+        cs_float(v.y),
+        cs_float(v.z)
+    )
+}
+
+/// `Runtime/PresetTable.cs`: every preset's main-flock settings the controller's inspector shows,
+/// and every flock's bounds (for the edit-mode gizmos), as the engine makes them: the Unity
+/// package reads them without loading the native library (which would lock it in the editor).
+fn preset_table_cs() -> String {
+    use boids_sim::{Bounds, World, WorldConfig};
+    let mut s = String::from(
+        "// The presets' inspector settings and every flock's bounds, as the engine makes them.\n\
+         // Generated from the engine's presets by crates/ffi/tests/generated.rs; do not edit:\n\
+         // BOIDS_REGEN=1 cargo test -p boids-ffi --test generated rewrites it.\n\
+         using System.Collections.Generic;\n\n\
+         namespace BoidsFlocking.UnityIntegration\n{\n    \
+         /// <summary>What the Boids Flock Controller needs of each preset in edit mode (the\n    \
+         /// inspector's settings, the gizmos' bounds) without loading the native library.</summary>\n    \
+         public static class PresetTable\n    {\n        \
+         /// <summary>One preset: its main flock's settings, every flock's bounds in order.</summary>\n        \
+         public struct Entry\n        {\n            \
+         public float PerceptionRadius, FovHalfAngleDegrees, SeparationWeight, AlignmentWeight, CohesionWeight, MinSpeed, MaxSpeed;\n            \
+         public FlockBounds[] Bounds;\n        }\n\n        \
+         static readonly Dictionary<string, Entry> entries = new Dictionary<string, Entry>\n        {\n",
+    );
+    for p in boids_sim::presets::all() {
+        let mut w = World::new(WorldConfig::default()).unwrap();
+        let main = p.create(&mut w, "gizmo").unwrap();
+        let m = *w.flock(main).unwrap().params();
+        let mut ids: Vec<_> = vec![main];
+        ids.extend(w.flock_ids().filter(|&id| id != main));
+        let mut bounds = Vec::new();
+        for id in ids {
+            let b = w.flock(id).unwrap().params().bounds;
+            let kind = b.kind();
+            let variant = <boids_sim::BoundsKind as boids_sim::CEnum>::TABLE
+                .iter()
+                .find(|r| r.0 == kind)
+                .expect("every kind is in its table")
+                .4;
+            let (min, max, centre, radius, distance, inner) = match b {
+                Bounds::SoftBox { min, max, distance } => {
+                    (min, max, boids_sim::Vec3::ZERO, 0.0, distance, 0.0)
+                }
+                Bounds::Wrap { min, max }
+                | Bounds::Clamp { min, max }
+                | Bounds::TurnBack { min, max } => (min, max, boids_sim::Vec3::ZERO, 0.0, 0.0, 0.0),
+                Bounds::SoftSphere {
+                    centre,
+                    radius,
+                    inner,
+                } => (
+                    boids_sim::Vec3::ZERO,
+                    boids_sim::Vec3::ZERO,
+                    centre,
+                    radius,
+                    0.0,
+                    inner,
+                ),
+                Bounds::None => (
+                    boids_sim::Vec3::ZERO,
+                    boids_sim::Vec3::ZERO,
+                    boids_sim::Vec3::ZERO,
+                    0.0,
+                    0.0,
+                    0.0,
+                ),
+            };
+            bounds.push(format!(
+                "new FlockBounds {{ Kind = BoundsKind.{}, Min = {}, Max = {}, Centre = {}, Radius = {}, Distance = {}, Inner = {} }}",
+                variant,
+                cs_vec3(min),
+                cs_vec3(max),
+                cs_vec3(centre),
+                cs_float(radius),
+                cs_float(distance),
+                cs_float(inner)
+            ));
+        }
+        let _ = write!(
+            s,
+            "            {{ \"{}\", new Entry {{ PerceptionRadius = {}, FovHalfAngleDegrees = {}, SeparationWeight = {}, AlignmentWeight = {}, CohesionWeight = {}, MinSpeed = {}, MaxSpeed = {},\n                Bounds = new[] {{ {} }} }} }},\n",
+            p.name,
+            cs_float(m.perception_radius),
+            cs_float(m.fov_half_angle_deg),
+            cs_float(m.weights.separation),
+            cs_float(m.weights.alignment),
+            cs_float(m.weights.cohesion),
+            cs_float(m.min_speed),
+            cs_float(m.max_speed),
+            bounds.join(", ")
+        );
+    }
+    s.push_str(
+        "        };\n\n        \
+         /// <summary>The preset named <paramref name=\"name\"/> (as boids_flock_create_preset\n        \
+         /// takes it); false for an unknown name or null.</summary>\n        \
+         public static bool TryGet(string name, out Entry entry)\n        {\n            \
+         if (name != null && entries.TryGetValue(name, out entry)) return true;\n            \
+         entry = default(Entry);\n            return false;\n        }\n    }\n}\n",
+    );
+    s
+}
+
+#[test]
+fn the_unity_preset_table_is_generated_from_the_presets() {
+    check(
+        "bindings/unity/com.boids.flocking/Runtime/PresetTable.cs",
+        &preset_table_cs(),
+    );
+}

@@ -97,6 +97,10 @@ fn every_asset_has_a_committed_meta_with_a_unique_guid() {
                 "{}",
                 p.display()
             );
+        } else if name.ends_with('~') {
+            // Unity ignores this folder itself (its contents keep their metas for the sample's
+            // import into Assets/).
+            continue;
         } else {
             assets += 1;
             let meta = p.with_file_name(format!("{name}.meta"));
@@ -112,4 +116,44 @@ fn every_asset_has_a_committed_meta_with_a_unique_guid() {
     let controller =
         std::fs::read_to_string(package().join("Runtime/BoidsFlockController.cs.meta")).unwrap();
     assert!(controller.contains("guid: acdb713dfcaed8fdfdfdf328688d977b"));
+}
+
+/// The licence texts and the changelog in the package are copies, not links: a link breaks in
+/// Package Manager's cache and in a Windows checkout. Each equals the repository's file;
+/// `BOIDS_REGEN=1 cargo test -p boids-ffi --test unity_package` copies them again.
+#[test]
+fn the_licences_and_changelog_are_copies_of_the_repository_files() {
+    let root = package().join("../../..");
+    for (copy, original) in [
+        ("CHANGELOG.md", "CHANGELOG.md"),
+        ("LICENSE-MIT", "LICENSE-MIT"),
+        ("LICENSE-APACHE", "LICENSE-APACHE"),
+        ("Third Party Notices.md", "THIRD-PARTY-LICENSES.md"),
+    ] {
+        let path = package().join(copy);
+        let want = std::fs::read(root.join(original)).unwrap();
+        if std::env::var_os("BOIDS_REGEN").is_some() {
+            let _ = std::fs::remove_file(&path);
+            std::fs::write(&path, &want).unwrap();
+        }
+        let meta = std::fs::symlink_metadata(&path).unwrap();
+        assert!(meta.is_file(), "{copy} must be a file, not a link");
+        assert!(
+            std::fs::read(&path).unwrap() == want,
+            "{copy} differs from {original}: BOIDS_REGEN=1 cargo test -p boids-ffi --test unity_package"
+        );
+    }
+}
+
+/// Folders Unity ignores (a name ending in `~`) get no `.meta`: Unity warns about an orphan
+/// `.meta` on every refresh.
+#[test]
+fn ignored_folders_have_no_meta() {
+    for e in std::fs::read_dir(package()).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(
+            !(name.ends_with("~.meta")),
+            "{name}: the folder it belongs to is ignored by Unity"
+        );
+    }
 }

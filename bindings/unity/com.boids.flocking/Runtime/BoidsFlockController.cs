@@ -1,20 +1,23 @@
 // The Boids Flock Controller component: owns a native world with one flock (or a preset's whole
-// scene: its flocks, obstacles and targets), steps it every frame, pushes inspector changes to
-// the engine live in play mode, and draws every flock of the world with
-// Graphics.RenderMeshInstanced in batches of 1023 from matrices the library writes straight into
-// a Matrix4x4[] (no per-frame allocation, no per-boid call in C#).
+// scene: its flocks, obstacles and targets), steps it, pushes inspector changes to the engine
+// live in play mode, and draws every flock of the world with Graphics.RenderMeshInstanced in
+// batches of 1023 from matrices the library writes straight into a Matrix4x4[] (no per-frame
+// allocation, no per-boid call in C#).
 //
 // The world lives in this GameObject's local space: the preset's spawn, walls, rocks and targets
 // (or the Custom box, centred on the object) are local coordinates, and the library multiplies
 // every instance matrix by localToWorldMatrix when it writes them. Moving, rotating or scaling the
 // object therefore carries the whole flock with it, as a child would.
 //
-// With Overlap Step (on by default), Update ends the step begun in the previous frame, reads the
-// matrices, begins the next step on the engine's workers and draws: the simulation runs while
-// the rest of the frame does (other scripts, culling, rendering), and the main thread pays only
-// for the reads and the draw calls. The drawn state is one step behind the world's newest. Until
-// the next Update the world refuses changes (BoidsException, Busy): change it before this
-// component's Update (Script Execution Order) or call FinishStep() first.
+// Time: with Fixed Step (on by default) the world advances in steps of Fixed Time Step, as many as
+// the frame's time calls for (at most Max Steps Per Frame), so the result does not depend on the
+// frame rate; with Interpolate the drawn boids are blended between the last two states, as a
+// Rigidbody's are. Without Fixed Step, one step of Time.deltaTime (at most 0.1 s) a frame.
+//
+// Overlap Step (on by default): the steps run while Unity renders. BoidsFrameLoop ends them at the
+// very start of the next frame and begins them after every LateUpdate, so from FixedUpdate to
+// LateUpdate the world takes changes from any script in any order; this component reads and
+// draws in LateUpdate, after animation. Without it, the steps run in Update.
 using System;
 using System.Collections.Generic;
 using UnityEngine;
@@ -22,16 +25,18 @@ using UnityEngine.Rendering;
 
 namespace BoidsFlocking.UnityIntegration
 {
-    /// <summary>The six presets of the engine, and Custom for the inspector's own settings.</summary>
+    /// <summary>The presets of the engine, and Custom for the inspector's own settings. (Values are
+    /// what scenes store: new presets go at the end.)</summary>
     public enum FlockPreset
     {
-        Custom,
-        FishTank,
-        GoalSwarm,
-        TargetFlock,
-        SteeringObstacles,
-        Flock2D,
-        Shark,
+        Custom = 0,
+        FishTank = 1,
+        GoalSwarm = 2,
+        TargetFlock = 3,
+        SteeringObstacles = 4,
+        Flock2D = 5,
+        Shark = 6,
+        Reef = 7,
     }
 
     /// <summary>How one flock of the world is drawn.</summary>
@@ -56,11 +61,19 @@ namespace BoidsFlocking.UnityIntegration
         [SerializeField] int seed = 1;
         [Tooltip("Worker threads. -1: all cores but two, left to Unity's main thread and job workers (at least 1). 0: one per core. Controllers with the same count share one pool of workers.")]
         [Min(-1)] [SerializeField] int threads = -1;
-        [Tooltip("Run each step while the rest of the frame goes on: Update ends last frame's step, draws, and begins the next. The world refuses changes until the next Update unless FinishStep() is called first.")]
+        [Tooltip("Run the steps while Unity renders: they begin after every LateUpdate and end at the start of the next frame, so scripts may change the world from FixedUpdate to LateUpdate in any order.")]
         [SerializeField] bool overlapStep = true;
-
         [Tooltip("Colliders on these layers become obstacles of the flock (boxes, spheres, capsules, meshes, terrains), read when enabled; moving ones (with a Rigidbody or a Boids Moving Obstacle) follow every frame.")]
         [SerializeField] LayerMask obstacleLayers;
+
+        [Header("Time")]
+        [Tooltip("Advance in steps of Fixed Time Step, as many as the frame's time calls for: the same states at any frame rate. Off: one step of the frame's deltaTime.")]
+        [SerializeField] bool fixedStep = true;
+        [Min(0.001f)] [SerializeField] float fixedTimeStep = 1f / 60f;
+        [Tooltip("Most steps one frame may take; time beyond is dropped (a long frame slows the flock rather than stalling the game).")]
+        [Min(1)] [SerializeField] int maxStepsPerFrame = 4;
+        [Tooltip("Draw the boids blended between the last two states (fixed steps only), as a Rigidbody's interpolation does.")]
+        [SerializeField] bool interpolate = true;
 
         [Header("Settings (pushed live in play mode)")]
         [Min(0f)] [SerializeField] float perceptionRadius = 1f;
@@ -74,17 +87,20 @@ namespace BoidsFlocking.UnityIntegration
         [Tooltip("Size of the box, centred on this GameObject in its local space, a Custom flock stays in.")]
         [SerializeField] Vector3 boxSize = new Vector3(20f, 20f, 20f);
         [Min(0f)] [SerializeField] float wallDistance = 3f;
+        // The preset whose values the settings above hold: a new preset's values are loaded once,
+        // and edits made after that survive entering play mode.
+        [HideInInspector] [SerializeField] FlockPreset settingsFrom = FlockPreset.Custom;
 
         [Header("Drawing")]
         [Tooltip("Mesh of each boid (+Z forward, +Y up).")]
         [SerializeField] Mesh mesh;
-        [Tooltip("Material with Enable GPU Instancing ticked.")]
+        [Tooltip("Material with Enable GPU Instancing ticked (without it, an instanced copy is drawn with, and a warning logged once).")]
         [SerializeField] Material material;
         [Min(0f)] [SerializeField] float scale = 0.3f;
         [Tooltip("Looks of the world's other flocks, in order (the shark preset's shark is the first). A flock without one is drawn with the mesh and material above.")]
         [SerializeField] FlockLook[] otherFlocks = new FlockLook[0];
         [Tooltip("Layer the boids are drawn on (cameras' culling masks apply).")]
-        [SerializeField] int layer;
+        [Layer] [SerializeField] int layer;
         [SerializeField] ShadowCastingMode castShadows = ShadowCastingMode.On;
         [SerializeField] bool receiveShadows = true;
 
@@ -92,11 +108,20 @@ namespace BoidsFlocking.UnityIntegration
         BoidsFlock flock;
         BoidsFlock[] flocks = new BoidsFlock[0];
         FlockBounds[] bounds = new FlockBounds[0];
-        Matrix4x4[][] matrices = new Matrix4x4[0][];
-        int[] counts = new int[0];
+        // Per flock: the state before the newest (for interpolation), the newest, what is drawn.
+        Matrix4x4[][] previous = new Matrix4x4[0][], current = new Matrix4x4[0][], drawn = new Matrix4x4[0][];
+        int[] previousCounts = new int[0], counts = new int[0];
+        Matrix4x4 currentToWorld;
         bool dirty;
         bool stepping;
+        // A state the draw has not read yet (steps ran since), and whether `previous` already
+        // holds the state just before it (read between the steps of one frame).
+        bool newState, previousReady;
+        double accumulator;
+        long stepsTaken;
         BoidsSceneObstacles sceneObstacles;
+        readonly Dictionary<Material, Material> instanced = new Dictionary<Material, Material>();
+        readonly HashSet<Material> warned = new HashSet<Material>();
 
         /// <summary>Set-up, read when the component is enabled (set them on an inactive
         /// GameObject, then activate it).</summary>
@@ -105,12 +130,21 @@ namespace BoidsFlocking.UnityIntegration
         public int Seed { get { return seed; } set { seed = value; } }
         /// <summary>Worker threads (see the field's tooltip); read when enabled.</summary>
         public int Threads { get { return threads; } set { threads = value; } }
-        /// <summary>Whether the step overlaps the frame (see the field's tooltip); may change at
-        /// any time, and takes effect in the next Update.</summary>
+        /// <summary>Whether the steps overlap rendering (see the field's tooltip); may change at
+        /// any time, and takes effect from the next frame.</summary>
         public bool OverlapStep { get { return overlapStep; } set { overlapStep = value; } }
-        /// <summary>True from the Update that began a step until the step is ended (next Update,
-        /// FinishStep, or disabling).</summary>
+        /// <summary>Steps of FixedTimeStep (the same states at any frame rate), or one step of
+        /// deltaTime a frame.</summary>
+        public bool FixedStep { get { return fixedStep; } set { fixedStep = value; } }
+        public float FixedTimeStep { get { return fixedTimeStep; } set { fixedTimeStep = Math.Max(value, 0.001f); } }
+        public int MaxStepsPerFrame { get { return maxStepsPerFrame; } set { maxStepsPerFrame = Math.Max(value, 1); } }
+        /// <summary>Draw blended between the last two states (fixed steps only).</summary>
+        public bool Interpolate { get { return interpolate; } set { interpolate = value; } }
+        /// <summary>True while a step this component began runs (from the end of a frame's
+        /// LateUpdates to the start of the next frame, with Overlap Step).</summary>
         public bool IsStepping { get { return stepping; } }
+        /// <summary>Steps the world has taken since enabled.</summary>
+        public long StepsTaken { get { return stepsTaken; } }
         /// <summary>Size of the box, centred on this GameObject, a Custom flock stays in.</summary>
         public Vector3 BoxSize { get { return boxSize; } set { boxSize = value; dirty = true; } }
         public Mesh Mesh { get { return mesh; } set { mesh = value; } }
@@ -121,7 +155,6 @@ namespace BoidsFlocking.UnityIntegration
         public int Layer { get { return layer; } set { layer = value; } }
         public ShadowCastingMode CastShadows { get { return castShadows; } set { castShadows = value; } }
         public bool ReceiveShadows { get { return receiveShadows; } set { receiveShadows = value; } }
-
         /// <summary>Layers whose colliders become obstacles; read when enabled.</summary>
         public LayerMask ObstacleLayers { get { return obstacleLayers; } set { obstacleLayers = value; } }
 
@@ -151,6 +184,7 @@ namespace BoidsFlocking.UnityIntegration
                 case FlockPreset.TargetFlock: return "target-flock";
                 case FlockPreset.SteeringObstacles: return "steering-obstacles";
                 case FlockPreset.Flock2D: return "flock-2d";
+                case FlockPreset.Reef: return "reef";
                 case FlockPreset.Shark: return "shark";
                 default: return null;
             }
@@ -163,8 +197,27 @@ namespace BoidsFlocking.UnityIntegration
             return Math.Max(1, processorCount - 2);
         }
 
+        /// <summary>The inspector's settings take a newly chosen preset's values (once: later
+        /// edits stay), from the generated table (no native library in edit mode).</summary>
+        void LoadPresetSettings()
+        {
+            if (preset == settingsFrom) return;
+            settingsFrom = preset;
+            PresetTable.Entry e;
+            if (!PresetTable.TryGet(PresetName(preset), out e)) return;
+            perceptionRadius = e.PerceptionRadius;
+            fovHalfAngle = Mathf.Min(e.FovHalfAngleDegrees, 180f);
+            separationWeight = e.SeparationWeight;
+            alignmentWeight = e.AlignmentWeight;
+            cohesionWeight = e.CohesionWeight;
+            minSpeed = e.MinSpeed;
+            maxSpeed = e.MaxSpeed;
+        }
+
         void OnEnable()
         {
+            LoadPresetSettings();
+            CheckMaterial(material);
             BoidsWorld made = null;
             try
             {
@@ -174,15 +227,8 @@ namespace BoidsFlocking.UnityIntegration
                 if (name != null)
                 {
                     main = made.CreatePreset(name, gameObject.name);
-                    // The inspector shows the preset's values; edits then push live.
-                    FlockSettings s = main.Settings;
-                    perceptionRadius = s.PerceptionRadius;
-                    fovHalfAngle = Mathf.Min(s.FovHalfAngleDegrees, 180f);
-                    separationWeight = s.SeparationWeight;
-                    alignmentWeight = s.AlignmentWeight;
-                    cohesionWeight = s.CohesionWeight;
-                    minSpeed = s.MinSpeed;
-                    maxSpeed = s.MaxSpeed;
+                    // The inspector's values (the preset's, unless edited) win.
+                    main.Settings = Apply(main.Settings);
                 }
                 else
                 {
@@ -196,6 +242,11 @@ namespace BoidsFlocking.UnityIntegration
                 flock = main;
                 Collect();
                 dirty = false;
+                accumulator = 0;
+                stepsTaken = 0;
+                newState = true;
+                previousReady = false;
+                BoidsFrameLoop.Add(this);
             }
             catch (Exception e)
             {
@@ -204,30 +255,66 @@ namespace BoidsFlocking.UnityIntegration
                 world = null;
                 flock = null;
                 flocks = new BoidsFlock[0];
+                sceneObstacles = null;
                 Debug.LogException(e, this);
                 enabled = false;
             }
         }
 
-        /// <summary>The world's flocks (main first), their bounds, and a matrix buffer each.</summary>
+        /// <summary>The world's flocks (main first), their bounds, and matrix buffers each.</summary>
         void Collect()
         {
             var all = new List<BoidsFlock> { flock };
             foreach (BoidsFlock f in world.Flocks())
                 if (!f.Equals(flock)) all.Add(f);
             flocks = all.ToArray();
-            bounds = new FlockBounds[flocks.Length];
-            matrices = new Matrix4x4[flocks.Length][];
-            for (int i = 0; i < flocks.Length; i++)
+            int n = flocks.Length;
+            bounds = new FlockBounds[n];
+            previous = new Matrix4x4[n][];
+            current = new Matrix4x4[n][];
+            drawn = new Matrix4x4[n][];
+            previousCounts = new int[n];
+            counts = new int[n];
+            for (int i = 0; i < n; i++)
             {
-                bounds[i] = flocks[i].Settings.Bounds;
-                matrices[i] = new Matrix4x4[Math.Max(flocks[i].Count, 1)];
+                bounds[i] = flocks[i].Bounds;
+                int c = Math.Max(flocks[i].Count, 1);
+                previous[i] = new Matrix4x4[c];
+                current[i] = new Matrix4x4[c];
+                drawn[i] = new Matrix4x4[c];
             }
         }
 
         void OnValidate()
         {
+            LoadPresetSettings();
+            CheckMaterial(material);
             dirty = true;
+        }
+
+        /// <summary>Warns once about a material without GPU instancing (RenderMeshInstanced
+        /// refuses it); the draw uses an instanced copy.</summary>
+        void CheckMaterial(Material m)
+        {
+            if (m == null || m.enableInstancing || warned.Contains(m)) return;
+            warned.Add(m);
+            Debug.LogWarning("Boids: material '" + m.name + "' does not have Enable GPU Instancing ticked; drawing with an instanced copy (tick it to save the copy).", this);
+        }
+
+        /// <summary>The material to draw with: m itself, or its instanced copy (made once).</summary>
+        Material Drawable(Material m)
+        {
+            if (m == null || m.enableInstancing) return m;
+            Material copy;
+            if (!instanced.TryGetValue(m, out copy) || copy == null)
+            {
+                CheckMaterial(m);
+                copy = new Material(m);
+                copy.name = m.name + " (instanced)";
+                copy.enableInstancing = true;
+                instanced[m] = copy;
+            }
+            return copy;
         }
 
         FlockBounds CustomBounds()
@@ -254,14 +341,17 @@ namespace BoidsFlocking.UnityIntegration
         }
 
         /// <summary>Ends the step this component began, if one is running (waiting for it), so
-        /// the world takes changes again. Update does this itself at the start of each frame; call
-        /// it from a script that changes the world (targets, settings, boids) after this
-        /// component's Update.</summary>
+        /// the world takes changes again. The frame loop does this at the start of every frame;
+        /// call it only to change the world from a rendering callback or an end-of-frame
+        /// coroutine, the one window in which a step runs.</summary>
         public void FinishStep()
         {
-            if (!stepping) return;
-            stepping = false;
-            world.EndStep();
+            if (world == null || !stepping) return;
+            try { world.EndStep(); }
+            catch (BoidsException e) { Debug.LogError("Boids: the step failed: " + e.Message, this); }
+            // From the world, whatever happened: a failed end never leaves this flag wrong.
+            stepping = world.IsStepping;
+            newState = true;
         }
 
         /// <summary>Sets the world's observer (sleep and wake regions) from a point in world
@@ -269,7 +359,6 @@ namespace BoidsFlocking.UnityIntegration
         public void SetObserver(Vector3 worldPoint)
         {
             if (world == null) return;
-            FinishStep();
             world.SetObserver(transform.InverseTransformPoint(worldPoint).ToVec3());
         }
 
@@ -283,43 +372,122 @@ namespace BoidsFlocking.UnityIntegration
             return n;
         }
 
-        void Update()
+        /// <summary>BoidsFrameLoop, first thing in the frame: the step begun last frame becomes
+        /// the state; edited settings reach the engine.</summary>
+        internal void FrameStart()
         {
-            if (flock == null) return;
-            // The step begun last frame becomes this frame's state.
+            if (world == null) return;
             FinishStep();
-            // Moving colliders carry their obstacles (no allocation).
-            if (sceneObstacles != null) sceneObstacles.Sync();
             if (dirty)
             {
                 dirty = false;
                 try
                 {
                     flock.Settings = Apply(flock.Settings);
-                    bounds[0] = flock.Settings.Bounds;
                 }
                 catch (BoidsException e) { Debug.LogError("Boids: " + e.Message, this); }
             }
+            // Every flock's culling box, as scripts may have changed any (no allocation).
+            for (int i = 0; i < flocks.Length; i++) bounds[i] = flocks[i].Bounds;
+        }
+
+        void Update()
+        {
+            // Without overlap, the frame's steps run here, before the draw.
+            if (world != null && !overlapStep) RunSteps(false);
+        }
+
+        /// <summary>BoidsFrameLoop, after every LateUpdate: the frame's steps begin (the last
+        /// runs while Unity renders).</summary>
+        internal void FrameEnd()
+        {
+            if (world != null && overlapStep && !stepping) RunSteps(true);
+        }
+
+        /// <summary>The steps the frame's time calls for; the last one begun on the workers when
+        /// <paramref name="begin"/>, else all run here.</summary>
+        void RunSteps(bool begin)
+        {
+            float dt = Time.deltaTime;
             // A paused game (timeScale 0) steps nothing; the flock is still drawn.
-            float dt = Mathf.Min(Time.deltaTime, 0.1f);
-            Matrix4x4 toWorld = transform.localToWorldMatrix;
-            if (overlapStep)
+            if (!(dt > 0f)) return;
+            // Moving colliders where this frame's scripts, animation and physics left them.
+            if (sceneObstacles != null) sceneObstacles.Sync();
+            int n;
+            float h;
+            if (fixedStep)
             {
-                // Read while the workers are idle (the read runs on them), then step while the
-                // frame goes on, and draw what was read.
-                Read(toWorld);
-                if (dt > 0f)
+                h = fixedTimeStep;
+                accumulator += dt;
+                n = (int)Math.Floor(accumulator / h);
+                if (n > maxStepsPerFrame)
                 {
-                    world.BeginStep(dt);
-                    stepping = true;
+                    n = maxStepsPerFrame;
+                    accumulator = 0; // the time beyond the cap is dropped
+                }
+                else
+                {
+                    accumulator -= n * (double)h;
                 }
             }
             else
             {
-                if (dt > 0f) world.Step(dt);
-                Read(toWorld);
+                h = Mathf.Min(dt, 0.1f);
+                n = 1;
+            }
+            for (int k = 0; k < n; k++)
+            {
+                bool last = k == n - 1;
+                if (last && n > 1)
+                {
+                    // The state just before the last step, for interpolation.
+                    ReadInto(previous, previousCounts, transform.localToWorldMatrix);
+                    previousReady = true;
+                }
+                if (last && begin)
+                {
+                    world.BeginStep(h);
+                    stepping = true;
+                }
+                else
+                {
+                    world.Step(h);
+                }
+                stepsTaken++;
+                newState = true;
+            }
+        }
+
+        void LateUpdate()
+        {
+            if (world == null || stepping) return;
+            // After animation and cameras have moved: the transform as drawn this frame.
+            Matrix4x4 toWorld = transform.localToWorldMatrix;
+            if (newState)
+            {
+                if (!previousReady)
+                {
+                    Swap(ref previous, ref current);
+                    Swap(ref previousCounts, ref counts);
+                }
+                ReadInto(current, counts, toWorld);
+                currentToWorld = toWorld;
+                newState = false;
+                previousReady = false;
+            }
+            else if (!toWorld.Equals(currentToWorld))
+            {
+                ReadInto(current, counts, toWorld);
+                currentToWorld = toWorld;
             }
             Draw(toWorld);
+        }
+
+        static void Swap<T>(ref T a, ref T b)
+        {
+            T t = a;
+            a = b;
+            b = t;
         }
 
         /// <summary>The mesh, material and scale flock i is drawn with.</summary>
@@ -337,10 +505,9 @@ namespace BoidsFlocking.UnityIntegration
             }
         }
 
-        /// <summary>Every drawn flock's matrices, in world space, into its buffer.</summary>
-        void Read(Matrix4x4 toWorld)
+        /// <summary>Every drawn flock's matrices, in world space, into buffers.</summary>
+        void ReadInto(Matrix4x4[][] into, int[] sizes, Matrix4x4 toWorld)
         {
-            if (counts.Length != flocks.Length) counts = new int[flocks.Length];
             for (int i = 0; i < flocks.Length; i++)
             {
                 Mesh m;
@@ -348,22 +515,45 @@ namespace BoidsFlocking.UnityIntegration
                 float s;
                 Look(i, out m, out mat, out s);
                 int n = flocks[i].Count;
-                if (matrices[i].Length < n) matrices[i] = new Matrix4x4[n];
-                counts[i] = m == null || mat == null ? 0 : flocks[i].ReadMatrices(matrices[i], toWorld, s);
+                if (into[i].Length < n) into[i] = new Matrix4x4[n];
+                sizes[i] = m == null || mat == null ? 0 : flocks[i].ReadMatrices(into[i], toWorld, s);
             }
+        }
+
+        /// <summary>How far between the previous state and the current one the frame is drawn.</summary>
+        float Blend()
+        {
+            if (!fixedStep || !interpolate) return 1f;
+            return Mathf.Clamp((float)(accumulator / fixedTimeStep), 0f, 1f);
         }
 
         void Draw(Matrix4x4 toWorld)
         {
             Drawn = 0;
+            float t = Blend();
             for (int i = 0; i < flocks.Length; i++)
             {
                 Mesh m;
                 Material mat;
                 float s;
                 Look(i, out m, out mat, out s);
+                mat = Drawable(mat);
                 int n = counts[i];
                 if (m == null || mat == null || n == 0) continue;
+                Matrix4x4[] source = current[i];
+                if (t <= 0f && previousCounts[i] == n)
+                {
+                    source = previous[i];
+                }
+                else if (t < 1f && previousCounts[i] == n)
+                {
+                    // Interpolated, as Rigidbody interpolation: component by component (the
+                    // steps are short, so the blend of two rotations stays near a rotation).
+                    Matrix4x4[] a = previous[i], b = current[i], o = drawn[i];
+                    if (o.Length < n) drawn[i] = o = new Matrix4x4[n];
+                    for (int k = 0; k < n; k++) Lerp(ref a[k], ref b[k], t, out o[k]);
+                    source = o;
+                }
                 RenderParams rp = new RenderParams(mat);
                 rp.layer = layer;
                 rp.shadowCastingMode = castShadows;
@@ -373,10 +563,22 @@ namespace BoidsFlocking.UnityIntegration
                 for (int start = 0; start < n; start += 1023)
                 {
                     int batch = Math.Min(1023, n - start);
-                    Graphics.RenderMeshInstanced(rp, m, 0, matrices[i], batch, start);
+                    Graphics.RenderMeshInstanced(rp, m, 0, source, batch, start);
                     Drawn += batch;
                 }
             }
+        }
+
+        /// <summary>r = a + (b - a) t for the affine part (the last row stays 0 0 0 1); by
+        /// reference, as the matrices are 64 bytes.</summary>
+        static void Lerp(ref Matrix4x4 a, ref Matrix4x4 b, float t, out Matrix4x4 r)
+        {
+            float u = 1f - t;
+            r.m00 = a.m00 * u + b.m00 * t; r.m10 = a.m10 * u + b.m10 * t; r.m20 = a.m20 * u + b.m20 * t;
+            r.m01 = a.m01 * u + b.m01 * t; r.m11 = a.m11 * u + b.m11 * t; r.m21 = a.m21 * u + b.m21 * t;
+            r.m02 = a.m02 * u + b.m02 * t; r.m12 = a.m12 * u + b.m12 * t; r.m22 = a.m22 * u + b.m22 * t;
+            r.m03 = a.m03 * u + b.m03 * t; r.m13 = a.m13 * u + b.m13 * t; r.m23 = a.m23 * u + b.m23 * t;
+            r.m30 = 0f; r.m31 = 0f; r.m32 = 0f; r.m33 = 1f;
         }
 
         /// <summary>The local box a flock's bounds keep it in (soft walls let boids overshoot a
@@ -420,35 +622,10 @@ namespace BoidsFlocking.UnityIntegration
             return box;
         }
 
-        static readonly Dictionary<FlockPreset, FlockBounds[]> presetBounds = new Dictionary<FlockPreset, FlockBounds[]>();
-
-        /// <summary>A preset's bounds, every flock's, from a throw-away world (edit mode has no
-        /// world), cached.</summary>
-        static FlockBounds[] PresetBounds(FlockPreset p)
-        {
-            FlockBounds[] found;
-            if (presetBounds.TryGetValue(p, out found)) return found;
-            var list = new List<FlockBounds>();
-            try
-            {
-                using (var w = new BoidsWorld(0, 1))
-                {
-                    w.CreatePreset(PresetName(p), "gizmo");
-                    foreach (BoidsFlock f in w.Flocks()) list.Add(f.Settings.Bounds);
-                }
-            }
-            catch (Exception e)
-            {
-                // No native library for the editor's platform: nothing to draw; say why once.
-                Debug.LogWarning("Boids: cannot draw the preset's bounds: " + e.Message);
-            }
-            found = list.ToArray();
-            presetBounds[p] = found;
-            return found;
-        }
-
         void OnDrawGizmos()
         {
+            // From C# alone (the generated preset table in edit mode): no native library is
+            // loaded, so the editor never holds it locked.
             Gizmos.color = new Color(0.3f, 0.8f, 1f, 0.6f);
             Gizmos.matrix = transform.localToWorldMatrix;
             if (preset == FlockPreset.Custom)
@@ -457,7 +634,9 @@ namespace BoidsFlocking.UnityIntegration
             }
             else
             {
-                FlockBounds[] shown = world != null ? bounds : PresetBounds(preset);
+                FlockBounds[] shown = bounds;
+                PresetTable.Entry e;
+                if (world == null && PresetTable.TryGet(PresetName(preset), out e)) shown = e.Bounds;
                 foreach (FlockBounds b in shown)
                 {
                     if (b.Kind == BoundsKind.SoftSphere)
@@ -471,6 +650,7 @@ namespace BoidsFlocking.UnityIntegration
 
         void OnDisable()
         {
+            BoidsFrameLoop.Remove(this);
             // Disposing the world waits for a step in flight.
             stepping = false;
             flock = null;
@@ -478,6 +658,9 @@ namespace BoidsFlocking.UnityIntegration
             sceneObstacles = null; // the world owns every obstacle and mesh
             if (world != null) world.Dispose();
             world = null;
+            foreach (Material copy in instanced.Values)
+                if (copy != null) Destroy(copy);
+            instanced.Clear();
         }
     }
 }

@@ -548,6 +548,17 @@ namespace BoidsFlocking
             }
         }
 
+        /// <summary>Where the flock's boids are kept (its settings' Bounds), read without
+        /// allocating: for per-frame use, where Settings would make a FlockSettings.</summary>
+        public FlockBounds Bounds
+        {
+            get
+            {
+                BoidsFlockParams p = Raw;
+                return *(FlockBounds*)&p.bounds;
+            }
+        }
+
         // The settings tuned most, one at a time (no allocation).
         public float PerceptionRadius { get { return Raw.perception_radius; } set { BoidsFlockParams p = Raw; p.perception_radius = value; Raw = p; } }
         /// <summary>Half-angle of the view in degrees: 90 sees the front half, 180 all around.</summary>

@@ -40,7 +40,11 @@ namespace BoidsFlocking.Samples
                 view.clearFlags = CameraClearFlags.SolidColor;
                 view.backgroundColor = new Color(0.04f, 0.16f, 0.26f, 1f);
             }
+#if UNITY_2023_1_OR_NEWER
+            if (Object.FindAnyObjectByType<Light>() == null)
+#else
             if (Object.FindObjectOfType<Light>() == null)
+#endif
             {
                 madeLight = new GameObject("Sample Light");
                 var sun = madeLight.AddComponent<Light>();
