@@ -76,8 +76,16 @@ int main(void) {
     EXPECT(boids_flock_remove_boids(flock, &unknown, 1, &removed), BOIDS_RESULT_INVALID_ARGUMENT);
     EXPECT(boids_flock_set_target(flock, nan3), BOIDS_RESULT_INVALID_ARGUMENT);
 
-    BoidsObstacleDef odef = {BOIDS_OBSTACLE_SPHERE, {0, 0, 0}, {0, 0, 0}, -1.0f};
     BoidsObstacleId obstacle;
+    /* A def made by hand (not from boids_default_obstacle_def) is refused as such. */
+    BoidsObstacleDef handmade;
+    memset(&handmade, 0, sizeof handmade);
+    handmade.shape = BOIDS_OBSTACLE_SPHERE;
+    handmade.radius = 1.0f;
+    EXPECT(boids_obstacle_add(world, &handmade, &obstacle), BOIDS_RESULT_INVALID_DEF);
+    BoidsObstacleDef odef = boids_default_obstacle_def();
+    odef.shape = BOIDS_OBSTACLE_SPHERE;
+    odef.radius = -1.0f;
     EXPECT(boids_obstacle_add(world, &odef, &obstacle), BOIDS_RESULT_INVALID_ARGUMENT);
     odef.radius = 1.0f;
     EXPECT(boids_obstacle_add(world, &odef, &obstacle), BOIDS_RESULT_OK);
