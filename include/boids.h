@@ -1125,6 +1125,23 @@ BoidsResult boids_flock_is_asleep(struct BoidsFlockId flock,
 int32_t boids_flock_is_valid(struct BoidsFlockId flock);
 
 /**
+ * Writes the flock's name, UTF-8 and NUL-terminated, to `out` (room for `capacity` bytes,
+ * the NUL included), and its length in bytes (the NUL not included) to `out_len`. When `out`
+ * is too small (a NULL `out` with `capacity` 0 asks for the length), returns
+ * `BOIDS_RESULT_BUFFER_TOO_SMALL`, writes the length to `out_len` and nothing to `out`.
+ * Allowed while a step is in flight.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * `out` is NULL or holds `capacity` writable bytes; `out_len` NULL or writable.
+ */
+BoidsResult boids_flock_name(struct BoidsFlockId flock,
+                             char *out,
+                             size_t capacity,
+                             size_t *out_len);
+
+/**
  * Copies the ids (ascending; the order of every other read); as
  * `boids_flock_read_positions`. Allowed while a step is in flight.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.

@@ -293,6 +293,17 @@ public:
         return n;
     }
 
+    /// The flock's name (boids_flock_name).
+    std::string name() const {
+        std::size_t len = 0;
+        BoidsResult r = boids_flock_name(id_, nullptr, 0, &len);
+        if (r != BOIDS_RESULT_BUFFER_TOO_SMALL) check(r);
+        std::string out(len + 1, '\0');
+        check(boids_flock_name(id_, out.data(), out.size(), &len));
+        out.resize(len);
+        return out;
+    }
+
     /// Spawns `n` boids; returns the first new id (boids_flock_spawn).
     std::uint32_t spawn(std::uint32_t n, const Spawn& spawn = Spawn()) {
         std::uint32_t first = 0;

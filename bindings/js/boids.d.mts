@@ -10,10 +10,14 @@ export declare const ABI_VERSION: number;
 /** The version of boids.mjs. */
 export declare const WRAPPER_VERSION: string;
 
-/** The name of a result code. */
+/** The name of a result code ('OUT_OF_MEMORY' is this binding's own: see OUT_OF_MEMORY). */
 export type BoidsResultName =
   | 'OK' | 'NULL_POINTER' | 'INVALID_ID' | 'INVALID_ARGUMENT' | 'BUFFER_TOO_SMALL' | 'BUSY'
-  | 'PANIC' | 'INVALID_DEF' | 'NOT_FOUND';
+  | 'PANIC' | 'INVALID_DEF' | 'NOT_FOUND' | 'OUT_OF_MEMORY';
+
+/** BoidsError code of a call refused because the module's memory cannot grow enough for it
+ * (a step, a save, a load, a read or write buffer): the instance and every world are intact. */
+export declare const OUT_OF_MEMORY: 100;
 
 /** A refused call: the code, its name and the library's sentence. */
 export declare class BoidsError extends Error {
@@ -78,9 +82,10 @@ export interface ObstacleDef {
   mesh?: Mesh;
 }
 
-/** Loads the engine from bytes, a compiled module, a Response, or a URL / path. */
+/** Loads the engine from bytes, a compiled module, a Response, or a URL / path; by default
+ * `boids_ffi.wasm` next to boids.mjs. */
 export declare function loadBoids(
-  source: BufferSource | WebAssembly.Module | Response | Promise<Response> | URL | string,
+  source?: BufferSource | WebAssembly.Module | Response | Promise<Response> | URL | string,
 ): Promise<Boids>;
 
 /** One instance of the engine's module. */
@@ -92,6 +97,8 @@ export declare class Boids {
   readonly memory: WebAssembly.Memory;
   defaultParams(): FlockParams;
   defaultSpawn(): SpawnDef;
+  /** `seed`: a whole number 0..2^53 - 1, or a BigInt 0..2^64 - 1; anything else is refused
+   * (INVALID_ARGUMENT). */
   createWorld(options?: { seed?: number | bigint; threads?: number }): World;
   loadWorld(bytes: Uint8Array | ArrayBuffer, options?: { threads?: number }): World;
 }
@@ -110,7 +117,9 @@ export declare class World {
   createFlock(name: string, params?: Patch<FlockParams>): Flock;
   createPreset(preset: string, name?: string): Flock;
   findFlock(name: string): Flock;
+  /** Every flock, in slot order, with its name. */
   flocks(): Flock[];
+  /** `from` and `to` must be flocks of this world (refused otherwise). */
   setRelation(from: Flock, to: Flock, kind: number, radius: number, weight: number): void;
   setObserver(point: Vec3Like | null): void;
   addObstacle(def: ObstacleDef): Obstacle;
@@ -124,21 +133,40 @@ export declare class World {
 export declare class Flock {
   readonly world: World;
   readonly id: { world: { index: number; generation: number }; index: number; generation: number };
-  /** The name it was created or found with (null for handles from World.flocks()). */
-  readonly name: string | null;
+  /** The flock's name. */
+  readonly name: string;
   readonly isValid: boolean;
   readonly count: number;
+  /** The name as the world has it (boids_flock_name). */
+  readName(): string;
   getParams(): FlockParams;
   setParams(patch: Patch<FlockParams>): void;
+  /** `n`: a whole number 0..2^32 - 1 (anything else is refused with INVALID_ARGUMENT). */
   spawn(n: number, spawn?: Patch<SpawnDef>): number;
+  /** `n`: a whole number 0..2^32 - 1. */
   resize(n: number, spawn?: Patch<SpawnDef>): void;
   setTarget(point: Vec3Like): void;
-  /** Views of the module's memory, valid until the next read of the same kind on this flock. */
+  /** Views of the module's memory: a read's values until the next read of the same kind on this
+   * flock. Any call that grows the module's memory detaches them (length 0): `view(kind)` gives
+   * the same values over the current memory; `readPositions(into)` and the others copy. */
   positions(): Float32Array;
   velocities(): Float32Array;
   ids(): Uint32Array;
   orientations(): Float32Array;
   matrices(scale?: number): Float32Array;
+  /** The last read of `kind` over the module's memory as it is now (never detached); null
+   * before any read of that kind. */
+  view(kind: 'positions' | 'velocities' | 'orientations' | 'matrices'): Float32Array | null;
+  view(kind: 'ids'): Uint32Array | null;
+  /** A read copied into your array (long enough, else BUFFER_TOO_SMALL); returns the number
+   * of values written. */
+  readPositions(into: Float32Array): number;
+  readVelocities(into: Float32Array): number;
+  readIds(into: Uint32Array): number;
+  readOrientations(into: Float32Array): number;
+  readMatrices(into: Float32Array, scale?: number): number;
+  /** Overwrites every boid's positions (3 floats per boid, id order): a view from a read, edited
+   * in place, is fine. */
   writePositions(xyz: Float32Array | readonly number[]): void;
   writeVelocities(xyz: Float32Array | readonly number[]): void;
   destroy(): void;

@@ -14,8 +14,12 @@
 //   sentence (boids_last_error_message). A refused call changes nothing.
 // - Reads (positions, velocities, orientations, matrices, ids) return typed-array views of the
 //   module's memory, into a buffer the flock keeps: no copy and no allocation per frame. A view
-//   holds until the next read of the same kind on that flock; copy it (`.slice()`) to keep it.
-//   A call that grows the module's memory detaches older views (their length becomes 0).
+//   shows that read's values until the next read of the same kind on that flock (which may
+//   also move the buffer, when the flock grew). Any call that grows the module's memory (a
+//   spawn, a first step, a save, a read into a bigger buffer) detaches every view: its length
+//   becomes 0. `flock.view(kind)` gives the last read's values over the current memory (never
+//   detached); `flock.readPositions(into)` and the others copy into your own array; `.slice()`
+//   keeps a copy.
 // - One thread: WebAssembly here has none, so `threads` must be 0 and a step runs on the calling
 //   thread; `stepBegin` runs the step at once, and the world then behaves as in native code
 //   (reads see the state before the step, other calls throw BUSY) until `stepEnd`.
@@ -40,11 +44,17 @@ export const WRAPPER_VERSION = '0.3.0';
 
 const RESULT_NAMES = ['OK', 'NULL_POINTER', 'INVALID_ID', 'INVALID_ARGUMENT', 'BUFFER_TOO_SMALL', 'BUSY', 'PANIC', 'INVALID_DEF', 'NOT_FOUND'];
 
+/** BoidsError code of a call refused because the module's memory cannot grow enough for it
+ * (this binding's own code: the C ABI has none). The instance and every world are intact. */
+export const OUT_OF_MEMORY = 100;
+
+const resultName = (code) => (code === OUT_OF_MEMORY ? 'OUT_OF_MEMORY' : RESULT_NAMES[code] ?? `RESULT_${code}`);
+
 /** A refused call: `result` is the code's name ('INVALID_ARGUMENT', 'BUSY', ...), `code` its
  * number, `detail` the library's sentence. */
 export class BoidsError extends Error {
   constructor(code, detail) {
-    const result = RESULT_NAMES[code] ?? `RESULT_${code}`;
+    const result = resultName(code);
     super(`${result}: ${detail}`);
     this.name = 'BoidsError';
     this.code = code;
@@ -181,14 +191,46 @@ function merge(base, patch, name) {
 const vec3 = (v) => (Array.isArray(v) ? { x: v[0], y: v[1], z: v[2] } : v);
 const quat = (q) => (Array.isArray(q) ? { x: q[0], y: q[1], z: q[2], w: q[3] } : q);
 
+// ---- Arguments: checked here, before any call into the module; a refusal changes nothing. ----
+
+const refuse = (sentence) => new BoidsError(3, sentence);
+const shown = (v) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'string' ? JSON.stringify(v) : String(v));
+
+/** A count: a whole number from 0 to 2^32 - 1 (a u32). */
+function u32(v, what) {
+  if (!Number.isSafeInteger(v) || v < 0 || v > 0xFFFFFFFF) {
+    throw refuse(`${what} must be a whole number from 0 to 4294967295, got ${shown(v)}`);
+  }
+  return v;
+}
+
+/** A seed: a whole number from 0 to 2^64 - 1, as a number (up to 2^53 - 1) or a BigInt. */
+function u64(v, what) {
+  if (typeof v === 'bigint') {
+    if (v < 0n || v > 0xFFFFFFFFFFFFFFFFn) throw refuse(`${what} must be from 0 to 2^64 - 1, got ${shown(v)}`);
+    return v;
+  }
+  if (!Number.isSafeInteger(v) || v < 0) {
+    throw refuse(`${what} must be a whole number from 0 to 2^53 - 1, or a BigInt up to 2^64 - 1, got ${shown(v)}`);
+  }
+  return BigInt(v);
+}
+
+/** A name: a string. */
+function text(v, what) {
+  if (typeof v !== 'string') throw refuse(`${what} must be a string, got ${shown(v)}`);
+  return v;
+}
+
 // ---- Loading ----
 
 /**
  * Loads the engine. `source`: the module's bytes (ArrayBuffer, typed array), a
  * WebAssembly.Module, a fetch Response (or a promise of one), or a URL / path (fetched in a
- * browser, read from disk in Node).
+ * browser, read from disk in Node); by default `boids_ffi.wasm` next to this file (as the npm
+ * package and `scripts/web` lay them out).
  */
-export async function loadBoids(source) {
+export async function loadBoids(source = new URL('./boids_ffi.wasm', import.meta.url)) {
   let module;
   if (source instanceof WebAssembly.Module) {
     module = source;
@@ -225,7 +267,7 @@ export class Boids {
     this.memory = instance.exports.memory;
     this.dead = false;
     this._dv = null;
-    this.scratch = this.exports.boids_wasm_alloc(SCRATCH);
+    this.scratch = this.exports.boids_wasm_alloc(SCRATCH) >>> 0;
     if (!this.scratch) throw new Error('boids: no memory for the scratch block');
     this.abiVersion = this.exports.boids_abi_version();
     if (this.abiVersion !== ABI_VERSION) {
@@ -239,12 +281,14 @@ export class Boids {
     }
     this.version = this.cString(this.exports.boids_version());
     this._finalizer = typeof FinalizationRegistry !== 'undefined'
-      ? new FinalizationRegistry(({ index, generation }) => {
+      ? new FinalizationRegistry(({ index, generation, buffers }) => {
         if (this.dead) return;
         const dv = this.dv();
         dv.setUint32(this.scratch, index, true);
         dv.setUint32(this.scratch + 4, generation, true);
         this.exports.boids_world_destroy(this.scratch);
+        for (const b of buffers) this.exports.boids_wasm_free(b.ptr, b.bytes);
+        buffers.clear();
       })
       : null;
   }
@@ -256,7 +300,8 @@ export class Boids {
   }
 
   cString(ptr) {
-    const bytes = new Uint8Array(this.memory.buffer, ptr);
+    // Addresses are u32: above 2 GiB the i32 the export returns is negative.
+    const bytes = new Uint8Array(this.memory.buffer, ptr >>> 0);
     const end = bytes.indexOf(0);
     return new TextDecoder().decode(bytes.subarray(0, end < 0 ? 0 : end));
   }
@@ -266,9 +311,10 @@ export class Boids {
     // A lone UTF-16 surrogate has no UTF-8 form: TextEncoder would write U+FFFD in its place,
     // and two different names would find the same flock. (With the u flag, a paired surrogate
     // is one code point and does not match.)
-    const lone = /[\uD800-\uDFFF]/u.exec(String(text));
+    if (typeof text !== 'string') throw refuse(`a name must be a string, got ${shown(text)}`);
+    const lone = /[\uD800-\uDFFF]/u.exec(text);
     if (lone) throw new BoidsError(3, `name is not valid Unicode: a lone UTF-16 surrogate at index ${lone.index}`);
-    const bytes = new TextEncoder().encode(String(text));
+    const bytes = new TextEncoder().encode(text);
     if (bytes.length > 255) throw new BoidsError(3, `name must be 1..=255 bytes, got ${bytes.length}`);
     const at = this.scratch + NAME_AT + slot * 256;
     new Uint8Array(this.memory.buffer, at, bytes.length + 1).set([...bytes, 0]);
@@ -296,9 +342,19 @@ export class Boids {
   }
 
   alloc(bytes) {
-    const p = this.raw('boids_wasm_alloc', bytes);
-    if (!p) throw new BoidsError(3, `cannot allocate ${bytes} bytes in the module's memory`);
+    const p = this.raw('boids_wasm_alloc', bytes) >>> 0;
+    if (!p) throw new BoidsError(OUT_OF_MEMORY, `cannot allocate ${bytes} bytes in the module's memory`);
     return p;
+  }
+
+  /** Makes sure the module's allocator holds `bytes` more (allocated and freed again, so the
+   * engine's own allocations during the next call find them): a call the memory cannot hold is
+   * refused with OUT_OF_MEMORY here, before the engine would trap on it. */
+  reserve(bytes) {
+    const n = Math.ceil(bytes);
+    const p = this.raw('boids_wasm_alloc', n) >>> 0;
+    if (!p) throw new BoidsError(OUT_OF_MEMORY, `the module's memory cannot grow by the ${n} bytes this call may need`);
+    this.raw('boids_wasm_free', p, n);
   }
 
   free(ptr, bytes) {
@@ -330,7 +386,9 @@ export class Boids {
 
   /** A new world: `seed` (number or BigInt), `threads` (0 or 1 here, both this thread: no threads). */
   createWorld({ seed = 0, threads = 0 } = {}) {
-    const def = merge(this.defaults('boids_default_world_def', 'BoidsWorldDef'), { seed: BigInt(seed), threads }, 'BoidsWorldDef');
+    const s = u64(seed, 'seed');
+    const t = u32(threads, 'threads');
+    const def = merge(this.defaults('boids_default_world_def', 'BoidsWorldDef'), { seed: s, threads: t }, 'BoidsWorldDef');
     const at = this.put('BoidsWorldDef', def);
     const out = this.scratch + 64;
     this.call('boids_world_create', at, out);
@@ -340,17 +398,27 @@ export class Boids {
   /** A world from bytes `World.save` wrote (here or in any native build): it continues bit for
    * bit as the saved one would. */
   loadWorld(bytes, { threads = 0 } = {}) {
-    const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-    const def = merge(this.defaults('boids_default_world_def', 'BoidsWorldDef'), { threads }, 'BoidsWorldDef');
-    const at = this.put('BoidsWorldDef', def);
-    const ptr = this.alloc(Math.max(data.length, 1));
+    if (!(bytes instanceof ArrayBuffer || ArrayBuffer.isView(bytes))) {
+      throw refuse(`loadWorld needs the saved bytes (a Uint8Array or ArrayBuffer), got ${shown(bytes)}`);
+    }
+    const t = u32(threads, 'threads');
+    // A view of the module's own memory would detach when the allocation below grows it.
+    let data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
+    if (data.buffer === this.memory.buffer) data = data.slice();
+    const len = data.length;
+    const size = Math.max(len, 1);
+    // A load holds the bytes, the decoded world and its index: reserve for all of it.
+    this.reserve(size * 4 + (1 << 20));
+    const ptr = this.alloc(size);
     try {
-      new Uint8Array(this.memory.buffer, ptr, data.length).set(data);
+      new Uint8Array(this.memory.buffer, ptr, len).set(data);
+      const def = merge(this.defaults('boids_default_world_def', 'BoidsWorldDef'), { threads: t }, 'BoidsWorldDef');
+      const at = this.put('BoidsWorldDef', def);
       const out = this.scratch + 64;
-      this.call('boids_world_load', at, ptr, data.length, out);
+      this.call('boids_world_load', at, ptr, len, out);
       return new World(this, readStruct(this.dv(), out, 'BoidsWorldId'));
     } finally {
-      this.free(ptr, Math.max(data.length, 1));
+      this.free(ptr, size);
     }
   }
 }
@@ -361,7 +429,45 @@ export class World {
     this.lib = lib;
     this.id = id;
     this._token = {};
-    lib._finalizer?.register(this, { ...id }, this._token);
+    /** The flock handles given out, one per flock (so their read buffers are found again). */
+    this._flocks = new Map();
+    /** Every read buffer of this world's flocks, `{ ptr, bytes }`: freed with the world. */
+    this._buffers = new Set();
+    /** Boids in the world, as last counted (`null`: count again before the next step). */
+    this._boids = null;
+    lib._finalizer?.register(this, { ...id, buffers: this._buffers }, this._token);
+  }
+
+  /** The handle of flock `id` (the same object for the same flock). */
+  _handle(id, name) {
+    const key = `${id.index}:${id.generation}`;
+    let f = this._flocks.get(key);
+    if (!f) {
+      f = new Flock(this, id, name);
+      this._flocks.set(key, f);
+    } else if (name != null) {
+      f.name = name;
+    }
+    return f;
+  }
+
+  /** `f` if it is a flock of this world (of this module instance); else refused. */
+  _own(f, what) {
+    if (!(f instanceof Flock) || f.lib !== this.lib || f.world !== this) {
+      throw refuse(`${what} must be a flock of this world (from createFlock, createPreset, findFlock or flocks), got ${f instanceof Flock ? 'a flock of another world or module instance' : shown(f)}`);
+    }
+    return f;
+  }
+
+  /** Memory a step may take on top of what the world holds (its first step after a spawn sizes
+   * the index and the buffers of the next state), reserved before the step. */
+  _stepReserve() {
+    if (this._boids === null) {
+      let n = 0;
+      for (const f of this.flocks()) n += f.count;
+      this._boids = n;
+    }
+    return this._boids * 512 + (1 << 20);
   }
 
   /** Writes the world id into the scratch's id slot `slot`; returns its address. */
@@ -376,12 +482,14 @@ export class World {
 
   /** Advances every flock by `dt` seconds (0 < dt <= 1). */
   step(dt) {
+    this.lib.reserve(this._stepReserve());
     this.lib.call('boids_world_step', this.ptr(), dt);
   }
 
   /** Starts a step (here it runs at once: no threads); until `stepEnd`, reads see the state
    * before it and every other call throws BUSY. */
   stepBegin(dt) {
+    this.lib.reserve(this._stepReserve());
     this.lib.call('boids_world_step_begin', this.ptr(), dt);
   }
 
@@ -420,49 +528,62 @@ export class World {
    * any native build. */
   save() {
     const lib = this.lib;
+    // Measuring the save builds it once: room for that first.
+    lib.reserve(this._stepReserve());
     const len = lib.scratch + 64;
     const r = lib.raw('boids_world_save', this.ptr(), 0, 0, len);
     if (r !== 4 && r !== 0) throw new BoidsError(r, lib.cString(lib.exports.boids_last_error_message()));
     const n = lib.dv().getUint32(len, true);
-    const ptr = lib.alloc(Math.max(n, 1));
+    const size = Math.max(n, 1);
+    // Writing a save takes about three times its size inside the engine, besides the buffer.
+    lib.reserve(size * 4 + (1 << 20));
+    const ptr = lib.alloc(size);
     try {
       lib.call('boids_world_save', this.ptr(), ptr, n, len);
       return new Uint8Array(lib.memory.buffer, ptr, n).slice();
     } finally {
-      lib.free(ptr, Math.max(n, 1));
+      lib.free(ptr, size);
     }
   }
 
   /** A new flock named `name` with `params` laid over the defaults (no boids yet: `spawn`). */
   createFlock(name, params) {
     const lib = this.lib;
+    text(name, 'the flock name');
     const def = lib.defaults('boids_default_flock_def', 'BoidsFlockDef');
-    def.name = lib.name(name);
     def.params = merge(def.params, params, 'BoidsFlockParams');
+    def.name = lib.name(name);
     const at = lib.put('BoidsFlockDef', def);
     const out = lib.scratch + 64;
     lib.call('boids_flock_create', this.ptr(), at, out);
-    return new Flock(this, readStruct(lib.dv(), out, 'BoidsFlockId'), name);
+    this._boids = null;
+    return this._handle(readStruct(lib.dv(), out, 'BoidsFlockId'), name);
   }
 
   /** A preset's whole scene (its flocks, obstacles, relations); returns its main flock, named
    * `name` (a second flock is `<name>-predator`). */
   createPreset(preset, name = preset) {
     const lib = this.lib;
+    text(preset, 'the preset');
+    text(name, 'the flock name');
     const out = lib.scratch + 64;
+    // A preset's scene (its flocks, and the reef's meshes) takes a few MiB.
+    lib.reserve(16 * 2 ** 20);
     lib.call('boids_flock_create_preset', this.ptr(), lib.name(preset, 0), lib.name(name, 1), out);
-    return new Flock(this, readStruct(lib.dv(), out, 'BoidsFlockId'), name);
+    this._boids = null;
+    return this._handle(readStruct(lib.dv(), out, 'BoidsFlockId'), name);
   }
 
   /** The flock named `name` (throws NOT_FOUND). */
   findFlock(name) {
     const lib = this.lib;
+    text(name, 'the flock name');
     const out = lib.scratch + 64;
     lib.call('boids_flock_find', this.ptr(), lib.name(name), out);
-    return new Flock(this, readStruct(lib.dv(), out, 'BoidsFlockId'), name);
+    return this._handle(readStruct(lib.dv(), out, 'BoidsFlockId'), name);
   }
 
-  /** Every flock, in slot order (names unknown to the handles: null). */
+  /** Every flock, in slot order, with its name. */
   flocks() {
     const lib = this.lib;
     const count = lib.scratch + 64;
@@ -473,8 +594,12 @@ export class World {
     const ptr = lib.alloc(Math.max(n * size, 1));
     try {
       lib.call('boids_world_list_flocks', this.ptr(), ptr, n, count);
-      const dv = lib.dv();
-      return Array.from({ length: n }, (_, k) => new Flock(this, readStruct(dv, ptr + k * size, 'BoidsFlockId'), null));
+      const ids = Array.from({ length: n }, (_, k) => readStruct(lib.dv(), ptr + k * size, 'BoidsFlockId'));
+      return ids.map((id) => {
+        const f = this._handle(id, null);
+        f.name = f.readName();
+        return f;
+      });
     } finally {
       lib.free(ptr, Math.max(n * size, 1));
     }
@@ -483,6 +608,8 @@ export class World {
   /** How flock `from` reacts to flock `to` within `radius` (`RelationKind`). */
   setRelation(from, to, kind, radius, weight) {
     const lib = this.lib;
+    this._own(from, 'from');
+    this._own(to, 'to');
     const a = lib.put('BoidsFlockId', from.id, lib.scratch + 16);
     const b = lib.put('BoidsFlockId', to.id, lib.scratch + 32);
     lib.call('boids_world_set_relation', this.ptr(), a, b, kind, radius, weight);
@@ -570,11 +697,16 @@ export class World {
     }
   }
 
-  /** Destroys the world and everything in it (waits for a step in flight). Idempotent. */
+  /** Destroys the world and everything in it, its flocks' read buffers too (waits for a step
+   * in flight). Idempotent. */
   destroy() {
     if (!this.lib.dead && this.isValid) {
       this.lib.call('boids_world_destroy', this.ptr());
     }
+    for (const f of this._flocks.values()) f.release();
+    this._flocks.clear();
+    if (!this.lib.dead) for (const b of this._buffers) this.lib.free(b.ptr, b.bytes);
+    this._buffers.clear();
     this.lib._finalizer?.unregister(this._token);
   }
 }
@@ -587,13 +719,15 @@ const READS = {
   matrices: ['boids_flock_read_matrices', 64, Float32Array, 16],
 };
 
-/** A flock of a world. */
+/** A flock of a world. Handles come from the world (`createFlock`, `createPreset`,
+ * `findFlock`, `flocks`): one per flock. */
 export class Flock {
   constructor(world, id, name) {
     this.world = world;
     this.lib = world.lib;
     this.id = id;
     this.name = name;
+    /** Read buffers by kind: `{ ptr, bytes, capacity, count, view }`. */
     this._buffers = {};
   }
 
@@ -603,6 +737,18 @@ export class Flock {
 
   get isValid() {
     return this.lib.raw('boids_flock_is_valid', this.ptr()) === 1;
+  }
+
+  /** The flock's name, as the world has it (boids_flock_name). */
+  readName() {
+    const lib = this.lib;
+    const len = lib.scratch + 64;
+    const r = lib.raw('boids_flock_name', this.ptr(), 0, 0, len);
+    if (r !== 4 && r !== 0) throw new BoidsError(r, lib.cString(lib.exports.boids_last_error_message()));
+    const n = lib.dv().getUint32(len, true);
+    const at = lib.scratch + NAME_AT; // a name is at most 255 bytes and its NUL: one name slot
+    lib.call('boids_flock_name', this.ptr(), at, 256, len);
+    return new TextDecoder().decode(new Uint8Array(lib.memory.buffer, at, n));
   }
 
   /** Number of boids. */
@@ -626,20 +772,28 @@ export class Flock {
     this.lib.call('boids_flock_set_params', this.ptr(), this.lib.put('BoidsFlockParams', p));
   }
 
-  /** Adds `n` boids placed by `spawn` (laid over the default spawn); returns the first new id. */
+  /** Adds `n` boids (a whole number, 0 to 2^32 - 1) placed by `spawn` (laid over the default
+   * spawn); returns the first new id. */
   spawn(n, spawn) {
     const lib = this.lib;
+    u32(n, 'the number of boids to spawn');
     const s = merge(lib.defaultSpawn(), spawn, 'BoidsSpawnDef');
     const at = lib.put('BoidsSpawnDef', s);
     const out = lib.scratch + 64;
+    lib.reserve(n * 256 + (1 << 16));
+    this.world._boids = null;
     lib.call('boids_flock_spawn', this.ptr(), n, at, out);
     return lib.dv().getUint32(out, true);
   }
 
-  /** Grows (spawning with `spawn`) or shrinks (highest ids first) the flock to `n` boids. */
+  /** Grows (spawning with `spawn`) or shrinks (highest ids first) the flock to `n` boids (a
+   * whole number, 0 to 2^32 - 1). */
   resize(n, spawn) {
     const lib = this.lib;
+    u32(n, 'the flock size');
     const at = lib.put('BoidsSpawnDef', merge(lib.defaultSpawn(), spawn, 'BoidsSpawnDef'));
+    lib.reserve(n * 256 + (1 << 16));
+    this.world._boids = null;
     lib.call('boids_flock_resize', this.ptr(), n, at);
   }
 
@@ -649,22 +803,51 @@ export class Flock {
     lib.call('boids_flock_set_target', this.ptr(), lib.put('BoidsVec3', vec3(point), lib.scratch + 64));
   }
 
-  /** A typed-array view of one read into this flock's buffer (see the file's notes). */
+  /** One read into this flock's buffer for `kind`; returns its view (see the file's notes). */
   read(kind, ...extra) {
     const [fn, bytes, Type, per] = READS[kind];
     const lib = this.lib;
     const n = this.count;
     let buf = this._buffers[kind];
     if (!buf || buf.capacity < n) {
-      if (buf) lib.free(buf.ptr, buf.capacity * bytes);
       const capacity = Math.max(n, 1);
-      buf = this._buffers[kind] = { ptr: lib.alloc(capacity * bytes), capacity };
+      const ptr = lib.alloc(capacity * bytes);
+      if (buf) this._forget(buf);
+      buf = this._buffers[kind] = { ptr, bytes: capacity * bytes, capacity, count: 0, view: null };
+      this.world._buffers.add(buf);
     }
     const out = lib.scratch + 64;
     if (kind === 'matrices') lib.call(fn, this.ptr(), extra[0] ?? 1, buf.ptr, buf.capacity, out);
     else lib.call(fn, this.ptr(), buf.ptr, buf.capacity, out);
-    const got = lib.dv().getUint32(out, true);
-    return new Type(lib.memory.buffer, buf.ptr, got * per);
+    buf.count = lib.dv().getUint32(out, true) * per;
+    buf.view = new Type(lib.memory.buffer, buf.ptr, buf.count);
+    return buf.view;
+  }
+
+  /** The values of the last read of `kind` ('positions', 'velocities', 'ids', 'orientations',
+   * 'matrices') as a view over the module's memory as it is now: the same values as that
+   * read's view, but never detached by memory growth since. Null before any such read. */
+  view(kind) {
+    const buf = this._buffers[kind];
+    if (!buf) return null;
+    if (buf.view.buffer !== this.lib.memory.buffer) {
+      buf.view = new READS[kind][2](this.lib.memory.buffer, buf.ptr, buf.count);
+    }
+    return buf.view;
+  }
+
+  /** One read copied into `into` (a typed array of the read's type, long enough: else
+   * BUFFER_TOO_SMALL); returns how many numbers were written. */
+  readInto(kind, into, ...extra) {
+    const Type = READS[kind][2];
+    if (!(into instanceof Type)) throw refuse(`${kind}: a ${Type.name} to copy into is needed, got ${shown(into)}`);
+    if (into.buffer === this.lib.memory.buffer) throw refuse(`${kind}: the array to copy into must not be a view of the module's memory`);
+    const v = this.read(kind, ...extra);
+    if (into.length < v.length) {
+      throw new BoidsError(4, `${kind}: the array holds ${into.length} numbers, ${v.length} needed`);
+    }
+    into.set(v);
+    return v.length;
   }
 
   /** Positions in id order: x, y, z per boid (a view: see the file's notes). */
@@ -678,21 +861,40 @@ export class Flock {
   /** 4x4 instance matrices, column-major, uniform `scale`: 16 floats per boid. */
   matrices(scale = 1) { return this.read('matrices', scale); }
 
-  /** Overwrites every boid's positions (`xyz`: 3 floats per boid, id order). */
+  /** Positions copied into `into` (a Float32Array of at least 3 × count); returns the
+   * number of floats written. */
+  readPositions(into) { return this.readInto('positions', into); }
+  /** Velocities copied into `into` (a Float32Array). */
+  readVelocities(into) { return this.readInto('velocities', into); }
+  /** Ids copied into `into` (a Uint32Array). */
+  readIds(into) { return this.readInto('ids', into); }
+  /** Orientations copied into `into` (a Float32Array of at least 4 × count). */
+  readOrientations(into) { return this.readInto('orientations', into); }
+  /** Matrices copied into `into` (a Float32Array of at least 16 × count). */
+  readMatrices(into, scale = 1) { return this.readInto('matrices', into, scale); }
+
+  /** Overwrites every boid's positions (`xyz`: 3 floats per boid, id order; a view from a
+   * read of this module is fine). */
   writePositions(xyz) { this.write('boids_flock_write_positions', xyz); }
   /** Overwrites every boid's velocities. */
   writeVelocities(xyz) { this.write('boids_flock_write_velocities', xyz); }
 
   write(fn, xyz) {
     const lib = this.lib;
-    const data = xyz instanceof Float32Array ? xyz : Float32Array.from(xyz);
-    if (data.length % 3 !== 0) throw new BoidsError(3, `expected 3 floats per boid, got ${data.length} floats`);
-    const ptr = lib.alloc(Math.max(data.byteLength, 1));
+    let data = xyz instanceof Float32Array ? xyz : Float32Array.from(xyz);
+    // A view of the module's memory (a read's, edited in place) detaches when the allocation
+    // below grows the memory: copy it out first. Sizes are kept here, never read back from a
+    // view after a call into the module.
+    if (data.buffer === lib.memory.buffer) data = data.slice();
+    const floats = data.length;
+    if (floats % 3 !== 0) throw new BoidsError(3, `expected 3 floats per boid, got ${floats} floats`);
+    const bytes = Math.max(floats * 4, 1);
+    const ptr = lib.alloc(bytes);
     try {
-      new Float32Array(lib.memory.buffer, ptr, data.length).set(data);
-      lib.call(fn, this.ptr(), ptr, data.length / 3);
+      new Float32Array(lib.memory.buffer, ptr, floats).set(data);
+      lib.call(fn, this.ptr(), ptr, floats / 3);
     } finally {
-      lib.free(ptr, Math.max(data.byteLength, 1));
+      lib.free(ptr, bytes);
     }
   }
 
@@ -700,12 +902,18 @@ export class Flock {
   destroy() {
     this.lib.call('boids_flock_destroy', this.ptr());
     this.release();
+    this.world._flocks.delete(`${this.id.index}:${this.id.generation}`);
+    this.world._boids = null;
   }
 
   /** Frees the flock's read buffers (the flock stays). */
   release() {
-    for (const [kind, b] of Object.entries(this._buffers)) this.lib.free(b.ptr, b.capacity * READS[kind][1]);
+    for (const b of Object.values(this._buffers)) this._forget(b);
     this._buffers = {};
+  }
+
+  _forget(buf) {
+    if (this.world._buffers.delete(buf) && !this.lib.dead) this.lib.free(buf.ptr, buf.bytes);
   }
 }
 

@@ -95,6 +95,25 @@ steps_table() {
 # TypeScript's compiler (no dependencies of its own) from the npm registry into target/tools/ts,
 # fetched by Node itself (Debian's nodejs comes without npm). Sets TSC; false when unavailable.
 TS_VERSION=5.6.3
+# npm, for packing and installing the npm package (the registry's own tarball: it bundles its
+# dependencies and runs on the Node Debian ships; Debian's npm package pulls in hundreds more).
+NPM_VERSION=10.8.2
+need_npm() {
+  local dir="$ROOT/target/tools/npm"
+  NPM="$dir/package/bin/npm-cli.js"
+  [ -f "$NPM" ] && return 0
+  echo "installing npm $NPM_VERSION (npm registry) into target/tools/npm"
+  mkdir -p "$dir"
+  node -e '
+    const [url, file] = process.argv.slice(1);
+    fetch(url).then(async (r) => {
+      if (!r.ok) throw new Error(`${url}: ${r.status}`);
+      require("fs").writeFileSync(file, Buffer.from(await r.arrayBuffer()));
+    }).catch((e) => { console.error(String(e)); process.exit(1); });
+  ' "https://registry.npmjs.org/npm/-/npm-$NPM_VERSION.tgz" "$dir/npm.tgz" &&
+    tar -xzf "$dir/npm.tgz" -C "$dir" && rm -f "$dir/npm.tgz" && [ -f "$NPM" ]
+}
+
 need_tsc() {
   local dir="$ROOT/target/tools/ts"
   TSC="$dir/package/bin/tsc"

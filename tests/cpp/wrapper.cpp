@@ -60,6 +60,7 @@ int main() {
     p.target_point = boids::Vec3{0, 0, 0};
     boids::Flock fish = world.create_flock("fish", p);
     CHECK(fish.valid());
+    CHECK(fish.name() == "fish");
     CHECK(fish.size() == 0);
     CHECK(fish.spawn(100, boids::Spawn::box({-5, -5, -5}, {5, 5, 5}).speeds(1, 2)) == 0);
     CHECK(fish.spawn(10, boids::Spawn::sphere({0, 0, 0}, 2).heading({0, 0, 1})) == 100);

@@ -122,6 +122,8 @@ static unsafe partial class BoidsTests
                 Assert(f.Spawn(50) == 100, "ids continue");
                 Assert(f.Count == 150, "count");
                 Assert(w.FindFlock("fish").Count == 150, "find");
+                Assert(f.Name == "fish" && w.FindFlock("fish").Name == "fish", "name");
+                Assert(w.CreateFlock("poisson \u00e9t\u00e9").Name == "poisson \u00e9t\u00e9", "a UTF-8 name round trip");
                 Assert(w.FindFlock("nobody") == null, "not found is null");
                 Refused(BoidsResult.InvalidArgument, () => w.CreateFlock("fish"));
                 f.PerceptionRadius = 2.5f;

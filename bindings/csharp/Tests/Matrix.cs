@@ -329,6 +329,7 @@ static unsafe partial class BoidsTests
         };
         r["BoidsFlock.ClearWakeRegion"] = fx => Gone(fx, "ClearWakeRegion", f => f.ClearWakeRegion());
         r["BoidsFlock.IsAsleep"] = fx => Gone(fx, "IsAsleep", f => { var a = f.IsAsleep; });
+        r["BoidsFlock.Name"] = fx => Gone(fx, "Name", f => { var n = f.Name; });
         r["BoidsFlock.Spawn"] = fx =>
         {
             Param<ArgumentOutOfRangeException>(fx, "Spawn(-1)", "n", () => fx.F.Spawn(-1));

@@ -236,6 +236,52 @@ pub unsafe extern "C" fn boids_flock_set_wake_region(
     })
 }
 
+/// Writes the flock's name, UTF-8 and NUL-terminated, to `out` (room for `capacity` bytes,
+/// the NUL included), and its length in bytes (the NUL not included) to `out_len`. When `out`
+/// is too small (a NULL `out` with `capacity` 0 asks for the length), returns
+/// `BOIDS_RESULT_BUFFER_TOO_SMALL`, writes the length to `out_len` and nothing to `out`.
+/// Allowed while a step is in flight.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
+///
+/// # Safety
+/// `out` is NULL or holds `capacity` writable bytes; `out_len` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_flock_name(
+    flock: BoidsFlockId,
+    out: *mut c_char,
+    capacity: usize,
+    out_len: *mut usize,
+) -> BoidsResult {
+    boundary(|| {
+        need_out(out_len, "out_len")?;
+        if out.is_null() && capacity > 0 {
+            return Err(null("out"));
+        }
+        let name = with_flock_in_flight(flock, |w, id| {
+            Ok(w.flock(id).expect("checked").name().to_owned())
+        })?;
+        // SAFETY: checked non-null; the length is written on success and on BUFFER_TOO_SMALL.
+        unsafe { write(out_len, name.len()) };
+        if capacity < name.len() + 1 {
+            return Err(Fail::new(
+                BoidsResult::BufferTooSmall,
+                format!(
+                    "buffer holds {capacity} bytes, the name needs {} (with its NUL)",
+                    name.len() + 1
+                ),
+            ));
+        }
+        // SAFETY: `out` holds at least `name.len() + 1` bytes (checked above), per the contract,
+        // and never overlaps our string.
+        unsafe {
+            std::ptr::copy_nonoverlapping(name.as_ptr(), out.cast::<u8>(), name.len());
+            *out.add(name.len()) = 0;
+        }
+        Ok(())
+    })
+}
+
 /// Writes 1 to `out_asleep` if the last step skipped the flock (observer outside its wake
 /// region), else 0.
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.

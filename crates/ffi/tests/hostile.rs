@@ -885,6 +885,28 @@ fn matrix() -> Vec<Row> {
             flock_ids(fx, |f| unsafe { boids_flock_is_asleep(f, &mut a) });
             busy("asleep", |b| unsafe { boids_flock_is_asleep(b.f, &mut a) });
         }),
+        ("boids_flock_name", |fx| {
+            let mut len = 0usize;
+            let mut buf = [0 as std::ffi::c_char; 1];
+            refused(fx, "NULL out_len", NullPointer, || unsafe {
+                boids_flock_name(fx.f, buf.as_mut_ptr(), buf.len(), null_mut())
+            });
+            refused(fx, "NULL out with a capacity", NullPointer, || unsafe {
+                boids_flock_name(fx.f, null_mut(), 8, &mut len)
+            });
+            // The fixture's flock is "f": a byte and its NUL do not fit in one.
+            refused(fx, "buffer one byte short", BufferTooSmall, || unsafe {
+                boids_flock_name(fx.f, buf.as_mut_ptr(), buf.len(), &mut len)
+            });
+            assert_eq!(len, 1, "the length needed comes with BUFFER_TOO_SMALL");
+            assert_eq!(buf, [0; 1], "nothing written to a buffer too small");
+            flock_ids(fx, |f| unsafe {
+                boids_flock_name(f, buf.as_mut_ptr(), buf.len(), &mut len)
+            });
+            busy("name", |b| unsafe {
+                boids_flock_name(b.f, buf.as_mut_ptr(), buf.len(), &mut len)
+            });
+        }),
         ("boids_flock_spawn", |fx| {
             let s = boids_default_spawn_def();
             let mut first = 0;

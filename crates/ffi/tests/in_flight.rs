@@ -183,6 +183,7 @@ const NO_WORLD: &[&str] = &[
 /// Exports allowed while a step is in flight (each checked below).
 const ALLOWED: &[&str] = &[
     "boids_flock_count",
+    "boids_flock_name",
     "boids_flock_read_positions",
     "boids_flock_read_velocities",
     "boids_flock_read_ids",
@@ -450,6 +451,18 @@ fn while_a_step_runs_the_reads_see_the_state_before_and_everything_else_is_busy(
     assert_eq!(boids_flock_is_valid(fx.f), 1);
     assert_eq!(boids_flock_is_valid(fx.big), 1);
     assert_eq!(boids_mesh_is_valid(fx.m), 1);
+    let mut name = [0 as std::ffi::c_char; 64];
+    let mut len = 0;
+    assert_eq!(
+        unsafe { boids_flock_name(fx.big, name.as_mut_ptr(), name.len(), &mut len) },
+        Ok,
+        "{}",
+        msg()
+    );
+    assert!(
+        len > 0 && name[len] == 0,
+        "the name, NUL-terminated, during a step"
+    );
     assert_eq!(
         [reads(fx.f), reads(fx.big)],
         before,

@@ -592,6 +592,23 @@ namespace BoidsFlocking
             Interop.Check(NativeMethods.boids_flock_set_wake_region(Id, null, null));
         }
 
+        /// <summary>The flock's name (boids_flock_name).</summary>
+        public string Name
+        {
+            get
+            {
+                UIntPtr len;
+                BoidsResult r = NativeMethods.boids_flock_name(Id, null, UIntPtr.Zero, &len);
+                if (r != BoidsResult.BufferTooSmall) Interop.Check(r);
+                byte[] buf = new byte[(int)len + 1];
+                fixed (byte* p = buf)
+                {
+                    Interop.Check(NativeMethods.boids_flock_name(Id, p, (UIntPtr)buf.Length, &len));
+                }
+                return Encoding.UTF8.GetString(buf, 0, (int)len);
+            }
+        }
+
         /// <summary>True if the last step skipped this flock (observer outside its wake region, or
         /// farther than its sleep distance).</summary>
         public bool IsAsleep

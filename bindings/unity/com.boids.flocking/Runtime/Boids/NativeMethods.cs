@@ -218,6 +218,7 @@ namespace BoidsFlocking.Native
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_set_bounds(BoidsFlockId flock, BoidsBounds* bounds);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_set_wake_region(BoidsFlockId flock, BoidsVec3* min, BoidsVec3* max);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_is_asleep(BoidsFlockId flock, int* out_asleep);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_name(BoidsFlockId flock, byte* out_buf, UIntPtr capacity, UIntPtr* out_len);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_spawn(BoidsFlockId flock, uint count, BoidsSpawnDef* spawn, uint* out_first_id);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_resize(BoidsFlockId flock, uint count, BoidsSpawnDef* spawn);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_add_boids(BoidsFlockId flock, BoidsVec3* positions, BoidsVec3* velocities, UIntPtr count, uint* out_first_id);
