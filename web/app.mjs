@@ -1,36 +1,55 @@
 // The playground: the engine (boids.mjs over boids_ffi.wasm) on this page's main thread, one
-// fixed step of 1/60 s per animation frame, drawn on a 2-D canvas. The model is small enough
-// per frame (a 2,000-boid step takes about a millisecond) that a worker would add a copy of the
-// state per frame and gain nothing visible; it stays here.
+// fixed step of 1/60 s per animation frame, drawn with WebGL2 (render.mjs: one instanced draw
+// per flock), or on a 2-D canvas where WebGL2 is missing. A worker would add a copy of the
+// state per frame; the step stays here.
 //
-// URL parameters: preset=NAME (or school), count=N (school), view=top|perspective,
-// warm=N (steps before the first frame), paused=1, test=N (the headless test: see runTest).
+// The page's whole state is in its URL, kept up to date as it changes, so a link reproduces
+// the scene and its hash: preset=NAME (or school), count=N (school), view=top|perspective,
+// yaw, pitch, paused=1, tool=obstacle|predator|target, each slider by its field name, and the
+// clicks so far (drops=tool:x,y,z;... with the step each happened at). Also warm=N (steps before
+// the first frame) and test=N (the headless test: see runTest).
 
-import { loadBoids, PRESETS, PlaneLock, BoundsKind } from './boids.mjs';
+import { loadBoids, PRESETS, PlaneLock, BoundsKind, ObstacleKind, RelationKind } from './boids.mjs';
 import { SLIDERS, schoolSetup, toScenarioToml, toCSharp } from './export.mjs';
+import { createRenderer, camera, unproject } from './render.mjs';
 
 const DT = Math.fround(1 / 60);
 const SEED = 1;
 const COLOURS = ['#4fc3f7', '#ffb74d', '#aed581', '#f06292'];
+const RGB = COLOURS.map((c) => [1, 3, 5].map((k) => parseInt(c.slice(k, k + 2), 16) / 255));
 
 const $ = (id) => document.getElementById(id);
 const canvas = $('view');
-const ctx = canvas.getContext('2d');
 const query = new URLSearchParams(location.search);
+// WebGL2 when the browser has it (software GL in a headless browser too); else a 2-D canvas.
+let renderer = null;
+try {
+  renderer = query.get('gl') === '0' ? null : createRenderer(canvas);
+} catch (e) {
+  console.warn(`WebGL2 unavailable (${e.message}): drawing on a 2-D canvas`);
+}
+const ctx = renderer ? null : canvas.getContext('2d');
 const errors = [];
 window.addEventListener('error', (e) => errors.push(String(e.message)));
 window.addEventListener('unhandledrejection', (e) => errors.push(String(e.reason)));
 const consoleError = console.error.bind(console);
 console.error = (...a) => { errors.push(a.map(String).join(' ')); consoleError(...a); };
 
+const num = (name, fallback) => (query.has(name) && Number.isFinite(Number(query.get(name))) ? Number(query.get(name)) : fallback);
 const ui = {
-  preset: query.get('preset') ?? 'fish-tank',
-  count: Number(query.get('count') ?? 2000),
-  view: query.get('view') ?? 'top',
+  preset: query.get('preset') ?? 'shark',
+  count: Math.min(Math.max(Math.round(num('count', 6000)), 100), 100_000),
+  view: query.get('view') ?? 'perspective',
   playing: query.get('paused') !== '1',
-  yaw: 0.6,
-  pitch: 0.45,
+  yaw: num('yaw', 0.6),
+  pitch: num('pitch', 0.45),
+  tool: query.get('tool') ?? 'obstacle',
 };
+/** Slider values from the URL, applied over the preset's own after each build. */
+const urlParams = {};
+for (const [field] of SLIDERS) if (query.has(field) && Number.isFinite(Number(query.get(field)))) urlParams[field] = Number(query.get(field));
+/** The clicks so far: `{ step, tool, at: [x, y, z] }`, replayed on a rebuild from the URL. */
+let drops = parseDrops(query.get('drops') ?? '');
 
 let boids;
 let world = null;
@@ -39,14 +58,24 @@ let main = null;
 let steps = 0;
 let msAvg = 0;
 let extent = { min: [-10, -10, -10], max: [10, 10, 10] };
+/** The scene's size as built (what a click's rock and predator are scaled by: never the view,
+ * which grows as it draws, so a URL's clicks replay the same whatever was drawn). */
+let sceneSize = 1;
+let boundsShape = null;
 let plane = 0;
+let spheres = [];
+let predator = null;
+let frames = [];
+let pending = [];
 
 function showError(e) {
   $('error').textContent = e ? String(e.message ?? e) : '';
 }
 
-/** A new world for the picked preset (or the school), with the sliders set from its params. */
+/** A new world for the picked preset (or the school), with the sliders set from its params
+ * (and the URL's over them); the URL's clicks are replayed at their steps as it runs. */
 function build() {
+  showError(null);
   world?.destroy();
   world = boids.createWorld({ seed: SEED });
   if (ui.preset === 'school') {
@@ -56,19 +85,105 @@ function build() {
   } else {
     main = world.createPreset(ui.preset, ui.preset);
   }
+  if (Object.keys(urlParams).length) {
+    try {
+      main.setParams(urlParams);
+    } catch (e) {
+      showError(e);
+    }
+  }
   flocks = world.flocks();
   steps = 0;
   msAvg = 0;
+  spheres = [];
+  predator = null;
+  pending = drops.slice();
   const p = main.getParams();
   plane = p.plane;
-  extent = boundsExtent(p.bounds) ?? positionsExtent();
+  boundsShape = p.bounds;
+  const b = boundsExtent(p.bounds);
+  extent = frameExtent(b, positionsExtent(b ? 0 : 0.5));
+  sceneSize = Math.max(...extent.max.map((v, k) => v - extent.min[k]), 1);
   for (const [field] of SLIDERS) {
     const input = $(`slider-${field}`);
     input.value = p[field];
     $(`out-${field}`).textContent = Number(p[field]).toFixed(2);
   }
   $('school-count').disabled = ui.preset !== 'school';
-  showError(null);
+  applyDrops();
+  syncUrl();
+}
+
+/** The box the view frames: the bounds and the flock (soft bounds let boids out a little). */
+function frameExtent(bounds, flock) {
+  if (!bounds) return flock;
+  return { min: bounds.min.map((v, k) => Math.min(v, flock.min[k])), max: bounds.max.map((v, k) => Math.max(v, flock.max[k])) };
+}
+
+function parseDrops(text) {
+  return text.split(';').filter(Boolean).map((d) => {
+    const [step, tool, xyz] = d.split(':');
+    const at = (xyz ?? '').split(',').map(Number);
+    return { step: Number(step), tool, at };
+  }).filter((d) => Number.isInteger(d.step) && ['obstacle', 'predator', 'target'].includes(d.tool) && d.at.length === 3 && d.at.every(Number.isFinite));
+}
+
+/** The URL of the page's state (replaced in place, so the history stays one entry). */
+function stateQuery() {
+  const q = new URLSearchParams();
+  q.set('preset', ui.preset);
+  if (ui.preset === 'school') q.set('count', ui.count);
+  q.set('view', ui.view);
+  if (ui.view === 'perspective') {
+    q.set('yaw', ui.yaw.toFixed(3));
+    q.set('pitch', ui.pitch.toFixed(3));
+  }
+  if (!ui.playing) q.set('paused', '1');
+  q.set('tool', ui.tool);
+  for (const [field, v] of Object.entries(urlParams)) q.set(field, String(v));
+  if (drops.length) q.set('drops', drops.map((d) => `${d.step}:${d.tool}:${d.at.map((v) => Number(v.toFixed(3))).join(',')}`).join(';'));
+  return q;
+}
+
+function syncUrl() {
+  const q = stateQuery();
+  for (const keep of ['test', 'warm', 'gl', 'replay', 'frames']) if (query.has(keep)) q.set(keep, query.get(keep));
+  history.replaceState(null, '', `${location.pathname}?${q}`);
+}
+
+/** Clicks due at this step, in the order they were made. */
+function applyDrops() {
+  while (pending.length && pending[0].step <= steps) drop(pending.shift());
+}
+
+/** One click's effect: an obstacle, a predator, or the flock's target, at `at`. */
+function drop({ tool, at }) {
+  const size = sceneSize;
+  const [x, y, z] = at;
+  if (tool === 'obstacle') {
+    const radius = size * 0.05;
+    world.addObstacle({ shape: ObstacleKind.SPHERE, a: at, radius });
+    spheres.push(x, y, z, radius);
+    const p = main.getParams();
+    // A flock that ignores obstacles (some tutorials had none) now steers around them.
+    if (p.obstacle_avoidance === 0 || p.weight_obstacles === 0 || p.look_ahead <= 0) {
+      main.setParams({ obstacle_avoidance: 1, weight_obstacles: Math.max(p.weight_obstacles, 10), look_ahead: Math.max(p.look_ahead, size * 0.08) });
+    }
+  } else if (tool === 'predator') {
+    const p = main.getParams();
+    if (!predator) {
+      predator = world.createFlock('predator', {
+        bounds: p.bounds, plane: p.plane, min_speed: p.max_speed * 0.6, max_speed: p.max_speed * 1.1,
+        perception_radius: p.perception_radius, weight_separation: 1, weight_alignment: 0, weight_cohesion: 0,
+      });
+      world.setRelation(main, predator, RelationKind.FLEE, size * 0.12, 12);
+      world.setRelation(predator, main, RelationKind.CHASE, size * 0.3, 6);
+      flocks = world.flocks();
+    }
+    predator.spawn(1, { shape: 1, centre: { x, y, z }, radius: 1e-3, min_speed: p.max_speed * 0.6, max_speed: p.max_speed * 0.6 });
+  } else {
+    main.setParams({ has_target: 1, target_point: { x, y, z }, weight_target: Math.max(main.getParams().weight_target, 2) });
+  }
 }
 
 function boundsExtent(b) {
@@ -81,7 +196,8 @@ function boundsExtent(b) {
   return null;
 }
 
-function positionsExtent() {
+/** Where the flocks are (unpadded with `pad` 0). */
+function positionsExtent(pad = 0.5) {
   const p = main.positions();
   const min = [Infinity, Infinity, Infinity];
   const max = [-Infinity, -Infinity, -Infinity];
@@ -91,8 +207,8 @@ function positionsExtent() {
       max[k] = Math.max(max[k], p[i + k]);
     }
   }
-  const pad = Math.max(...max.map((v, k) => v - min[k]), 2) * 0.5;
-  return { min: min.map((v) => v - pad), max: max.map((v) => v + pad) };
+  const margin = Math.max(...max.map((v, k) => v - min[k]), 2) * pad;
+  return { min: min.map((v) => v - margin), max: max.map((v) => v + margin) };
 }
 
 function step() {
@@ -101,6 +217,7 @@ function step() {
   const ms = performance.now() - t0;
   msAvg = steps === 0 ? ms : msAvg * 0.9 + ms * 0.1;
   steps++;
+  applyDrops();
 }
 
 /** Screen position of a world point: from above (the flock's plane) or in perspective. */
@@ -129,20 +246,87 @@ function projector() {
   return (x, y, z) => [w / 2 + (x - c[0]) * s, h / 2 + (z - c[2]) * s, s];
 }
 
-function draw() {
-  const w = canvas.clientWidth | 0;
-  const h = canvas.clientHeight | 0;
+/** The bounds' outline as line ends: the box's 12 edges, or a sphere's 3 great circles. */
+function boundsLines() {
+  const out = [];
+  const b = boundsShape;
+  if (b && b.kind === BoundsKind.SOFT_SPHERE) {
+    const c = [b.centre.x, b.centre.y, b.centre.z];
+    const axes = plane === PlaneLock.XY ? [[0, 1]] : plane === PlaneLock.XZ ? [[0, 2]] : [[0, 1], [0, 2], [1, 2]];
+    for (const [i, j] of axes) {
+      for (let k = 0; k < 64; k++) {
+        for (const t of [k, k + 1]) {
+          const p = c.slice();
+          p[i] += b.radius * Math.cos((t / 64) * 2 * Math.PI);
+          p[j] += b.radius * Math.sin((t / 64) * 2 * Math.PI);
+          out.push(...p);
+        }
+      }
+    }
+    return new Float32Array(out);
+  }
+  const box = boundsExtent(b) ?? extent;
+  const [a, c] = [box.min, box.max];
+  const corner = (k) => [k & 1 ? c[0] : a[0], k & 2 ? c[1] : a[1], k & 4 ? c[2] : a[2]];
+  for (const [i, j] of [[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7], [0, 4], [1, 5], [2, 6], [3, 7]]) {
+    out.push(...corner(i), ...corner(j));
+  }
+  return new Float32Array(out);
+}
+
+function fitCanvas() {
+  const dpr = Math.min(window.devicePixelRatio || 1, 2);
+  const w = Math.round(canvas.clientWidth * dpr);
+  const h = Math.round(canvas.clientHeight * dpr);
   if (w > 0 && h > 0 && (canvas.width !== w || canvas.height !== h)) {
     canvas.width = w;
     canvas.height = h;
   }
+}
+
+function currentCamera() {
+  return camera(ui.view, extent, canvas.width, canvas.height, ui.yaw, ui.pitch, plane === PlaneLock.XY);
+}
+
+function draw() {
+  fitCanvas();
+  // Soft bounds let boids out (the 2-D tutorial's stay-in-radius force starts at 90 % of the
+  // radius): the view grows to keep every boid in it.
+  if (steps % 30 === 0 && main.count > 0) extent = frameExtent(extent, positionsExtent(0.05));
+  if (renderer) {
+    const size = Math.max(...extent.max.map((v, k) => v - extent.min[k]), 1);
+    let total = 0;
+    const list = flocks.map((flock, f) => {
+      const positions = flock.positions();
+      const velocities = flock.velocities();
+      total += positions.length / 3;
+      const few = positions.length / 3 < 50;
+      return { positions, velocities, colour: RGB[f % RGB.length], size: size * (few ? 0.03 : 0.012) * (flock === predator ? 1.4 : 1) };
+    });
+    renderer.draw(currentCamera(), list, boundsLines(), new Float32Array(spheres));
+    showStatus(total);
+    return;
+  }
+  draw2d();
+}
+
+function showStatus(total) {
+  $('steps').textContent = steps;
+  $('count').textContent = total;
+  $('ms').textContent = steps && msAvg > 0 ? msAvg.toFixed(3) : '-';
+  $('hash').textContent = world.stateHashHex();
+  const fps = frames.length > 1 ? ((frames.length - 1) * 1000) / (frames[frames.length - 1] - frames[0]) : 0;
+  $('fps').textContent = fps ? fps.toFixed(0) : '-';
+}
+
+function draw2d() {
   ctx.fillStyle = '#0a0f14';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   const project = projector();
   // The bounds box's outline, for scale.
   ctx.strokeStyle = '#1f2a36';
   ctx.lineWidth = 1;
-  const [a, b] = [extent.min, extent.max];
+  const [a, b] = [(boundsExtent(boundsShape) ?? extent).min, (boundsExtent(boundsShape) ?? extent).max];
   const corners = [];
   for (let k = 0; k < 8; k++) corners.push(project(k & 1 ? b[0] : a[0], k & 2 ? b[1] : a[1], k & 4 ? b[2] : a[2]));
   ctx.beginPath();
@@ -181,13 +365,20 @@ function draw() {
     }
     ctx.fill();
   });
-  $('steps').textContent = steps;
-  $('count').textContent = total;
-  $('ms').textContent = steps && msAvg > 0 ? msAvg.toFixed(3) : '-';
-  $('hash').textContent = world.stateHashHex();
+  ctx.fillStyle = '#5c6b80';
+  for (let i = 0; i < spheres.length; i += 4) {
+    const s = project(spheres[i], spheres[i + 1], spheres[i + 2]);
+    if (!s) continue;
+    ctx.beginPath();
+    ctx.arc(s[0], s[1], Math.max(spheres[i + 3] * s[2], 2), 0, 2 * Math.PI);
+    ctx.fill();
+  }
+  showStatus(total);
 }
 
-function frame() {
+function frame(now) {
+  frames.push(now);
+  while (frames.length > 61) frames.shift();
   if (ui.playing) {
     try {
       step();
@@ -224,17 +415,28 @@ function setUpControls() {
     o.textContent = name === 'school' ? 'school (the benchmark set-up)' : name;
     $('preset').append(o);
   }
+  // A new scene starts from the preset's own settings, with no clicks.
+  const fresh = () => {
+    for (const k of Object.keys(urlParams)) delete urlParams[k];
+    drops = [];
+    build();
+  };
   $('preset').value = ui.preset;
-  $('preset').addEventListener('change', () => { ui.preset = $('preset').value; build(); });
+  $('preset').addEventListener('change', () => { ui.preset = $('preset').value; fresh(); });
   $('school-count').value = ui.count;
   $('school-count-out').textContent = ui.count;
-  $('school-count').addEventListener('input', () => {
+  // Rebuilding per input event of a drag would rebuild a 100,000-boid world many times: on
+  // release (change) only; the number follows the drag.
+  $('school-count').addEventListener('input', () => { $('school-count-out').textContent = $('school-count').value; });
+  $('school-count').addEventListener('change', () => {
     ui.count = Number($('school-count').value);
-    $('school-count-out').textContent = ui.count;
+    drops = [];
     build();
   });
   $('projection').value = ui.view;
-  $('projection').addEventListener('change', () => { ui.view = $('projection').value; });
+  $('projection').addEventListener('change', () => { ui.view = $('projection').value; syncUrl(); });
+  $('tool').value = ui.tool;
+  $('tool').addEventListener('change', () => { ui.tool = $('tool').value; syncUrl(); });
   for (const [field, label, min, max, stepSize] of SLIDERS) {
     const l = document.createElement('label');
     l.htmlFor = `slider-${field}`;
@@ -246,6 +448,8 @@ function setUpControls() {
       $(`out-${field}`).textContent = value.toFixed(2);
       try {
         main.setParams({ [field]: value });
+        urlParams[field] = value;
+        syncUrl();
         showError(null);
       } catch (e) {
         showError(e); // e.g. a min speed above the max: refused, nothing changed
@@ -257,25 +461,60 @@ function setUpControls() {
   $('play').addEventListener('click', () => {
     ui.playing = !ui.playing;
     $('play').textContent = ui.playing ? 'Pause' : 'Play';
+    syncUrl();
   });
-  $('step').addEventListener('click', () => { ui.playing = false; $('play').textContent = 'Play'; step(); });
-  $('reset').addEventListener('click', build);
+  $('step').addEventListener('click', () => { ui.playing = false; $('play').textContent = 'Play'; step(); syncUrl(); });
+  $('reset').addEventListener('click', () => { drops = []; build(); });
   $('export-toml').addEventListener('click', () => { $('export').value = toScenarioToml(exportState()); });
   $('export-cs').addEventListener('click', () => { $('export').value = toCSharp(exportState()); });
+  // A drag turns the perspective view; a click (or tap) that hardly moves drops the tool's
+  // thing where it lands on the flock's middle plane.
   let drag = null;
-  canvas.addEventListener('pointerdown', (e) => { drag = [e.clientX, e.clientY]; });
-  window.addEventListener('pointerup', () => { drag = null; });
-  window.addEventListener('pointermove', (e) => {
-    if (!drag) return;
-    ui.yaw += (e.clientX - drag[0]) * 0.01;
-    ui.pitch = Math.max(-1.4, Math.min(1.4, ui.pitch + (e.clientY - drag[1]) * 0.01));
-    drag = [e.clientX, e.clientY];
+  canvas.addEventListener('pointerdown', (e) => {
+    drag = { x: e.clientX, y: e.clientY, moved: 0 };
+    canvas.setPointerCapture?.(e.pointerId);
   });
+  canvas.addEventListener('pointerup', (e) => {
+    if (drag && drag.moved < 6) clickAt(e.offsetX, e.offsetY);
+    else syncUrl();
+    drag = null;
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    const [dx, dy] = [e.clientX - drag.x, e.clientY - drag.y];
+    drag.moved += Math.abs(dx) + Math.abs(dy);
+    if (ui.view === 'perspective' && drag.moved >= 6) {
+      ui.yaw -= dx * 0.01;
+      ui.pitch = Math.max(-1.4, Math.min(1.4, ui.pitch + dy * 0.01));
+    }
+    drag.x = e.clientX;
+    drag.y = e.clientY;
+  });
+}
+
+/** A click at CSS pixel (x, y) of the canvas: the tool's thing there, from the next step on
+ * (recorded in the URL with that step, so the link replays it). */
+function clickAt(x, y) {
+  const scale = canvas.width / Math.max(canvas.clientWidth, 1);
+  const at = unproject(currentCamera(), x * scale, y * scale, canvas.width, canvas.height);
+  if (!at || !at.every(Number.isFinite)) return false;
+  const d = { step: steps, tool: ui.tool, at: at.map((v) => Number(v.toFixed(3))) };
+  drops.push(d);
+  drop(d);
+  syncUrl();
+  return true;
 }
 
 /** Pixels of the canvas that are not the background. */
 function litPixels() {
-  const img = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+  let img;
+  if (renderer) {
+    const gl = canvas.getContext('webgl2');
+    img = new Uint8Array(canvas.width * canvas.height * 4);
+    gl.readPixels(0, 0, canvas.width, canvas.height, gl.RGBA, gl.UNSIGNED_BYTE, img);
+  } else {
+    img = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+  }
   let lit = 0;
   for (let i = 0; i < img.length; i += 4) if (img[i] + img[i + 1] + img[i + 2] > 120) lit++;
   return lit;
@@ -284,12 +523,15 @@ function litPixels() {
 /**
  * The headless test (scripts/check-web): `n` steps, a frame drawn, the hash; then from a save
  * of that state, 30 more steps as they are and 30 after moving the perception slider, through
- * its input event as a user's drag fires it. The result goes into #test-result as JSON.
+ * its input event as a user's drag fires it; then a click on the canvas (the obstacle tool,
+ * through pointer events as a user's click fires them), and the page's URL at that point with
+ * the hash 60 steps later, which a second load of that URL (`replay=60`) must reproduce. The
+ * result goes into #test-result as JSON.
  */
 function runTest(n) {
   for (let i = 0; i < n; i++) step();
   draw();
-  const result = { steps: steps, hash: world.stateHashHex(), count: main.count, lit: litPixels() };
+  const result = { steps: steps, hash: world.stateHashHex(), count: main.count, lit: litPixels(), renderer: renderer ? 'webgl2' : '2d' };
   const saved = world.save();
   for (let i = 0; i < 30; i++) step();
   const untouched = world.stateHashHex();
@@ -307,10 +549,64 @@ function runTest(n) {
   result.untouched = untouched;
   result.moved = world.stateHashHex();
   result.maxMove = Math.max(...after.map((v, k) => Math.abs(v - before[k])));
+  // A click: from the URL's scene at step 0 (the slider's value kept), the obstacle tool at
+  // the canvas's centre.
+  drops = [];
+  build();
+  draw();
+  ui.tool = 'obstacle';
+  const r = canvas.getBoundingClientRect();
+  const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, pointerId: 1, bubbles: true };
+  canvas.dispatchEvent(new PointerEvent('pointerdown', at));
+  canvas.dispatchEvent(new PointerEvent('pointerup', at));
+  result.obstacles = spheres.length / 4;
+  result.url = stateQuery().toString();
+  for (let i = 0; i < 60; i++) step();
+  result.replayHash = world.stateHashHex();
   draw();
   result.errors = errors;
   $('test-result').textContent = JSON.stringify(result);
   document.title = 'test done';
+}
+
+/** `replay=N`: the scene the URL describes, N steps on; its hash (scripts/check-web). */
+function runReplay(n) {
+  for (let i = 0; i < n; i++) step();
+  draw();
+  $('test-result').textContent = JSON.stringify({ steps, hash: world.stateHashHex(), obstacles: spheres.length / 4, errors });
+  document.title = 'test done';
+}
+
+/** `frames=F`: F animation frames as a user sees them (a step and a draw each), timed: the
+ * frame rate, and the step's and the draw's milliseconds (scripts/check-web reports them). */
+function runFrames(count) {
+  const stepMs = [];
+  const drawMs = [];
+  const stamps = [];
+  const tick = (now) => {
+    stamps.push(now);
+    const t0 = performance.now();
+    world.step(DT);
+    steps++;
+    const t1 = performance.now();
+    draw();
+    if (renderer) canvas.getContext('webgl2').finish();
+    const t2 = performance.now();
+    stepMs.push(t1 - t0);
+    drawMs.push(t2 - t1);
+    if (stamps.length < count) {
+      requestAnimationFrame(tick);
+      return;
+    }
+    const median = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
+    const fps = ((stamps.length - 1) * 1000) / (stamps[stamps.length - 1] - stamps[0]);
+    $('test-result').textContent = JSON.stringify({
+      boids: main.count, frames: stamps.length, fps, stepMs: median(stepMs), drawMs: median(drawMs),
+      renderer: renderer ? 'webgl2' : '2d', errors,
+    });
+    document.title = 'test done';
+  };
+  requestAnimationFrame(tick);
 }
 
 async function start() {
@@ -322,6 +618,14 @@ async function start() {
     const test = Number(query.get('test') ?? 0);
     if (test > 0) {
       runTest(test);
+      return;
+    }
+    if (Number(query.get('replay') ?? 0) > 0) {
+      runReplay(Number(query.get('replay')));
+      return;
+    }
+    if (Number(query.get('frames') ?? 0) > 0) {
+      runFrames(Number(query.get('frames')));
       return;
     }
     const warm = Number(query.get('warm') ?? 0);

@@ -1,5 +1,7 @@
 // Loads a page in headless Chromium and waits for its test result, over the DevTools protocol
-// on a pipe (no port, no extra package): node tests/js/page-check.mjs CHROMIUM URL [TIMEOUT_S].
+// on a pipe (no port, no extra package):
+//   node tests/js/page-check.mjs CHROMIUM URL [TIMEOUT_S] [SCREENSHOT.png [WIDTHxHEIGHT]]
+// (with a screenshot path, the page is also captured once its result is written).
 // Prints the text of #test-result (JSON) once the page has written it, and exits 0; records
 // the page's console errors and uncaught exceptions into that JSON's `console` array. Exits 1
 // when the page writes nothing in time. scripts/check-web judges the result.
@@ -8,10 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const [chromium, url, timeoutText = '120'] = process.argv.slice(2);
+const [chromium, url, timeoutText = '120', screenshot, sizeText = '1280x800'] = process.argv.slice(2);
+const [width, height] = sizeText.split('x').map(Number);
 const profile = mkdtempSync(join(tmpdir(), 'boids-chromium-'));
 const browser = spawn(chromium, [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run',
+  // WebGL2 on the CPU (SwiftShader through ANGLE): no GPU here, as on most CI machines.
+  '--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  '--disable-dev-shm-usage', '--no-first-run',
   `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank',
 ], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
 const toBrowser = browser.stdio[3];
@@ -63,6 +68,9 @@ try {
   await send('Runtime.enable', {}, sessionId);
   await send('Log.enable', {}, sessionId);
   await send('Page.enable', {}, sessionId);
+  if (screenshot) {
+    await send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: width < 600 }, sessionId);
+  }
   await send('Page.navigate', { url }, sessionId);
   for (;;) {
     const { result } = await send('Runtime.evaluate', {
@@ -73,6 +81,10 @@ try {
       clearTimeout(deadline);
       const out = JSON.parse(result.value);
       out.console = consoleErrors;
+      if (screenshot) {
+        const { data } = await send('Page.captureScreenshot', { format: 'png' }, sessionId);
+        (await import('node:fs')).writeFileSync(screenshot, Buffer.from(data, 'base64'));
+      }
       finish(0, JSON.stringify(out));
     }
     await new Promise((r) => setTimeout(r, 100));
