@@ -326,7 +326,7 @@ function draw2d() {
   // The bounds box's outline, for scale.
   ctx.strokeStyle = '#1f2a36';
   ctx.lineWidth = 1;
-  const [a, b] = [(boundsExtent(boundsShape) ?? extent).min, (boundsExtent(boundsShape) ?? extent).max];
+  const { min: a, max: b } = boundsExtent(boundsShape) ?? extent;
   const corners = [];
   for (let k = 0; k < 8; k++) corners.push(project(k & 1 ? b[0] : a[0], k & 2 ? b[1] : a[1], k & 4 ? b[2] : a[2]));
   ctx.beginPath();

@@ -84,8 +84,6 @@ export function camera(view, extent, width, height, yaw, pitch, planeXY) {
   const c = extent.min.map((v, k) => (v + extent.max[k]) / 2);
   const size = Math.max(...extent.max.map((v, k) => v - extent.min[k]), 1e-3);
   const aspect = width / Math.max(height, 1);
-  // The boids' own "up" (their fin): out of their plane for a flat flock.
-  const boidUp = planeXY ? [0, 0, 1] : [0, 1, 0];
   const plane = { point: c, normal: planeXY ? [0, 0, 1] : [0, 1, 0] };
   let eye;
   let view_;
@@ -108,7 +106,7 @@ export function camera(view, extent, width, height, yaw, pitch, planeXY) {
   }
   // Pixels per world unit at clip w = 1 (proj[5] is the vertical scale of either projection).
   const pxPerUnit = (proj[5] * height) / 2;
-  return { vp: multiply(proj, view_), eye, right: view_.right, up: view_.up, boidUp, plane, fog, pxPerUnit, height };
+  return { vp: multiply(proj, view_), eye, right: view_.right, up: view_.up, plane, fog, pxPerUnit };
 }
 
 /** Where a pointer at canvas pixel (x, y) lands on the camera's click plane, or null. */

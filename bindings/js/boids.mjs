@@ -743,12 +743,9 @@ export class Flock {
   readName() {
     const lib = this.lib;
     const len = lib.scratch + 64;
-    const r = lib.raw('boids_flock_name', this.ptr(), 0, 0, len);
-    if (r !== 4 && r !== 0) throw new BoidsError(r, lib.cString(lib.exports.boids_last_error_message()));
-    const n = lib.dv().getUint32(len, true);
     const at = lib.scratch + NAME_AT; // a name is at most 255 bytes and its NUL: one name slot
     lib.call('boids_flock_name', this.ptr(), at, 256, len);
-    return new TextDecoder().decode(new Uint8Array(lib.memory.buffer, at, n));
+    return new TextDecoder().decode(new Uint8Array(lib.memory.buffer, at, lib.dv().getUint32(len, true)));
   }
 
   /** Number of boids. */

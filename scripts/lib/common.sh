@@ -98,11 +98,13 @@ TS_VERSION=5.6.3
 # npm, for packing and installing the npm package (the registry's own tarball: it bundles its
 # dependencies and runs on the Node Debian ships; Debian's npm package pulls in hundreds more).
 NPM_VERSION=10.8.2
-need_npm() {
-  local dir="$ROOT/target/tools/npm"
-  NPM="$dir/package/bin/npm-cli.js"
-  [ -f "$NPM" ] && return 0
-  echo "installing npm $NPM_VERSION (npm registry) into target/tools/npm"
+
+# Unpacks the registry's tarball of npm package NAME at VERSION into target/tools/DIR (its
+# files in DIR/package), fetched by Node itself; true once FILE (under DIR/package) is there.
+registry_tool() { # name version dir file
+  local name="$1" version="$2" dir="$ROOT/target/tools/$3" file="$4"
+  [ -f "$dir/package/$file" ] && return 0
+  echo "installing $name $version (npm registry) into target/tools/$3"
   mkdir -p "$dir"
   node -e '
     const [url, file] = process.argv.slice(1);
@@ -110,22 +112,16 @@ need_npm() {
       if (!r.ok) throw new Error(`${url}: ${r.status}`);
       require("fs").writeFileSync(file, Buffer.from(await r.arrayBuffer()));
     }).catch((e) => { console.error(String(e)); process.exit(1); });
-  ' "https://registry.npmjs.org/npm/-/npm-$NPM_VERSION.tgz" "$dir/npm.tgz" &&
-    tar -xzf "$dir/npm.tgz" -C "$dir" && rm -f "$dir/npm.tgz" && [ -f "$NPM" ]
+  ' "https://registry.npmjs.org/$name/-/$name-$version.tgz" "$dir/pkg.tgz" &&
+    tar -xzf "$dir/pkg.tgz" -C "$dir" && rm -f "$dir/pkg.tgz" && [ -f "$dir/package/$file" ]
+}
+
+need_npm() {
+  NPM="$ROOT/target/tools/npm/package/bin/npm-cli.js"
+  registry_tool npm "$NPM_VERSION" npm bin/npm-cli.js
 }
 
 need_tsc() {
-  local dir="$ROOT/target/tools/ts"
-  TSC="$dir/package/bin/tsc"
-  [ -f "$TSC" ] && return 0
-  echo "installing typescript $TS_VERSION (npm registry) into target/tools/ts"
-  mkdir -p "$dir"
-  node -e '
-    const [url, file] = process.argv.slice(1);
-    fetch(url).then(async (r) => {
-      if (!r.ok) throw new Error(`${url}: ${r.status}`);
-      require("fs").writeFileSync(file, Buffer.from(await r.arrayBuffer()));
-    }).catch((e) => { console.error(String(e)); process.exit(1); });
-  ' "https://registry.npmjs.org/typescript/-/typescript-$TS_VERSION.tgz" "$dir/ts.tgz" &&
-    tar -xzf "$dir/ts.tgz" -C "$dir" && rm -f "$dir/ts.tgz" && [ -f "$TSC" ]
+  TSC="$ROOT/target/tools/ts/package/bin/tsc"
+  registry_tool typescript "$TS_VERSION" ts bin/tsc
 }
