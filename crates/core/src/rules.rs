@@ -82,10 +82,23 @@ impl Derived {
         Derived {
             radius2: p.perception_radius * p.perception_radius,
             separation_radius2: p.separation_radius * p.separation_radius,
-            cos_fov: fmath::cos(fmath::to_radians(p.fov_half_angle_deg)),
+            cos_fov: fov_cos(p.fov_half_angle_deg),
             fov_active: p.fov_half_angle_deg < 180.0,
             separation: p.separation,
         }
+    }
+}
+
+/// The cosine a field-of-view test compares with, for a half-angle in degrees: `-∞` from 180°
+/// up (nothing is out of view), exactly `0` at 90° (the half-space in front: `h·d > 0`, with no
+/// square root), else the cosine (computed in `f32`, as Unity does).
+pub fn fov_cos(half_angle_deg: f32) -> f32 {
+    if half_angle_deg >= 180.0 {
+        f32::NEG_INFINITY
+    } else if half_angle_deg == 90.0 {
+        0.0
+    } else {
+        fmath::cos(fmath::to_radians(half_angle_deg))
     }
 }
 
@@ -128,7 +141,15 @@ impl Neighbourhood {
         heading_j: Vec3,
     ) {
         let inv_len = if d2 > 0.0 { 1.0 / d2.sqrt() } else { 0.0 };
-        if d.fov_active && heading.dot(o) * inv_len <= d.cos_fov {
+        let dot = (heading.x * o.x + heading.y * o.y) + heading.z * o.z;
+        let seen = if !d.fov_active {
+            true
+        } else if d.cos_fov == 0.0 {
+            dot > 0.0
+        } else {
+            dot * inv_len > d.cos_fov
+        };
+        if !seen {
             return;
         }
         self.count += 1;
@@ -140,7 +161,7 @@ impl Neighbourhood {
             self.separation_count += 1;
             self.separation -= match d.separation {
                 SeparationMode::UnitMean => o * inv_len,
-                SeparationMode::InverseSquare => o * (inv_len * inv_len),
+                SeparationMode::InverseSquare => o * (if d2 > 0.0 { 1.0 / d2 } else { 0.0 }),
                 SeparationMode::MeanOffset | SeparationMode::SumOffset => o,
             };
         }

@@ -1,7 +1,7 @@
 //! [`Index`]: one flock's boids sorted by grid cell, with the query structures of its kind.
 
 use crate::exec::{Exec, RayonExec, chunks_mut};
-use crate::kernel::{self, Cols, GROUP, Head, PAD, Rec, Spec, dist2};
+use crate::kernel::{self, PAD, Soa, Spec, dist2};
 use crate::layout::{Layout, Run, counting_sort_with};
 use crate::{Hit, NeighbourIndex, Period, Points, kdtree::Tree, offset};
 use boids_core::{IndexKind, Neighbourhood, Vec3};
@@ -16,36 +16,28 @@ pub const PARALLEL_MIN: usize = 2048;
 #[derive(Default, Clone, Debug)]
 pub struct Scratch {
     runs: Vec<Run>,
-    list2: Vec<u32>,
-    block: Block,
+    block: Vec<u32>,
     list: Vec<u32>,
     near: Vec<(u64, u32)>,
 }
 
-/// Candidates gathered from the k-d tree for a group of boids: their slots (ascending) and
-/// coordinates in the filter's layout.
-#[derive(Default, Clone, Debug)]
-struct Block {
-    slots: Vec<u32>,
-    cols: [Vec<f32>; 3],
-}
-
-/// A flock's boids in cell order (structure of arrays for the filter, one record a boid for
-/// the accumulation) and its neighbour-search structure: a uniform grid, a k-d tree (kiddo) or
-/// none (brute force). Every kind hands the same kernel the same candidates in the same
-/// (ascending slot) order, so every kind gives the same bits.
+/// A flock's boids in cell order, one array per coordinate (positions, velocities, headings:
+/// what the kernel reads, eight slots at a time), and its neighbour-search structure: a uniform
+/// grid, a k-d tree (kiddo) or none (brute force). Every kind hands the same kernel the same
+/// candidates in ascending slot order, so every kind gives the same bits.
 pub struct Index {
     kind: IndexKind,
     layout: Layout,
     cell_start: Vec<u32>,
     keys: Vec<u32>,
     order: Vec<u32>,
-    cols: [Vec<f32>; 3],
+    /// Positions, velocities and headings by real axis, each `len + PAD` long.
+    p: [Vec<f32>; 3],
+    v: [Vec<f32>; 3],
+    h: [Vec<f32>; 3],
     /// Axis permutation putting a flat axis last, and whether the third axis is needed.
     axes: [usize; 3],
     d3: bool,
-    rec: Vec<Rec>,
-    head: Vec<Head>,
     tree: Option<Tree>,
     radius: f32,
 }
@@ -68,15 +60,11 @@ impl Index {
             cell_start: vec![0, 0],
             keys: Vec::new(),
             order: Vec::new(),
-            cols: [
-                vec![f32::INFINITY; PAD],
-                vec![f32::INFINITY; PAD],
-                vec![f32::INFINITY; PAD],
-            ],
+            p: std::array::from_fn(|_| vec![f32::INFINITY; PAD]),
+            v: std::array::from_fn(|_| vec![0.0; PAD]),
+            h: std::array::from_fn(|_| vec![0.0; PAD]),
             axes: [0, 1, 2],
             d3: true,
-            rec: Vec::new(),
-            head: Vec::new(),
             tree: None,
             radius: 0.0,
         }
@@ -91,11 +79,10 @@ impl Index {
         }
         room(&mut self.keys, n)?;
         room(&mut self.order, n)?;
-        for c in &mut self.cols {
+        for c in self.p.iter_mut().chain(&mut self.v).chain(&mut self.h) {
             room(c, n + PAD)?;
         }
-        room(&mut self.rec, n)?;
-        room(&mut self.head, n)
+        Ok(())
     }
 
     /// The kind (never `Auto`).
@@ -109,9 +96,13 @@ impl Index {
         u(&self.cell_start)
             + u(&self.keys)
             + u(&self.order)
-            + self.cols.iter().map(|c| c.capacity() * 4).sum::<usize>()
-            + self.rec.capacity() * size_of::<Rec>()
-            + self.head.capacity() * size_of::<Head>()
+            + self
+                .p
+                .iter()
+                .chain(&self.v)
+                .chain(&self.h)
+                .map(|c| c.capacity() * 4)
+                .sum::<usize>()
             + self.tree.as_ref().map_or(0, Tree::heap_bytes)
     }
 
@@ -121,16 +112,22 @@ impl Index {
         &self.order
     }
 
-    /// The boid in `slot`: its record (position, velocity, speed).
-    #[inline]
-    pub fn rec(&self, slot: usize) -> &Rec {
-        &self.rec[slot]
-    }
-
     /// Position in `slot` (wrapped into the period, if any).
     #[inline]
     pub fn position(&self, slot: usize) -> Vec3 {
-        self.rec[slot].position()
+        Vec3::new(self.p[0][slot], self.p[1][slot], self.p[2][slot])
+    }
+
+    /// Velocity in `slot`.
+    #[inline]
+    pub fn velocity_at(&self, slot: usize) -> Vec3 {
+        Vec3::new(self.v[0][slot], self.v[1][slot], self.v[2][slot])
+    }
+
+    /// Heading in `slot`.
+    #[inline]
+    pub fn heading_at(&self, slot: usize) -> Vec3 {
+        Vec3::new(self.h[0][slot], self.h[1][slot], self.h[2][slot])
     }
 
     /// The grid layout (also built, for cell order, when the kind is not the grid).
@@ -148,13 +145,21 @@ impl Index {
         self.radius
     }
 
-    fn cols(&self) -> Cols<'_> {
+    /// The arrays as the kernel reads them, in its axis order.
+    fn soa(&self) -> Soa<'_> {
         let [a, b, c] = self.axes;
-        Cols {
-            a: [&self.cols[a], &self.cols[b], &self.cols[c]],
+        Soa {
+            p: [&self.p[a], &self.p[b], &self.p[c]],
+            v: [&self.v[a], &self.v[b], &self.v[c]],
+            h: [&self.h[a], &self.h[b], &self.h[c]],
             d3: self.d3,
-            axes: self.axes,
         }
+    }
+
+    /// A real-axis vector in the kernel's axis order.
+    #[inline(always)]
+    fn to_kernel(&self, v: Vec3) -> [f32; 3] {
+        [v[self.axes[0]], v[self.axes[1]], v[self.axes[2]]]
     }
 
     /// Everything the boid in `slot` sees of its flockmates: the sums over the others strictly
@@ -168,9 +173,103 @@ impl Index {
         k: usize,
         scratch: &mut Scratch,
     ) -> Neighbourhood {
-        let q = self.rec[slot].position();
-        let len = self.candidates(q, spec, scratch);
-        self.finish_hood(slot, len, spec, k, scratch)
+        self.query(slot, spec, k, scratch).0
+    }
+
+    /// [`Index::neighbourhood`], and how many others were within the radius.
+    pub(crate) fn query(
+        &self,
+        slot: usize,
+        spec: &Spec,
+        k: usize,
+        scratch: &mut Scratch,
+    ) -> (Neighbourhood, u32) {
+        let q = self.position(slot);
+        let n = self.len();
+        let radius = spec.r2.sqrt();
+        match self.kind {
+            IndexKind::KdTree => {
+                let mut block = std::mem::take(&mut scratch.block);
+                block.clear();
+                if let Some(tree) = &self.tree {
+                    tree.within(q, radius, self.layout.period.as_ref(), |j| block.push(j));
+                }
+                block.sort_unstable();
+                block.dedup();
+                let r = self.list_hood(slot, spec, k, &block, scratch);
+                scratch.block = block;
+                r
+            }
+            IndexKind::Grid => {
+                let mut runs = std::mem::take(&mut scratch.runs);
+                self.layout.runs(&self.cell_start, q, radius, &mut runs);
+                let r = self.runs_hood(slot, spec, k, &runs, scratch);
+                scratch.runs = runs;
+                r
+            }
+            _ => self.runs_hood(slot, spec, k, &[(0, n as u32)], scratch),
+        }
+    }
+
+    /// The kernel over `runs` (or over the `k` nearest of their slots, when `k > 0`).
+    pub(crate) fn runs_hood(
+        &self,
+        slot: usize,
+        spec: &Spec,
+        k: usize,
+        runs: &[Run],
+        scratch: &mut Scratch,
+    ) -> (Neighbourhood, u32) {
+        if k > 0 {
+            let mut block = std::mem::take(&mut scratch.block);
+            block.clear();
+            for &(a, b) in runs {
+                block.extend(a..b);
+            }
+            let r = self.list_hood(slot, spec, k, &block, scratch);
+            scratch.block = block;
+            return r;
+        }
+        let size = kernel::kernel_size(self.axes, spec.period);
+        let soa = self.soa();
+        let raw = kernel::runs_fn(spec, soa.d3)(
+            &soa,
+            spec,
+            size,
+            slot,
+            self.to_kernel(self.position(slot)),
+            self.to_kernel(self.heading_at(slot)),
+            runs,
+        );
+        (raw.hood(self.axes), raw.in_radius)
+    }
+
+    /// The kernel over the candidate slots in `list` (ascending; any may be out of radius), or
+    /// over the `k` nearest of them within the radius, when `k > 0`.
+    pub(crate) fn list_hood(
+        &self,
+        slot: usize,
+        spec: &Spec,
+        k: usize,
+        list: &[u32],
+        scratch: &mut Scratch,
+    ) -> (Neighbourhood, u32) {
+        let size = kernel::kernel_size(self.axes, spec.period);
+        let soa = self.soa();
+        let kernel = kernel::list_fn(spec, soa.d3);
+        let (q, h) = (
+            self.to_kernel(self.position(slot)),
+            self.to_kernel(self.heading_at(slot)),
+        );
+        if k > 0 {
+            let mut near = std::mem::take(&mut scratch.list);
+            let within = self.keep_nearest(slot, k, spec.r2, list, &mut near, &mut scratch.near);
+            let raw = kernel(&soa, spec, size, slot, q, h, &near);
+            scratch.list = near;
+            return (raw.hood(self.axes), within);
+        }
+        let raw = kernel(&soa, spec, size, slot, q, h, list);
+        (raw.hood(self.axes), raw.in_radius)
     }
 
     /// The sums the boid in `slot` gets from the given neighbour slots (ascending), with the
@@ -183,91 +282,47 @@ impl Index {
         spec: &Spec,
         scratch: &mut Scratch,
     ) -> Neighbourhood {
-        let list = &mut scratch.list;
-        list.clear();
-        list.extend_from_slice(neighbours);
-        let padded = list.len().div_ceil(GROUP).max(1) * GROUP;
-        list.resize(padded, slot as u32);
-        let (q, h) = (self.rec[slot].position(), self.head[slot].get());
-        kernel::accumulate(spec, slot as u32, q, h, list, &self.rec, &self.head)
+        let everywhere = Spec {
+            r2: f32::INFINITY,
+            ..*spec
+        };
+        self.list_hood(slot, &everywhere, 0, neighbours, scratch).0
     }
 
-    /// Fills `scratch.list[..len]` with the slots (self included) strictly within the radius of
-    /// `q`, ascending; returns `len`.
-    fn candidates(&self, q: Vec3, spec: &Spec, scratch: &mut Scratch) -> usize {
-        let n = self.rec.len();
-        let radius = spec.r2.sqrt();
-        if self.kind == IndexKind::KdTree {
-            return self.tree_candidates(q, radius, spec.r2, scratch);
-        }
-        if self.kind == IndexKind::Grid {
-            let mut runs = std::mem::take(&mut scratch.runs);
-            self.layout.runs(&self.cell_start, q, radius, &mut runs);
-            let len = self.filter_runs(q, spec, &runs, scratch);
-            scratch.runs = runs;
-            len
-        } else {
-            self.filter_runs(q, spec, &[(0, n as u32)], scratch)
-        }
-    }
-
-    fn tree_candidates(&self, q: Vec3, radius: f32, r2: f32, scratch: &mut Scratch) -> usize {
-        let list = &mut scratch.list;
-        list.clear();
-        if let Some(tree) = &self.tree {
-            tree.within(q, radius, self.layout.period.as_ref(), |j| list.push(j));
-        }
-        list.sort_unstable();
-        list.dedup();
-        let period = self.layout.period;
-        let mut len = 0;
-        for k in 0..list.len() {
-            let j = list[k];
-            let o = offset(self.rec[j as usize].position(), q, period.as_ref());
-            if dist2(o) < r2 {
-                list[len] = j;
-                len += 1;
-            }
-        }
-        list.truncate(len);
-        len
-    }
-
-    /// [`Index::keep_nearest`] on any list.
-    fn keep_nearest_in(
+    /// Into `out`, the `k` nearest of the candidates `list` strictly within `r2` of the boid in
+    /// `slot` (itself excluded), ties by slot, in ascending slot order; returns how many of the
+    /// candidates were within `r2`.
+    fn keep_nearest(
         &self,
         slot: usize,
         k: usize,
-        list: &mut [u32],
-        len: usize,
+        r2: f32,
+        list: &[u32],
+        out: &mut Vec<u32>,
         near: &mut Vec<(u64, u32)>,
-    ) -> usize {
-        let q = self.rec[slot].position();
+    ) -> u32 {
+        let q = self.position(slot);
         let period = self.layout.period;
         near.clear();
-        for &j in &list[..len] {
+        for &j in list {
             if j as usize == slot {
                 continue;
             }
-            let d2 = dist2(offset(self.rec[j as usize].position(), q, period.as_ref()));
-            // d2 >= 0, so its bits order like the number.
-            near.push(((u64::from(d2.to_bits()) << 32) | u64::from(j), j));
+            let d2 = dist2(offset(self.position(j as usize), q, period.as_ref()));
+            if d2 < r2 {
+                // d2 >= 0, so its bits order like the number.
+                near.push(((u64::from(d2.to_bits()) << 32) | u64::from(j), j));
+            }
         }
+        let within = near.len() as u32;
         if near.len() > k {
             near.select_nth_unstable(k - 1);
             near.truncate(k);
         }
         near.sort_unstable_by_key(|&(_, j)| j);
-        for (i, &(_, j)) in near.iter().enumerate() {
-            list[i] = j;
-        }
-        near.len()
-    }
-
-    /// Keeps the `k` nearest of the `len` candidates in `scratch.list` (the boid in `slot`
-    /// excluded), ties by slot, in ascending slot order; returns how many.
-    fn keep_nearest(&self, slot: usize, k: usize, len: usize, s: &mut Scratch) -> usize {
-        self.keep_nearest_in(slot, k, &mut s.list, len, &mut s.near)
+        out.clear();
+        out.extend(near.iter().map(|&(_, j)| j));
+        within
     }
 }
 
@@ -339,47 +394,62 @@ impl Index {
             &mut self.cell_start,
             &mut self.order,
         );
-        // Everything in cell order: records, headings and the filter's coordinate arrays.
+        // Everything in cell order, one array per coordinate: positions (wrapped into the
+        // period), velocities, headings; the padding reads as far away and still.
         let order = &self.order;
-        self.rec.clear();
-        self.rec.resize(n, Rec::default());
-        self.head.clear();
-        self.head.resize(n, Head::default());
-        let [cx, cy, cz] = &mut self.cols;
-        for c in [&mut *cx, &mut *cy, &mut *cz] {
+        for (c, pad) in self
+            .p
+            .iter_mut()
+            .map(|c| (c, f32::INFINITY))
+            .chain(self.v.iter_mut().map(|c| (c, 0.0)))
+            .chain(self.h.iter_mut().map(|c| (c, 0.0)))
+        {
             c.clear();
-            c.resize(n + PAD, f32::INFINITY);
+            c.resize(n + PAD, pad);
         }
         let (pos, vel, heads) = (points.positions, points.velocities, points.headings);
         // One piece of every array per chunk of slots, so each call writes its own.
-        struct Piece<'a> {
-            r: &'a mut [Rec],
-            h: &'a mut [Head],
-            x: &'a mut [f32],
-            y: &'a mut [f32],
-            z: &'a mut [f32],
-        }
+        type Piece<'a> = [&'a mut [f32]; 9];
         let fill = |start: usize, p: &mut Piece<'_>| {
-            for k in 0..p.r.len() {
+            for k in 0..p[0].len() {
                 let i = order[start + k] as usize;
                 let q = wrap(pos[i]);
-                p.r[k] = Rec::new(q, vel[i]);
-                if let Some(&hd) = heads.get(i) {
-                    p.h[k] = Head::new(hd);
+                let v = vel[i];
+                let hd = heads.get(i).copied().unwrap_or(Vec3::ZERO);
+                for a in 0..3 {
+                    p[a][k] = q[a];
+                    p[3 + a][k] = v[a];
+                    p[6 + a][k] = hd[a];
                 }
-                (p.x[k], p.y[k], p.z[k]) = (q.x, q.y, q.z);
             }
         };
         const CH: usize = 4096;
-        let mut pieces: Vec<std::sync::Mutex<Piece<'_>>> = self
-            .rec
-            .chunks_mut(CH)
-            .zip(self.head.chunks_mut(CH))
-            .zip(cx[..n].chunks_mut(CH))
-            .zip(cy[..n].chunks_mut(CH))
-            .zip(cz[..n].chunks_mut(CH))
-            .map(|((((r, h), x), y), z)| std::sync::Mutex::new(Piece { r, h, x, y, z }))
-            .collect();
+        let mut pieces: Vec<std::sync::Mutex<Piece<'_>>> = Vec::with_capacity(n.div_ceil(CH));
+        {
+            let mut rest: Vec<&mut [f32]> = self
+                .p
+                .iter_mut()
+                .chain(&mut self.v)
+                .chain(&mut self.h)
+                .map(|c| &mut c[..n])
+                .collect();
+            let mut start = 0;
+            while start < n {
+                let len = CH.min(n - start);
+                let mut piece: Vec<&mut [f32]> = Vec::with_capacity(9);
+                for r in rest.iter_mut() {
+                    let (head, tail) = std::mem::take(r).split_at_mut(len);
+                    piece.push(head);
+                    *r = tail;
+                }
+                let piece: Piece<'_> = match piece.try_into() {
+                    Ok(p) => p,
+                    Err(_) => unreachable!("nine arrays"),
+                };
+                pieces.push(std::sync::Mutex::new(piece));
+                start += len;
+            }
+        }
         if n < PARALLEL_MIN {
             for (c, p) in pieces.iter_mut().enumerate() {
                 fill(c * CH, p.get_mut().unwrap_or_else(|e| e.into_inner()));
@@ -393,11 +463,10 @@ impl Index {
             });
         }
         drop(pieces);
-        let rec = &self.rec;
         // A flat axis (every boid at the same coordinate: a plane lock) goes last and is
-        // skipped by the filter: its offsets are exactly zero.
+        // skipped by the kernel: its offsets are exactly zero.
         let flat = (0..3).rev().find(|&a| {
-            let c = &self.cols[a][..n];
+            let c = &self.p[a][..n];
             c.iter().all(|&x| x.to_bits() == c[0].to_bits())
         });
         (self.axes, self.d3) = match flat {
@@ -406,7 +475,7 @@ impl Index {
             Some(_) => ([1, 2, 0], false),
         };
         self.tree = if self.kind == IndexKind::KdTree && n > 0 {
-            Tree::build(rec, exec.is_rayon())
+            Tree::build(&self.p, n, exec.is_rayon())
         } else {
             None
         };
@@ -419,21 +488,21 @@ impl NeighbourIndex for Index {
     }
 
     fn len(&self) -> usize {
-        self.rec.len()
+        self.order.len()
     }
 
     #[inline]
     fn velocity(&self, slot: u32) -> Vec3 {
-        self.rec[slot as usize].velocity()
+        self.velocity_at(slot as usize)
     }
 
     #[inline]
     fn heading(&self, slot: u32) -> Vec3 {
-        self.head[slot as usize].get()
+        self.heading_at(slot as usize)
     }
 
     fn for_each_within<F: FnMut(Hit)>(&self, q: Vec3, radius: f32, exclude: u32, mut f: F) {
-        let n = self.rec.len();
+        let n = self.len();
         if n == 0 || radius.is_nan() || !q.is_finite() {
             return;
         }
@@ -441,7 +510,7 @@ impl NeighbourIndex for Index {
         let q = period.map_or(q, |per| per.wrap(q));
         let r2 = radius * radius;
         let mut hit = |j: u32| {
-            let o = offset(self.rec[j as usize].position(), q, period.as_ref());
+            let o = offset(self.position(j as usize), q, period.as_ref());
             let d2 = dist2(o);
             let index = self.order[j as usize];
             if d2 < r2 && index != exclude {
@@ -499,7 +568,7 @@ impl NeighbourIndex for Index {
         {
             let r2 = radius * radius;
             tree.nearest(q, k, radius, exclude, &self.order, |j| {
-                let o = self.rec[j as usize].position() - q;
+                let o = self.position(j as usize) - q;
                 let d2 = dist2(o);
                 if d2 < r2 {
                     out.push(Hit {

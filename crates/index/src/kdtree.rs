@@ -2,7 +2,6 @@
 //! items are slots and nearby queries walk nearby leaves.
 
 use crate::Period;
-use crate::kernel::Rec;
 use glam::Vec3;
 use kiddo::SquaredEuclidean;
 use std::num::NonZeroUsize;
@@ -24,10 +23,10 @@ pub struct Tree {
 }
 
 impl Tree {
-    /// A tree over the records' positions (`None` if kiddo refuses the point set); built with
-    /// Rayon when `parallel` (the same tree either way).
-    pub fn build(rec: &[Rec], parallel: bool) -> Option<Tree> {
-        let pts: Vec<[f32; 3]> = rec.iter().map(|r| [r.0[0], r.0[1], r.0[2]]).collect();
+    /// A tree over the first `n` positions of the coordinate arrays `p` (`None` if kiddo
+    /// refuses the point set); built with Rayon when `parallel` (the same tree either way).
+    pub fn build(p: &[Vec<f32>; 3], n: usize, parallel: bool) -> Option<Tree> {
+        let pts: Vec<[f32; 3]> = (0..n).map(|j| [p[0][j], p[1][j], p[2][j]]).collect();
         if parallel && pts.len() >= crate::PARALLEL_MIN {
             return Kd::new_from_slice_parallel(&pts)
                 .ok()

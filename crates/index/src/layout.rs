@@ -51,8 +51,30 @@ pub type Run = (u32, u32);
 #[derive(Clone, Copy, Debug)]
 pub struct Rows {
     /// Index in the cell table of cell x = 0 of each row, ascending.
-    bases: [usize; 9],
+    bases: [u32; 9],
+    /// Where each row lies from the query's row along y and z: 0 the same, 1 below, 2 above.
+    sy: [u8; 9],
+    sz: [u8; 9],
     count: usize,
+    /// The lower sides of the query's row along y and z.
+    lo: [f32; 2],
+}
+
+/// What every boid's chords need from the layout, worked out once per walk: see
+/// [`Layout::chords`].
+#[derive(Clone, Copy, Debug)]
+pub struct Chords {
+    reach: f32,
+    /// `reach²`, widened by the rounding slack.
+    r2: f32,
+    min_x: f32,
+    inv_x: f32,
+    /// Cell sizes along y and z (0 for an axis of one cell: no neighbouring rows there).
+    cell: [f32; 2],
+    /// Rounding slacks: the gaps along y and z are shrunk, the half-widths along x grown.
+    slack: [f32; 3],
+    nx: u32,
+    periodic: bool,
 }
 
 impl Layout {
@@ -213,17 +235,17 @@ impl Layout {
         if !(fits(ny, self.inv.y) && fits(nz, self.inv.z)) {
             return None;
         }
-        // Neighbouring rows that exist (wrapped when periodic).
-        let near = |c: usize, n: usize| -> ([usize; 3], usize) {
-            let mut v = [c, 0, 0];
+        // Neighbouring rows that exist (wrapped when periodic), with their side.
+        let near = |c: usize, n: usize| -> ([(usize, i8); 3], usize) {
+            let mut v = [(c, 0i8), (0, 0), (0, 0)];
             let mut k = 1;
             if n > 1 {
                 if c > 0 || periodic {
-                    v[k] = (c + n - 1) % n;
+                    v[k] = ((c + n - 1) % n, -1);
                     k += 1;
                 }
                 if c + 1 < n || periodic {
-                    v[k] = (c + 1) % n;
+                    v[k] = ((c + 1) % n, 1);
                     k += 1;
                 }
             }
@@ -231,55 +253,173 @@ impl Layout {
         };
         let (ys, ky) = near(cy, ny);
         let (zs, kz) = near(cz, nz);
-        let mut bases = [0usize; 9];
+        let mut rows = [(0usize, 0u8, 0u8); 9];
         let mut count = 0;
-        for &z in &zs[..kz] {
-            for &y in &ys[..ky] {
-                bases[count] = (z * ny + y) * nx;
+        let side = |s: i8| match s {
+            -1 => 1u8,
+            1 => 2,
+            _ => 0,
+        };
+        for &(z, sz) in &zs[..kz] {
+            for &(y, sy) in &ys[..ky] {
+                rows[count] = ((z * ny + y) * nx, side(sy), side(sz));
                 count += 1;
             }
         }
         // Ascending, so the runs come out in slot order.
-        bases[..count].sort_unstable();
-        Some(Rows { bases, count })
+        rows[..count].sort_unstable_by_key(|r| r.0);
+        let lo = |a: usize, c: usize| self.min[a] + c as f32 * (1.0 / self.inv[a]);
+        Some(Rows {
+            bases: rows.map(|r| r.0 as u32),
+            sy: rows.map(|r| r.1),
+            sz: rows.map(|r| r.2),
+            count,
+            lo: [lo(1, cy), lo(2, cz)],
+        })
     }
 
-    /// The slot runs, ascending, of the rows `rows` within `reach` of x coordinate `x`, into
-    /// `out`; returns how many (empty runs included). The x window `[x - r, x + r]` is rounded
-    /// out to whole cells, conservatively (the exact test comes later).
+    /// The per-walk constants of [`Layout::chord_runs`] for queries of radius `reach`.
+    pub fn chords(&self, reach: f32) -> Chords {
+        let extent = Vec3::from_array(self.dims.map(|d| d as f32)) / self.inv;
+        // The largest slack any coordinate of the grid can need (a coordinate is within the
+        // grid's extent, and the few boids clamped into an edge cell are near it).
+        let slack = |a: usize| {
+            (reach + (1.0 / self.inv[a]) + 2.0 * self.min[a].abs() + extent[a].abs() + 1.0)
+                * WINDOW_SLACK
+        };
+        let cell = |a: usize| {
+            if self.dims[a] == 1 {
+                0.0
+            } else {
+                1.0 / self.inv[a]
+            }
+        };
+        Chords {
+            reach,
+            r2: reach * reach * (1.0 + 4.0 * WINDOW_SLACK),
+            min_x: self.min.x,
+            inv_x: self.inv.x,
+            cell: [cell(1), cell(2)],
+            slack: [slack(0), slack(1), slack(2)],
+            nx: self.dims[0],
+            periodic: self.period.is_some(),
+        }
+    }
+
+    /// The slot runs, ascending, that can hold a point within the chords' reach of `q` (a boid
+    /// of the row `rows` was made for), into `out`; returns how many (empty runs included).
+    /// Each row is scanned only along the chord the sphere cuts through it,
+    /// `|dx| <= √(reach² - gy² - gz²)` with `gy`, `gz` the distances from `q` to the row across y
+    /// and z (a row the sphere misses gives no run), rounded out to whole cells and widened by a
+    /// rounding slack (the exact test comes later).
     #[inline]
-    pub fn row_runs(
+    #[allow(
+        unsafe_code,
+        reason = "the measured per-boid loop: one unchecked float-to-int conversion of a value \
+                  clamped into range"
+    )]
+    pub fn chord_runs(
         &self,
+        ch: &Chords,
         rows: &Rows,
         cell_start: &[u32],
-        x: f32,
-        reach: f32,
+        q: Vec3,
         out: &mut [Run; 18],
     ) -> usize {
-        let nx = i64::from(self.dims[0]);
-        let r = reach + self.slack(0, x, reach);
-        let lim = |v: i64| v.clamp(-nx, 2 * nx);
-        let x0 = lim(floor_i64((x - r - self.min.x) * self.inv.x));
-        let x1 = lim(floor_i64((x + r - self.min.x) * self.inv.x));
-        // One piece, or two where a periodic window wraps (low x first).
-        let (a, b, split) = if self.period.is_none() {
-            (x0.max(0), x1.min(nx - 1), None)
-        } else if x1 - x0 + 1 >= nx {
-            (0, nx - 1, None)
-        } else if x0 < 0 {
-            (0, x1, Some((x0 + nx, nx - 1)))
-        } else if x1 >= nx {
-            (0, x1 - nx, Some((x0, nx - 1)))
-        } else {
-            (x0, x1, None)
+        // Squared distances from q to the rows below and above its own, along y and z.
+        let sides = |a: usize, x: f32| -> [f32; 4] {
+            let c = ch.cell[a];
+            if c == 0.0 {
+                return [0.0; 4];
+            }
+            let below = (x - rows.lo[a] - ch.slack[1 + a]).max(0.0);
+            let above = (rows.lo[a] + c - x - ch.slack[1 + a]).max(0.0);
+            [0.0, below * below, above * above, 0.0]
         };
-        if a > b {
-            return 0;
+        let (gy, gz) = (sides(0, q.y), sides(1, q.z));
+        let nx = ch.nx as f32;
+        // Cell coordinates along x, shifted by nx so that every window bound is positive
+        // (truncation is then the floor) and clamped to [0, 3 nx].
+        let qx = (q.x - ch.min_x) * ch.inv_x + nx;
+        let top = 3.0 * nx;
+        let cell_of = |t: f32| -> i64 {
+            // `max`/`min` also send a NaN to a bound.
+            let t = t.max(0.0).min(top);
+            // SAFETY: `t` is finite and in [0, 3 nx], nx <= 1e9 (MAX_CELLS_PER_AXIS): an i64
+            // holds it (one truncating conversion, which is the floor of a non-negative value).
+            let c: i64 = unsafe { t.to_int_unchecked() };
+            c - i64::from(ch.nx)
+        };
+        /// `⌊t⌋` clamped into `[0, top]` (a NaN to 0): one compare-select each way, one
+        /// conversion.
+        #[inline(always)]
+        fn floor_in(t: f32, top: f32) -> usize {
+            let t = if t >= 0.0 { t } else { 0.0 };
+            let t = if t <= top { t } else { top };
+            // SAFETY: `t` is in [0, top], top < 2^31 (MAX_CELLS_PER_AXIS): a u32 holds its
+            // truncation, which is the floor of a non-negative value.
+            let c: u32 = unsafe { t.to_int_unchecked() };
+            c as usize
         }
-        let (a, b) = (a as usize, b as usize + 1);
+        if !ch.periodic {
+            // Branch-free per row: a row the sphere misses gives an empty run, overwritten by
+            // the next row's (`k` does not advance).
+            let (qx, top) = (qx - nx, nx - 1.0);
+            let mut k = 0;
+            for i in 0..rows.count {
+                let (sy, sz) = (rows.sy[i] as usize & 3, rows.sz[i] as usize & 3);
+                let rest = ch.r2 - (gy[sy] + gz[sz]);
+                let w = (rest.max(0.0).sqrt() + ch.slack[0]) * ch.inv_x;
+                // `max`/`min` also send a NaN to a bound; truncation of a value in [0, nx - 1]
+                // is its floor.
+                let (x0, x1) = (floor_in(qx - w, top), floor_in(qx + w, top));
+                let row = rows.bases[i] as usize;
+                out[k] = (cell_start[row + x0], cell_start[row + x1 + 1]);
+                k += usize::from(rest >= 0.0);
+            }
+            return k;
+        }
+        let nx = i64::from(ch.nx);
         let mut k = 0;
-        for &row in &rows.bases[..rows.count] {
-            out[k] = (cell_start[row + a], cell_start[row + b]);
+        for i in 0..rows.count {
+            let (sy, sz) = (rows.sy[i] as usize & 3, rows.sz[i] as usize & 3);
+            let rest = ch.r2 - (gy[sy] + gz[sz]);
+            if rest < 0.0 {
+                continue;
+            }
+            let half = if sy == 0 && sz == 0 {
+                ch.reach
+            } else {
+                rest.sqrt()
+            };
+            let w = (half + ch.slack[0]) * ch.inv_x;
+            let (x0, x1) = (cell_of(qx - w), cell_of(qx + w));
+            let row = rows.bases[i] as usize;
+            if !ch.periodic {
+                let (c0, c1) = (x0.max(0), x1.min(nx - 1));
+                if c0 <= c1 {
+                    out[k] = (
+                        cell_start[row + c0 as usize],
+                        cell_start[row + c1 as usize + 1],
+                    );
+                    k += 1;
+                }
+                continue;
+            }
+            // One piece, or two where a periodic window wraps (low x first).
+            let (c0, c1, split) = if x1 - x0 + 1 >= nx {
+                (0, nx - 1, None)
+            } else if x0 < 0 {
+                (0, x1, Some((x0 + nx, nx - 1)))
+            } else if x1 >= nx {
+                (0, x1 - nx, Some((x0, nx - 1)))
+            } else {
+                (x0, x1, None)
+            };
+            out[k] = (
+                cell_start[row + c0 as usize],
+                cell_start[row + c1 as usize + 1],
+            );
             k += 1;
             if let Some((c, d)) = split {
                 out[k] = (

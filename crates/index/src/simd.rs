@@ -22,19 +22,23 @@ pub enum SimdLevel {
     Sse2,
     /// 8 lanes, AVX2 (x86-64-v3: Intel Haswell, AMD Excavator and later).
     Avx2,
-    /// 16 lanes in the candidate filter, AVX-512F (x86-64-v4). Opt-in: never the default.
+    /// The AVX2 kernel compiled with AVX-512 (F, VL, BW, DQ: x86-64-v4) enabled: 32 vector
+    /// registers, mask registers.
     Avx512,
     /// 4 lanes, NEON: every aarch64 CPU.
     Neon,
+    /// 4 lanes, WebAssembly simd128 (builds with the `simd128` target feature).
+    Simd128,
 }
 
 /// Every level (of every architecture).
-pub const ALL_LEVELS: [SimdLevel; 5] = [
+pub const ALL_LEVELS: [SimdLevel; 6] = [
     SimdLevel::Scalar,
     SimdLevel::Sse2,
     SimdLevel::Avx2,
     SimdLevel::Avx512,
     SimdLevel::Neon,
+    SimdLevel::Simd128,
 ];
 
 impl SimdLevel {
@@ -46,6 +50,7 @@ impl SimdLevel {
             SimdLevel::Avx2 => "avx2",
             SimdLevel::Avx512 => "avx512",
             SimdLevel::Neon => "neon",
+            SimdLevel::Simd128 => "simd128",
         }
     }
 
@@ -59,11 +64,16 @@ impl SimdLevel {
             SimdLevel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
             #[cfg(target_arch = "x86_64")]
             SimdLevel::Avx512 => {
-                std::arch::is_x86_feature_detected!("avx512f")
-                    && std::arch::is_x86_feature_detected!("avx2")
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512vl")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx512dq")
             }
             #[cfg(target_arch = "aarch64")]
             SimdLevel::Neon => true,
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            SimdLevel::Simd128 => true,
             #[allow(
                 unreachable_patterns,
                 reason = "which levels remain depends on the target"
@@ -78,10 +88,15 @@ impl SimdLevel {
     pub fn detect() -> SimdLevel {
         static BEST: std::sync::OnceLock<SimdLevel> = std::sync::OnceLock::new();
         *BEST.get_or_init(|| {
-            [SimdLevel::Neon, SimdLevel::Avx2, SimdLevel::Sse2]
-                .into_iter()
-                .find(|l| l.is_supported())
-                .unwrap_or(SimdLevel::Scalar)
+            [
+                SimdLevel::Neon,
+                SimdLevel::Simd128,
+                SimdLevel::Avx2,
+                SimdLevel::Sse2,
+            ]
+            .into_iter()
+            .find(|l| l.is_supported())
+            .unwrap_or(SimdLevel::Scalar)
         })
     }
 
@@ -137,6 +152,8 @@ impl FromStr for SimdLevel {
         ALL_LEVELS
             .into_iter()
             .find(|l| l.name() == s)
-            .ok_or_else(|| format!("'{s}' is not one of: auto, scalar, sse2, avx2, avx512, neon"))
+            .ok_or_else(|| {
+                format!("'{s}' is not one of: auto, scalar, sse2, avx2, avx512, neon, simd128")
+            })
     }
 }

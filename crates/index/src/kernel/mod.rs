@@ -1,107 +1,89 @@
-//! The neighbour kernel: what one boid sees among the candidates an index hands it.
+//! The neighbour kernel: what one boid sees among the candidates an index hands it, in one pass
+//! of masked sums straight over the index's coordinate arrays.
 //!
-//! Two phases, both exact and both the same bits on every instruction set:
+//! **Lanes by slot.** Candidates are read eight slots at a time from chunks that start at a
+//! multiple of eight; slot `j` is always *virtual lane* `j mod 8`. Each lane keeps its own running
+//! sums, and a candidate outside the radius, outside the field of view, outside the run or the
+//! boid itself adds `+0.0` (bitwise masked). A lane's sums therefore add its own slots' terms in
+//! ascending slot order, whatever else happens: a lane that starts at `+0.0` can never become
+//! `-0.0` (round-to-nearest), so the extra `+0.0` terms change no bits, and a chunk read twice
+//! (two runs in one chunk) or a wider machine register reading more than it needs gives the
+//! same bits. At the end the eight lanes are added in one fixed tree
+//! ([`lanes::Lanes::reduce`]).
 //!
-//! 1. **Filter.** Each candidate slot's squared distance `d2 = (dx·dx + dy·dy) + dz·dz` is
-//!    compared with `r²`; the slots that pass (the boid itself included) are written, in
-//!    ascending order, to a short list. Lanes are independent here, so 1, 4, 8 or 16 lanes
-//!    produce the same list.
-//! 2. **Accumulate.** The list is walked in groups of eight *virtual lanes*: entry `e` goes to
-//!    lane `e mod 8`, each lane keeps its own running sums, and the lanes are added 0 to 7 at
-//!    the end. SSE2 and NEON run a group as two 4-lane halves, AVX2 (and AVX-512, which uses
-//!    AVX2's accumulation) as one 8-lane register, the scalar path as a loop over eight lanes:
-//!    the same operations in the same order, so the same rounding. No fused multiply-add is
-//!    used anywhere.
+//! **One kernel, written once** ([`hood_runs`] over contiguous runs of slots, [`hood_list`] over
+//! a list of slots, both on the same per-chunk step) over the lane type of `lanes.rs`: plain
+//! arrays (every target), SSE2, AVX2 (also compiled with AVX-512 enabled), NEON and WebAssembly
+//! simd128. Every operation is one correctly rounded IEEE operation per lane and no fused
+//! multiply-add is used, so every instruction set, and every index kind (which only changes
+//! which candidates are offered, all in ascending slot order), gives the same bits.
 //!
-//! One file per instruction set: `scalar.rs` (the reference), `sse2.rs`, `avx2.rs`,
-//! `avx512.rs` (x86-64), `neon.rs` (aarch64).
-//!
-//! The boid itself and the padding of the last group are masked out by slot, so a coincident
-//! *other* boid still counts (as in Unity).
+//! **Per candidate:** `d = p_j - q` (nearest image when the space wraps), `d2 = (dx·dx + dy·dy)
+//! + dz·dz`; in radius when `d2 < r²`; in view when the field of view is all around, or (a
+//! half-angle of exactly 90°) when `h·d > 0`, or else when `(h·d)·(1/√d2) > cos`, with
+//! `1/√d2` taken as 0 for a coincident boid (so it is seen only by a view wider than 90°);
+//! separation for those in view with `d2 < s²`: `d/√d2`, `d/d2` or `d`, by mode.
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
-#[cfg(target_arch = "x86_64")]
-mod avx512;
-#[cfg(target_arch = "aarch64")]
-mod neon;
-mod scalar;
-#[cfg(target_arch = "x86_64")]
-mod sse2;
+#![allow(
+    unsafe_code,
+    reason = "the measured hot loop: chunk loads through pointers the run checks keep inside \
+              the padded arrays, and calls into instances compiled for the CPU's features"
+)]
 
-#[cfg(target_arch = "x86_64")]
-use avx2::{accumulate_avx2, filter_avx2, filter2_avx2};
-#[cfg(target_arch = "x86_64")]
-use avx512::filter_avx512;
-#[cfg(target_arch = "aarch64")]
-use neon::{accumulate_neon, filter_neon};
-use scalar::{accumulate_scalar, filter_scalar};
-#[cfg(target_arch = "x86_64")]
-use sse2::{accumulate_sse2, filter_sse2};
+pub(crate) mod lanes;
 
 use crate::layout::Run;
 use crate::simd::SimdLevel;
 use boids_core::{Neighbourhood, SeparationMode, Vec3};
+use lanes::{Lanes, Scalar};
 
-/// Extra entries after the end of every coordinate array, so a SIMD filter may read a whole
-/// register past the end of a run.
+/// Extra entries after the end of every coordinate array (`+∞` for positions, 0 for the
+/// rest), so a chunk of eight that starts inside a run never reads past the end.
 pub const PAD: usize = 16;
 
-/// Virtual lanes of the accumulation phase.
+/// Virtual lanes.
 pub const GROUP: usize = 8;
 
-/// A boid's data as the accumulation phase reads it: position, velocity and speed
-/// (`|velocity|`), one aligned 32-byte record per slot.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C, align(32))]
-pub struct Rec(pub [f32; 8]);
-
-impl Rec {
-    /// A record for position `p` and velocity `v`.
-    #[inline]
-    pub fn new(p: Vec3, v: Vec3) -> Rec {
-        Rec([p.x, p.y, p.z, v.x, v.y, v.z, v.length(), 0.0])
-    }
-    /// Position.
-    #[inline]
-    pub fn position(&self) -> Vec3 {
-        Vec3::new(self.0[0], self.0[1], self.0[2])
-    }
-    /// Velocity.
-    #[inline]
-    pub fn velocity(&self) -> Vec3 {
-        Vec3::new(self.0[3], self.0[4], self.0[5])
-    }
-}
-
-/// A unit heading, padded to 16 bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C, align(16))]
-pub struct Head(pub [f32; 4]);
-
-impl Head {
-    /// The record of heading `h`.
-    #[inline]
-    pub fn new(h: Vec3) -> Head {
-        Head([h.x, h.y, h.z, 0.0])
-    }
-    /// The heading.
-    #[inline]
-    pub fn get(&self) -> Vec3 {
-        Vec3::new(self.0[0], self.0[1], self.0[2])
-    }
-}
-
-/// Positions as three coordinate arrays (each `len + PAD` long, padding +∞), axes ordered so a
-/// flat axis (every boid at the same coordinate, as under a plane lock) comes last.
+/// The boids as the kernel reads them: slots in the index's cell order, each array `len + PAD`
+/// long, axes in the kernel's order (a flat axis last: see [`Soa::d3`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Cols<'a> {
-    /// The three axes.
-    pub a: [&'a [f32]; 3],
-    /// `false` when the third axis is flat and can be skipped.
+pub struct Soa<'a> {
+    /// Positions.
+    pub p: [&'a [f32]; 3],
+    /// Velocities.
+    pub v: [&'a [f32]; 3],
+    /// Unit headings.
+    pub h: [&'a [f32]; 3],
+    /// `false` when the third axis is flat (every boid at one coordinate, as under a plane
+    /// lock): its offsets are exactly zero and are skipped.
     pub d3: bool,
-    /// Which real axis each of `a` is.
-    pub axes: [usize; 3],
+}
+
+impl Soa<'_> {
+    /// Number of boids.
+    pub fn len(&self) -> usize {
+        self.p[0].len().saturating_sub(PAD)
+    }
+
+    /// `true` when there are no boids.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Panics unless every array has the same length, padding included.
+    fn check(&self) {
+        let l = self.p[0].len();
+        assert!(
+            l >= PAD
+                && self
+                    .p
+                    .iter()
+                    .chain(&self.v)
+                    .chain(&self.h)
+                    .all(|a| a.len() == l),
+            "kernel: arrays of different lengths"
+        );
+    }
 }
 
 /// What a neighbourhood query measures.
@@ -111,7 +93,8 @@ pub struct Spec {
     pub r2: f32,
     /// Separation radius squared.
     pub s2: f32,
-    /// Cosine of the field-of-view half-angle; `-∞` when the view is all around.
+    /// Cosine of the field-of-view half-angle: `-∞` when the view is all around, exactly `0`
+    /// for a half-angle of 90° (the half-space test `h·d > 0`); see [`fov_cos`].
     pub cos: f32,
     /// Separation form.
     pub sep: SeparationMode,
@@ -125,244 +108,640 @@ pub struct Spec {
     pub level: SimdLevel,
 }
 
-/// The squared distance of the filter and of every query, as the SIMD paths compute it.
+/// The kernel's cosine for a field-of-view half-angle in degrees: `-∞` from 180° up (no
+/// limit), exactly `0` at 90° (the half-space test), else the cosine.
+pub fn fov_cos(half_angle_deg: f32) -> f32 {
+    boids_core::fov_cos(half_angle_deg)
+}
+
+/// The squared distance every query computes: `(x·x + y·y) + z·z`.
 #[inline(always)]
 pub fn dist2(o: Vec3) -> f32 {
     (o.x * o.x + o.y * o.y) + o.z * o.z
 }
 
-/// The instance of a kernel generic over (flat or full third axis, periodic or not) for the
-/// given flags.
-macro_rules! pick {
-    ($d3:expr, $periodic:expr, $f:ident) => {
-        match ($d3, $periodic) {
-            (true, false) => $f::<true, false>,
-            (false, false) => $f::<false, false>,
-            (true, true) => $f::<true, true>,
-            (false, true) => $f::<false, true>,
-        }
-    };
+/// A neighbourhood as the kernel leaves it, in the kernel's axis order.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Raw {
+    /// Neighbours in view.
+    pub count: u32,
+    /// Of those, inside the separation radius.
+    pub sep_count: u32,
+    /// Candidates strictly within the radius (the boid itself excluded), before the view.
+    pub in_radius: u32,
+    /// Offset x y z, velocity x y z, separation x y z, heading x y z, speed.
+    pub s: [f32; 13],
 }
 
-/// A filter instance: see [`filter`]. `(cols, q, r2, box size, runs, out) -> passed`.
-pub type FilterFn = fn(&Cols<'_>, [f32; 3], f32, [f32; 3], &[Run], &mut [u32]) -> usize;
-
-/// The filter instance for an instruction set, a flat or full third axis and a periodic box or
-/// none: resolved once per walk, not per boid.
-pub fn filter_fn(level: SimdLevel, d3: bool, periodic: bool) -> FilterFn {
-    match level {
-        #[cfg(target_arch = "x86_64")]
-        SimdLevel::Sse2 => pick!(d3, periodic, filter_sse2),
-        #[cfg(target_arch = "x86_64")]
-        SimdLevel::Avx2 => pick!(d3, periodic, filter_avx2),
-        #[cfg(target_arch = "x86_64")]
-        SimdLevel::Avx512 => pick!(d3, periodic, filter_avx512),
-        #[cfg(target_arch = "aarch64")]
-        SimdLevel::Neon => pick!(d3, periodic, filter_neon),
-        _ => pick!(d3, periodic, filter_scalar),
+impl Raw {
+    /// The neighbourhood in real axes: `axes[a]` is the real axis of the kernel's axis `a`.
+    #[inline]
+    pub fn hood(&self, axes: [usize; 3]) -> Neighbourhood {
+        let v = |k: usize| {
+            let mut r = [0.0f32; 3];
+            for a in 0..3 {
+                r[axes[a]] = self.s[k + a];
+            }
+            Vec3::from_array(r)
+        };
+        Neighbourhood {
+            count: self.count,
+            separation_count: self.sep_count,
+            sum_offset: v(0),
+            sum_velocity: v(3),
+            separation: v(6),
+            sum_heading: v(9),
+            sum_speed: self.s[12],
+            external: Vec3::ZERO,
+        }
     }
 }
 
-/// A filter instance for two boids over the same runs: `(cols, [qa, qb], r2, box size, runs,
-/// [out_a, out_b]) -> [passed_a, passed_b]`. Each list is exactly what [`FilterFn`] gives.
-pub type Filter2Fn =
-    fn(&Cols<'_>, [[f32; 3]; 2], f32, [f32; 3], &[Run], [&mut [u32]; 2]) -> [usize; 2];
+// ---------------------------------------------------------------------------------------------
+// Lane masks by position in a chunk.
 
-/// The two-boid filter instance: a shared pass on AVX2 (and AVX-512, whose CPUs have it), two
-/// single passes elsewhere.
-pub fn filter2_fn(level: SimdLevel, d3: bool, periodic: bool) -> Filter2Fn {
-    match level {
-        #[cfg(target_arch = "x86_64")]
-        SimdLevel::Avx2 | SimdLevel::Avx512 => pick!(d3, periodic, filter2_avx2),
-        #[cfg(target_arch = "x86_64")]
-        SimdLevel::Sse2 => pick!(d3, periodic, filter2_sse2),
-        #[cfg(target_arch = "aarch64")]
-        SimdLevel::Neon => pick!(d3, periodic, filter2_neon),
-        _ => pick!(d3, periodic, filter2_scalar),
+/// The mask table of a lane predicate: row `k`, lane `l`.
+macro_rules! table {
+    (|$k:ident, $l:ident| $e:expr) => {{
+        let mut t = [[0u32; 8]; 9];
+        let mut $k = 0;
+        while $k < 9 {
+            let mut $l = 0;
+            while $l < 8 {
+                t[$k][$l] = if $e { !0 } else { 0 };
+                $l += 1;
+            }
+            $k += 1;
+        }
+        t
+    }};
+}
+
+/// `EXCEPT[k]`: every lane but `k`.
+static EXCEPT: [[u32; 8]; 9] = table!(|k, l| l != k);
+
+/// `FIRST[k]`: lanes `0..k`.
+static FIRST: [[u32; 8]; 9] = table!(|k, l| l < k);
+
+// ---------------------------------------------------------------------------------------------
+// The kernel.
+
+/// Field of view: all around.
+const FOV_ALL: u8 = 0;
+/// Field of view: the half-space in front (90°).
+const FOV_HALF: u8 = 1;
+/// Field of view: any other angle.
+const FOV_COS: u8 = 2;
+
+/// Separation: `d / |d|`.
+const SEP_UNIT: u8 = 0;
+/// Separation: `d / |d|²`.
+const SEP_INV2: u8 = 1;
+/// Separation: `d`.
+const SEP_OFFSET: u8 = 2;
+
+// An instance's compile-time form `K`: the view (bits 0-1), a wrapping space (bit 2), a third
+// axis that varies (bit 3), the separation form (bits 4-5; `SEP_ANY`: read from the spec).
+/// `K`: space wraps.
+const PER: u8 = 4;
+/// `K`: the third axis varies.
+const D3: u8 = 8;
+/// `K`: the separation form's bits.
+const SEP_MASK: u8 = 0x30;
+/// `K`: the separation form is read at run time.
+const SEP_ANY: u8 = 0x30;
+
+/// A query's constants, splatted once per boid. The kernel works with the negated offset
+/// `e = q - p` (so that a candidate's coordinates can be read straight from memory into the
+/// subtraction): `e` is exactly `-(p - q)`, so every test and sum below is the exact mirror of
+/// the one on `p - q`, and [`Acc::finish`] negates the offset sum back (exact).
+struct Ctx<L: Lanes> {
+    q: [L; 3],
+    h: [L; 3],
+    r2: L,
+    s2: L,
+    neg_cos: L,
+    zero: L,
+    one: L,
+    size: [L; 3],
+    half: [L; 3],
+    neg_half: [L; 3],
+    sep: u8,
+    heads: bool,
+    speed: bool,
+}
+
+impl<L: Lanes> Ctx<L> {
+    #[inline(always)]
+    fn new(spec: &Spec, q: [f32; 3], h: [f32; 3], size: [f32; 3]) -> Self {
+        Ctx {
+            q: [L::splat(q[0]), L::splat(q[1]), L::splat(q[2])],
+            h: [L::splat(h[0]), L::splat(h[1]), L::splat(h[2])],
+            r2: L::splat(spec.r2),
+            s2: L::splat(spec.s2),
+            neg_cos: L::splat(-spec.cos),
+            zero: L::splat(0.0),
+            one: L::splat(1.0),
+            size: [L::splat(size[0]), L::splat(size[1]), L::splat(size[2])],
+            half: [
+                L::splat(0.5 * size[0]),
+                L::splat(0.5 * size[1]),
+                L::splat(0.5 * size[2]),
+            ],
+            neg_half: [
+                L::splat(-(0.5 * size[0])),
+                L::splat(-(0.5 * size[1])),
+                L::splat(-(0.5 * size[2])),
+            ],
+            sep: sep_form(spec.sep),
+            heads: spec.heads,
+            speed: spec.speed,
+        }
     }
 }
 
-macro_rules! twice {
-    ($name:ident, $single:ident) => {
-        #[allow(clippy::too_many_arguments)]
-        fn $name<const D3: bool, const PER: bool>(
-            c: &Cols<'_>,
-            q: [[f32; 3]; 2],
-            r2: f32,
-            size: [f32; 3],
-            runs: &[Run],
-            out: [&mut [u32]; 2],
-        ) -> [usize; 2] {
-            let [a, b] = out;
-            [
-                $single::<D3, PER>(c, q[0], r2, size, runs, a),
-                $single::<D3, PER>(c, q[1], r2, size, runs, b),
-            ]
+/// Running sums of a query: 13 sums (the heading and speed sums only when asked for), and the
+/// lane counters (in view, separation, in radius).
+struct Acc<L: Lanes> {
+    s: [L; 13],
+    n: L::M,
+    ns: L::M,
+    nr: L::M,
+}
+
+impl<L: Lanes> Acc<L> {
+    #[inline(always)]
+    fn new() -> Self {
+        Acc {
+            s: [L::splat(0.0); 13],
+            n: L::zero_count(),
+            ns: L::zero_count(),
+            nr: L::zero_count(),
+        }
+    }
+
+    #[inline(always)]
+    fn finish(&self) -> Raw {
+        // A plain loop (not `map`), so the reductions inline into the instance.
+        let mut s = [0.0f32; 13];
+        for k in 0..13 {
+            s[k] = self.s[k].reduce();
+        }
+        // The offsets were summed negated (`q - p`): negation is exact, so this is the sum of
+        // `p - q` in the same order.
+        for x in &mut s[..3] {
+            *x = -*x;
+        }
+        Raw {
+            count: L::total(self.n),
+            sep_count: L::total(self.ns),
+            in_radius: L::total(self.nr),
+            s,
+        }
+    }
+}
+
+/// Where a chunk's eight candidates come from.
+trait Source<L: Lanes> {
+    fn pos(&self, a: usize) -> L;
+    fn vel(&self, a: usize) -> L;
+    fn head(&self, a: usize) -> L;
+}
+
+/// Eight consecutive slots from `base`.
+struct At<'a> {
+    soa: &'a Soa<'a>,
+    base: usize,
+}
+
+impl<L: Lanes> Source<L> for At<'_> {
+    #[inline(always)]
+    fn pos(&self, a: usize) -> L {
+        // SAFETY: the caller checked `base + 8 <= len` for every array (`hood_runs`).
+        unsafe { L::load(self.soa.p[a].as_ptr().add(self.base)) }
+    }
+    #[inline(always)]
+    fn vel(&self, a: usize) -> L {
+        // SAFETY: as in `pos`.
+        unsafe { L::load(self.soa.v[a].as_ptr().add(self.base)) }
+    }
+    #[inline(always)]
+    fn head(&self, a: usize) -> L {
+        // SAFETY: as in `pos`.
+        unsafe { L::load(self.soa.h[a].as_ptr().add(self.base)) }
+    }
+}
+
+/// Eight slots of a list (unused lanes point at slot 0 and are masked).
+struct Gathered<'a> {
+    soa: &'a Soa<'a>,
+    idx: [u32; 8],
+}
+
+impl<L: Lanes> Source<L> for Gathered<'_> {
+    #[inline(always)]
+    fn pos(&self, a: usize) -> L {
+        L::from_array(gather(self.soa.p[a], &self.idx))
+    }
+    #[inline(always)]
+    fn vel(&self, a: usize) -> L {
+        L::from_array(gather(self.soa.v[a], &self.idx))
+    }
+    #[inline(always)]
+    fn head(&self, a: usize) -> L {
+        L::from_array(gather(self.soa.h[a], &self.idx))
+    }
+}
+
+/// `a[idx[l]]` for the eight lanes.
+#[inline(always)]
+fn gather(a: &[f32], idx: &[u32; 8]) -> [f32; 8] {
+    let mut r = [0.0f32; 8];
+    for l in 0..8 {
+        r[l] = a[idx[l] as usize];
+    }
+    r
+}
+
+/// The nearest-image offset, lane by lane (as `boids_core::math::wrap_axis`; an odd function,
+/// so it commutes exactly with the negated offsets).
+#[inline(always)]
+fn wrap<L: Lanes>(o: L, half: L, neg_half: L, size: L) -> L {
+    let down = o.sub(size);
+    let up = o.add(size);
+    L::select(o.gt(half), down, L::select(o.lt(neg_half), up, o))
+}
+
+/// One chunk of eight candidates (lanes of `m` only) into the sums. `D3`: the third axis
+/// varies (else every offset along it is exactly zero and skipped).
+#[inline(always)]
+fn chunk<L: Lanes, S: Source<L>, const K: u8>(acc: &mut Acc<L>, c: &Ctx<L>, m: L::M, src: &S) {
+    let (fov, per, d3) = (K & 3, K & PER != 0, K & D3 != 0);
+    let sep_form = if K & SEP_MASK == SEP_ANY {
+        c.sep
+    } else {
+        (K & SEP_MASK) >> 4
+    };
+    // e = q - p: the negated offset.
+    let mut e = [c.q[0].sub(src.pos(0)), c.q[1].sub(src.pos(1)), c.zero];
+    if d3 {
+        e[2] = c.q[2].sub(src.pos(2));
+    }
+    if per {
+        for a in 0..3 {
+            e[a] = wrap(e[a], c.half[a], c.neg_half[a], c.size[a]);
+        }
+    }
+    let mut d2 = e[0].mul(e[0]).add(e[1].mul(e[1]));
+    if d3 {
+        d2 = d2.add(e[2].mul(e[2]));
+    }
+    let inr = L::and(m, d2.lt(c.r2));
+    acc.nr = L::tally(acc.nr, inr);
+    // 1/|d| (0 for a coincident boid), when the view or the separation needs it.
+    let inv = || L::select(d2.gt(c.zero), c.one.div(d2.sqrt()), c.zero);
+    // h·e = -(h·d), exactly.
+    let dot = || {
+        let mut t = c.h[0].mul(e[0]).add(c.h[1].mul(e[1]));
+        if d3 {
+            t = t.add(c.h[2].mul(e[2]));
+        }
+        t
+    };
+    let mut unit = None;
+    let ok = match fov {
+        FOV_ALL => inr,
+        // h·d > 0
+        FOV_HALF => L::and(inr, dot().lt(c.zero)),
+        // (h·d)/|d| > cos
+        _ => {
+            let i = inv();
+            unit = Some(i);
+            L::and(inr, dot().mul(i).lt(c.neg_cos))
         }
     };
+    let sep = L::and(ok, d2.lt(c.s2));
+    acc.n = L::tally(acc.n, ok);
+    acc.ns = L::tally(acc.ns, sep);
+    for a in 0..3 {
+        acc.s[a] = acc.s[a].add(e[a].keep(ok));
+    }
+    let v = [src.vel(0), src.vel(1), src.vel(2)];
+    for a in 0..3 {
+        acc.s[3 + a] = acc.s[3 + a].add(v[a].keep(ok));
+    }
+    // Separation pushes away, `-f(d) = f(e)`: added.
+    let f = match sep_form {
+        SEP_UNIT => {
+            let i = unit.unwrap_or_else(inv);
+            [e[0].mul(i), e[1].mul(i), e[2].mul(i)]
+        }
+        SEP_INV2 => {
+            let i2 = L::select(d2.gt(c.zero), c.one.div(d2), c.zero);
+            [e[0].mul(i2), e[1].mul(i2), e[2].mul(i2)]
+        }
+        _ => e,
+    };
+    for a in 0..3 {
+        acc.s[6 + a] = acc.s[6 + a].add(f[a].keep(sep));
+    }
+    if c.heads {
+        for a in 0..3 {
+            acc.s[9 + a] = acc.s[9 + a].add(src.head(a).keep(ok));
+        }
+    }
+    if c.speed {
+        let spd = v[0]
+            .mul(v[0])
+            .add(v[1].mul(v[1]))
+            .add(v[2].mul(v[2]))
+            .sqrt();
+        acc.s[12] = acc.s[12].add(spd.keep(ok));
+    }
 }
-twice!(filter2_scalar, filter_scalar);
-#[cfg(target_arch = "x86_64")]
-twice!(filter2_sse2, filter_sse2);
-#[cfg(target_arch = "aarch64")]
-twice!(filter2_neon, filter_neon);
 
-/// Panics unless the three coordinate arrays have one length and every run ends [`PAD`] or more
-/// before it: the bound every filter instance checks before its unchecked loads.
-#[inline(always)]
-pub(crate) fn check_run(c: &Cols<'_>, run: Run) {
-    assert!(
-        run.0 <= run.1 && run.1 as usize + PAD <= c.a[0].len(),
-        "filter: run outside the padded arrays"
-    );
-}
-
-/// Panics unless the three coordinate arrays have one length.
-#[inline(always)]
-pub(crate) fn check_cols(c: &Cols<'_>) {
-    assert!(
-        c.a[1].len() == c.a[0].len() && c.a[2].len() == c.a[0].len(),
-        "filter: coordinate arrays of different lengths"
-    );
-}
-
-/// The box size in the filter's axis order (zeros when not periodic).
+/// The box size in the kernel's axis order (zeros when not periodic).
 #[inline]
-pub fn filter_size(c: &Cols<'_>, period: Option<Vec3>) -> [f32; 3] {
+pub fn kernel_size(axes: [usize; 3], period: Option<Vec3>) -> [f32; 3] {
     period.map_or([0.0; 3], |p| {
         let p = p.to_array();
-        [p[c.axes[0]], p[c.axes[1]], p[c.axes[2]]]
+        [p[axes[0]], p[axes[1]], p[axes[2]]]
     })
 }
 
-/// Writes to `out` every slot of `runs` whose squared distance from `q` is below `r2`, in
-/// order (the runs are ascending and disjoint; empty runs are allowed); returns how many.
-/// `out` must have room for every slot of the runs plus [`PAD`] (else this panics).
-#[inline]
-pub fn filter(
-    level: SimdLevel,
-    c: &Cols<'_>,
+/// The neighbourhood of the boid in slot `own` at `q` heading `h` (kernel axis order) over the
+/// candidates in `runs` (disjoint runs of slots). Each run is read in chunks of eight from its
+/// start: lane `l` of a run takes its slots `a + l`, `a + l + 8`, ...
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn hood_runs<L: Lanes, const K: u8>(
+    soa: &Soa<'_>,
+    spec: &Spec,
+    size: [f32; 3],
+    own: usize,
     q: [f32; 3],
-    r2: f32,
-    period: Option<Vec3>,
+    h: [f32; 3],
     runs: &[Run],
-    out: &mut [u32],
-) -> usize {
-    filter_fn(level, c.d3, period.is_some())(c, q, r2, filter_size(c, period), runs, out)
+) -> Raw {
+    soa.check();
+    let len = soa.p[0].len();
+    let c = Ctx::<L>::new(spec, q, h, size);
+    let mut acc = Acc::<L>::new();
+    for &(a, b) in runs {
+        let (mut base, b) = (a as usize, b as usize);
+        // Every chunk starts below `b` and reads 8 floats: inside the arrays, as the padding
+        // is at least 8 past the last slot.
+        assert!(
+            base <= b && b + GROUP <= len,
+            "kernel: a run outside the arrays"
+        );
+        while base < b {
+            let mut m = L::mask(&FIRST[(b - base).min(GROUP)]);
+            let me = own.wrapping_sub(base);
+            if me < GROUP {
+                m = L::and(m, L::mask(&EXCEPT[me]));
+            }
+            chunk::<L, _, K>(&mut acc, &c, m, &At { soa, base });
+            base += GROUP;
+        }
+    }
+    acc.finish()
 }
 
-/// An accumulation instance: see [`accumulate`]. `(spec, own, q, h, list, rec, head, box size)`.
-pub type AccumulateFn = fn(&Spec, u32, Vec3, Vec3, &[u32], &[Rec], &[Head], Vec3) -> Neighbourhood;
-
-/// The accumulation instance for a spec: resolved once per walk, not per boid.
-pub fn accumulate_fn(spec: &Spec) -> AccumulateFn {
-    macro_rules! pick_sums {
-        ($f:ident) => {{
-            macro_rules! with {
-                ($sep:expr) => {
-                    match (spec.period.is_some(), spec.heads || spec.speed) {
-                        (false, false) => $f::<$sep, false, false>,
-                        (true, false) => $f::<$sep, true, false>,
-                        (false, true) => $f::<$sep, false, true>,
-                        (true, true) => $f::<$sep, true, true>,
-                    }
-                };
-            }
-            match spec.sep {
-                SeparationMode::UnitMean => with!(0),
-                SeparationMode::InverseSquare => with!(1),
-                SeparationMode::MeanOffset | SeparationMode::SumOffset => with!(2),
-            }
-        }};
+/// The neighbourhood of the boid in slot `own` over the candidate slots in `list` (any may be
+/// out of radius), in chunks of eight entries: lane `l` takes entries `l`, `l + 8`, ... So a
+/// list holding one run's slots gives [`hood_runs`]'s bits over that run.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn hood_list<L: Lanes, const K: u8>(
+    soa: &Soa<'_>,
+    spec: &Spec,
+    size: [f32; 3],
+    own: usize,
+    q: [f32; 3],
+    h: [f32; 3],
+    list: &[u32],
+) -> Raw {
+    soa.check();
+    let n = soa.len();
+    assert!(
+        list.iter().all(|&j| (j as usize) < n),
+        "kernel: a slot outside the arrays"
+    );
+    let c = Ctx::<L>::new(spec, q, h, size);
+    let mut acc = Acc::<L>::new();
+    for part in list.chunks(GROUP) {
+        let mut idx = [0u32; 8];
+        let mut on = [0u32; 8];
+        for (l, &j) in part.iter().enumerate() {
+            idx[l] = j;
+            on[l] = if j as usize == own { 0 } else { !0 };
+        }
+        chunk::<L, _, K>(&mut acc, &c, L::mask(&on), &Gathered { soa, idx });
     }
+    acc.finish()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Instances per instruction set, chosen once per walk.
+
+/// A runs kernel instance: `(soa, spec, size, own, q, h, runs)`; see [`runs_fn`].
+pub type RunsFn = fn(&Soa<'_>, &Spec, [f32; 3], usize, [f32; 3], [f32; 3], &[Run]) -> Raw;
+
+/// A list kernel instance: `(soa, spec, size, own, q, h, list)`; see [`list_fn`].
+pub type ListFn = fn(&Soa<'_>, &Spec, [f32; 3], usize, [f32; 3], [f32; 3], &[u32]) -> Raw;
+
+macro_rules! instances {
+    // `$feat`: the target features the instance is compiled with (checked by the caller's
+    // choice of level), or none for a baseline set.
+    ($runs:ident, $list:ident, $L:ty $(, $feat:literal)?) => {
+        #[allow(clippy::too_many_arguments)]
+        fn $runs<const K: u8>(
+            soa: &Soa<'_>,
+            spec: &Spec,
+            size: [f32; 3],
+            own: usize,
+            q: [f32; 3],
+            h: [f32; 3],
+            runs: &[Run],
+        ) -> Raw {
+            $(#[target_feature(enable = $feat)])?
+            #[allow(clippy::too_many_arguments)]
+            fn inner<const K: u8>(
+                soa: &Soa<'_>,
+                spec: &Spec,
+                size: [f32; 3],
+                own: usize,
+                q: [f32; 3],
+                h: [f32; 3],
+                runs: &[Run],
+            ) -> Raw {
+                hood_runs::<$L, K>(soa, spec, size, own, q, h, runs)
+            }
+            #[allow(unused_unsafe)]
+            // SAFETY: the level of this instance is chosen only when the CPU has its features
+            // (`SimdLevel::is_supported`), or they are the target's baseline.
+            unsafe {
+                inner::<K>(soa, spec, size, own, q, h, runs)
+            }
+        }
+
+        #[allow(clippy::too_many_arguments)]
+        fn $list<const K: u8>(
+            soa: &Soa<'_>,
+            spec: &Spec,
+            size: [f32; 3],
+            own: usize,
+            q: [f32; 3],
+            h: [f32; 3],
+            list: &[u32],
+        ) -> Raw {
+            $(#[target_feature(enable = $feat)])?
+            #[allow(clippy::too_many_arguments)]
+            fn inner<const K: u8>(
+                soa: &Soa<'_>,
+                spec: &Spec,
+                size: [f32; 3],
+                own: usize,
+                q: [f32; 3],
+                h: [f32; 3],
+                list: &[u32],
+            ) -> Raw {
+                hood_list::<$L, K>(soa, spec, size, own, q, h, list)
+            }
+            #[allow(unused_unsafe)]
+            // SAFETY: as for the runs instance.
+            unsafe {
+                inner::<K>(soa, spec, size, own, q, h, list)
+            }
+        }
+    };
+}
+
+instances!(runs_scalar, list_scalar, Scalar);
+#[cfg(target_arch = "x86_64")]
+instances!(runs_sse2, list_sse2, lanes::Sse2);
+#[cfg(target_arch = "x86_64")]
+instances!(runs_avx2, list_avx2, lanes::Avx, "avx2");
+#[cfg(target_arch = "x86_64")]
+instances!(
+    runs_avx512,
+    list_avx512,
+    lanes::Avx,
+    "avx2,avx512f,avx512vl,avx512bw,avx512dq"
+);
+#[cfg(target_arch = "aarch64")]
+instances!(runs_neon, list_neon, lanes::Neon);
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+instances!(runs_simd128, list_simd128, lanes::Wasm);
+
+/// The separation form as the kernel's constant.
+fn sep_form(sep: SeparationMode) -> u8 {
+    match sep {
+        SeparationMode::UnitMean => SEP_UNIT,
+        SeparationMode::InverseSquare => SEP_INV2,
+        SeparationMode::MeanOffset | SeparationMode::SumOffset => SEP_OFFSET,
+    }
+}
+
+/// The kernel's compile-time form of a spec (`K`), with the separation form or `SEP_ANY`.
+fn form(spec: &Spec, d3: bool, sep: bool) -> u8 {
+    let fov = if spec.cos == f32::NEG_INFINITY {
+        FOV_ALL
+    } else if spec.cos == 0.0 {
+        FOV_HALF
+    } else {
+        FOV_COS
+    };
+    let per = if spec.period.is_some() { PER } else { 0 };
+    let d3 = if d3 { D3 } else { 0 };
+    let sep = if sep {
+        sep_form(spec.sep) << 4
+    } else {
+        SEP_ANY
+    };
+    fov | per | d3 | sep
+}
+
+/// `$f::<K>` for the form `$k`: every view, wrap and axis form, with the separation form
+/// `$sep` (each of them, or `SEP_ANY`).
+macro_rules! pick {
+    ($f:ident, $k:expr, [$($sep:expr),*]) => {{
+        let k = $k;
+        let mut chosen = None;
+        $(
+            if chosen.is_none() && k & SEP_MASK == $sep {
+                chosen = Some(pick!(@views $f, k, $sep));
+            }
+        )*
+        chosen.expect("kernel: a form without an instance")
+    }};
+    (@views $f:ident, $k:expr, $sep:expr) => {
+        match $k & !SEP_MASK {
+            0 => $f::<{ $sep }>,
+            1 => $f::<{ 1 | $sep }>,
+            2 => $f::<{ 2 | $sep }>,
+            4 => $f::<{ 4 | $sep }>,
+            5 => $f::<{ 5 | $sep }>,
+            6 => $f::<{ 6 | $sep }>,
+            8 => $f::<{ 8 | $sep }>,
+            9 => $f::<{ 9 | $sep }>,
+            10 => $f::<{ 10 | $sep }>,
+            12 => $f::<{ 12 | $sep }>,
+            13 => $f::<{ 13 | $sep }>,
+            _ => $f::<{ 14 | $sep }>,
+        }
+    };
+}
+
+/// The separation forms the runs kernel is compiled for.
+macro_rules! pick_runs {
+    ($f:ident, $k:expr) => {
+        pick!($f, $k, [0x00, 0x10, 0x20])
+    };
+}
+
+/// The list kernel reads the separation form at run time.
+macro_rules! pick_list {
+    ($f:ident, $k:expr) => {
+        pick!($f, $k, [0x30])
+    };
+}
+
+/// The runs kernel for a spec on its instruction set, over arrays whose third axis varies
+/// (`d3`, [`Soa::d3`]) or not: resolved once per walk.
+pub fn runs_fn(spec: &Spec, d3: bool) -> RunsFn {
+    let k = form(spec, d3, true);
     match spec.level {
         #[cfg(target_arch = "x86_64")]
-        SimdLevel::Sse2 => pick_sums!(accumulate_sse2),
+        SimdLevel::Sse2 => pick_runs!(runs_sse2, k),
         #[cfg(target_arch = "x86_64")]
-        SimdLevel::Avx2 | SimdLevel::Avx512 => pick_sums!(accumulate_avx2),
+        SimdLevel::Avx2 => pick_runs!(runs_avx2, k),
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::Avx512 => pick_runs!(runs_avx512, k),
         #[cfg(target_arch = "aarch64")]
-        SimdLevel::Neon => pick_sums!(accumulate_neon),
-        _ => pick_sums!(accumulate_scalar),
+        SimdLevel::Neon => pick_runs!(runs_neon, k),
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        SimdLevel::Simd128 => pick_runs!(runs_simd128, k),
+        _ => pick_runs!(runs_scalar, k),
     }
 }
 
-/// Sums over the neighbours in `list` (ascending slots from the filter, padded with `own` to a
-/// multiple of [`GROUP`]) of the boid in slot `own` at `q` heading `h`.
-#[allow(clippy::too_many_arguments)]
-#[inline]
-pub fn accumulate(
-    spec: &Spec,
-    own: u32,
-    q: Vec3,
-    h: Vec3,
-    list: &[u32],
-    rec: &[Rec],
-    head: &[Head],
-) -> Neighbourhood {
-    accumulate_with(accumulate_fn(spec), spec, own, q, h, list, rec, head)
-}
-
-/// [`accumulate`] through an instance from [`accumulate_fn`].
-#[allow(clippy::too_many_arguments)]
-#[inline]
-pub fn accumulate_with(
-    f: AccumulateFn,
-    spec: &Spec,
-    own: u32,
-    q: Vec3,
-    h: Vec3,
-    list: &[u32],
-    rec: &[Rec],
-    head: &[Head],
-) -> Neighbourhood {
-    assert!(
-        list.len().is_multiple_of(GROUP) && head.len() == rec.len(),
-        "accumulate: list not padded to whole groups"
-    );
-    let mut hood = f(
-        spec,
-        own,
-        q,
-        h,
-        list,
-        rec,
-        head,
-        spec.period.unwrap_or(Vec3::ZERO),
-    );
-    if !spec.heads {
-        hood.sum_heading = Vec3::ZERO;
-    }
-    if !spec.speed {
-        hood.sum_speed = 0.0;
-    }
-    hood
-}
-
-/// Adds the eight virtual lanes of a sum in the one fixed order every path uses:
-/// `((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7))`.
-#[inline(always)]
-pub(crate) fn reduce8(a: [f32; GROUP]) -> f32 {
-    let t = [a[0] + a[4], a[1] + a[5], a[2] + a[6], a[3] + a[7]];
-    (t[0] + t[2]) + (t[1] + t[3])
-}
-
-/// Per-lane running sums of the accumulation phase: offset x y z, velocity x y z, separation
-/// x y z, heading x y z, speed.
-pub(crate) type Sums = [[f32; GROUP]; 13];
-
-/// The neighbourhood from the counts and the reduced sums (in the order of [`Sums`]).
-#[inline(always)]
-pub(crate) fn finish(count: u32, sep_count: u32, s: &[f32; 13], extras: bool) -> Neighbourhood {
-    let v = |k: usize| Vec3::new(s[k], s[k + 1], s[k + 2]);
-    Neighbourhood {
-        count,
-        separation_count: sep_count,
-        sum_offset: v(0),
-        sum_velocity: v(3),
-        separation: v(6),
-        sum_heading: if extras { v(9) } else { Vec3::ZERO },
-        sum_speed: if extras { s[12] } else { 0.0 },
-        external: Vec3::ZERO,
+/// The list kernel for a spec on its instruction set (`d3` as for [`runs_fn`]).
+pub fn list_fn(spec: &Spec, d3: bool) -> ListFn {
+    let k = form(spec, d3, false);
+    match spec.level {
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::Sse2 => pick_list!(list_sse2, k),
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::Avx2 => pick_list!(list_avx2, k),
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::Avx512 => pick_list!(list_avx512, k),
+        #[cfg(target_arch = "aarch64")]
+        SimdLevel::Neon => pick_list!(list_neon, k),
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        SimdLevel::Simd128 => pick_list!(list_simd128, k),
+        _ => pick_list!(list_scalar, k),
     }
 }
 
@@ -370,10 +749,11 @@ pub(crate) fn finish(count: u32, sep_count: u32, s: &[f32; 13], extras: bool) ->
 mod tests {
     use super::*;
 
-    /// Random points in a small box, their records, and a few queries: every path must give
-    /// exactly the scalar reference's list and sums.
+    /// Random points in a small box (some coincident), every instruction set, view and
+    /// separation form, periodic or not, runs or list: exactly the plain-array instance's
+    /// bits; and the list kernel over the runs' slots gives the runs kernel's bits.
     #[test]
-    fn every_level_matches_the_scalar_reference_bit_for_bit() {
+    fn every_level_and_both_kernels_give_the_same_bits() {
         let mut s = 99u64;
         let mut rnd = || {
             s = s
@@ -382,49 +762,58 @@ mod tests {
             (s >> 40) as f32 / 16_777_216.0
         };
         let n = 300;
-        let pts: Vec<Vec3> = (0..n)
+        let pts: Vec<[f32; 3]> = (0..n)
             .map(|i| {
                 if i % 17 == 0 {
-                    Vec3::new(0.5, 0.5, 0.5) // coincident boids
+                    [0.5; 3] // coincident boids
                 } else {
-                    Vec3::new(rnd() * 3.0, rnd() * 3.0, rnd() * 3.0)
+                    [rnd() * 3.0, rnd() * 3.0, rnd() * 3.0]
                 }
             })
             .collect();
-        let vel: Vec<Vec3> = (0..n)
-            .map(|_| Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5) * 4.0)
-            .collect();
-        let mut cols: [Vec<f32>; 3] = std::array::from_fn(|a| {
-            let mut v: Vec<f32> = pts.iter().map(|p| p[a]).collect();
-            v.resize(n + PAD, f32::INFINITY);
+        let col = |f: &dyn Fn(usize) -> f32, pad: f32| -> Vec<f32> {
+            let mut v: Vec<f32> = (0..n).map(f).collect();
+            v.resize(n + PAD, pad);
             v
-        });
-        cols[2][7] = -0.0;
-        let rec: Vec<Rec> = pts
-            .iter()
-            .zip(&vel)
-            .map(|(&p, &v)| Rec::new(p, v))
-            .collect();
-        let head: Vec<Head> = vel.iter().map(|v| Head::new(v.normalize())).collect();
-        let c = Cols {
-            a: [&cols[0], &cols[1], &cols[2]],
-            d3: true,
-            axes: [0, 1, 2],
         };
+        let p: Vec<Vec<f32>> = (0..3).map(|a| col(&|i| pts[i][a], f32::INFINITY)).collect();
+        let raw_v: Vec<[f32; 3]> = (0..n)
+            .map(|_| [rnd() * 4.0 - 2.0, rnd() * 4.0 - 2.0, rnd() * 4.0 - 2.0])
+            .collect();
+        let v: Vec<Vec<f32>> = (0..3).map(|a| col(&|i| raw_v[i][a], 0.0)).collect();
+        let h: Vec<Vec<f32>> = {
+            let raw: Vec<[f32; 3]> = (0..n)
+                .map(|_| {
+                    Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5)
+                        .normalize()
+                        .to_array()
+                })
+                .collect();
+            (0..3).map(|a| col(&|i| raw[i][a], 0.0)).collect()
+        };
+        let soa = Soa {
+            p: [&p[0], &p[1], &p[2]],
+            v: [&v[0], &v[1], &v[2]],
+            h: [&h[0], &h[1], &h[2]],
+            d3: true,
+        };
+        let runs = [(0u32, 37u32), (37, 38), (38, 38), (40, 45), (45, 300)];
+        let list: Vec<u32> = runs.iter().flat_map(|&(a, b)| a..b).collect();
+        let one_run = [(0u32, 300u32)];
+        let all: Vec<u32> = (0..300).collect();
+        let mut checked = 0;
         for period in [None, Some(Vec3::splat(3.0))] {
             for (own, sep, cos) in [
-                (0u32, SeparationMode::UnitMean, 0.0f32),
+                (0usize, SeparationMode::UnitMean, 0.0f32),
                 (17, SeparationMode::InverseSquare, -0.5),
                 (5, SeparationMode::MeanOffset, f32::NEG_INFINITY),
+                (42, SeparationMode::UnitMean, 0.3),
             ] {
-                let q = pts[own as usize];
+                let q = pts[own];
+                let hq = [h[0][own], h[1][own], h[2][own]];
+                let size = kernel_size([0, 1, 2], period);
                 let mut reference = None;
                 for level in SimdLevel::supported() {
-                    let mut out = vec![0u32; n + 2 * PAD];
-                    let runs = [(0u32, 37u32), (37, 38), (38, 38), (40, 300)];
-                    let len = filter(level, &c, q.to_array(), 1.1, period, &runs, &mut out);
-                    let padded = len.div_ceil(GROUP) * GROUP;
-                    out[len..padded].fill(own);
                     let spec = Spec {
                         r2: 1.1,
                         s2: 0.6,
@@ -435,24 +824,38 @@ mod tests {
                         period,
                         level,
                     };
-                    let hood = accumulate(
-                        &spec,
-                        own,
-                        q,
-                        head[own as usize].get(),
-                        &out[..padded],
-                        &rec,
-                        &head,
+                    let bits = |r: &Raw| (r.count, r.sep_count, r.in_radius, r.s.map(f32::to_bits));
+                    let a = runs_fn(&spec, true)(&soa, &spec, size, own, q, hq, &runs);
+                    let b = list_fn(&spec, true)(&soa, &spec, size, own, q, hq, &list);
+                    // The same candidates in another grouping: the same neighbours, and the
+                    // same sums up to rounding.
+                    assert_eq!(
+                        (a.count, a.sep_count, a.in_radius),
+                        (b.count, b.sep_count, b.in_radius)
                     );
-                    let got = (out[..len].to_vec(), format!("{hood:?}"));
-                    match &reference {
-                        None => reference = Some(got),
-                        Some(r) => assert_eq!(r, &got, "{level} differs"),
+                    for k in 0..13 {
+                        assert!(
+                            (a.s[k] - b.s[k]).abs() <= 1e-4 * (1.0 + a.s[k].abs()),
+                            "{level}: sum {k}"
+                        );
                     }
+                    // One run read as runs or as a list: the same lanes, the same bits.
+                    let c = runs_fn(&spec, true)(&soa, &spec, size, own, q, hq, &one_run);
+                    let d = list_fn(&spec, true)(&soa, &spec, size, own, q, hq, &all);
+                    assert_eq!(bits(&c), bits(&d), "{level}: list and runs differ");
+                    let here = [bits(&a), bits(&b), bits(&c)];
+                    match &reference {
+                        None => reference = Some(here),
+                        Some(r) => assert_eq!(r, &here, "{level} differs"),
+                    }
+                    checked += 1;
                 }
-                let (list, _) = reference.unwrap();
-                assert!(list.len() > 3, "the test should see neighbours");
+                assert!(
+                    reference.unwrap()[0].0 > 3,
+                    "the test should see neighbours"
+                );
             }
         }
+        assert!(checked >= 8);
     }
 }

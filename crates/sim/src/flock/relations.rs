@@ -17,7 +17,7 @@ pub(crate) fn external_steering(
     use crate::world::RelationKind;
     let max_speed = max_speed.max(1e-3);
     let steer = |hits: &mut Vec<Hit>, s: usize| {
-        let (p, v) = (own.rec(s).position(), own.rec(s).velocity());
+        let (p, v) = (own.position(s), own.velocity_at(s));
         let mut ext = Vec3::ZERO;
         for (r, o) in others {
             let idx = *o;

@@ -13,7 +13,7 @@ use super::{Boids, Flock, RULE_STREAM, Work};
 use boids_core::FlockParams;
 use boids_core::rules8::{Hoods8, LANES, States8, fast_rules_apply, step_boids8_on};
 use boids_core::{
-    AlignmentMode, BoidState, Bounds, Env, Extra, Neighbourhood, Rng, Vec3, fmath, step_boid,
+    AlignmentMode, BoidState, Bounds, Env, Extra, Neighbourhood, Rng, Vec3, step_boid,
 };
 use boids_index::exec::Exec;
 use boids_index::{Hit, NeighbourIndex, PARALLEL_MIN, Period, Points, Scratch, SimdLevel, Spec};
@@ -105,11 +105,7 @@ pub(crate) fn spec_of(p: &FlockParams, level: SimdLevel) -> Spec {
         Spec {
             r2: p.perception_radius * p.perception_radius,
             s2: p.separation_radius * p.separation_radius,
-            cos: if p.fov_half_angle_deg < 180.0 {
-                fmath::cos(fmath::to_radians(p.fov_half_angle_deg))
-            } else {
-                f32::NEG_INFINITY
-            },
+            cos: boids_core::fov_cos(p.fov_half_angle_deg),
             sep: p.separation,
             heads: p.alignment == AlignmentMode::MeanHeading,
             speed: p.alignment == AlignmentMode::GroupSpeed,
@@ -120,7 +116,9 @@ pub(crate) fn spec_of(p: &FlockParams, level: SimdLevel) -> Spec {
 }
 
 /// Sorts the boids into cell order in the index (if they changed since) and permutes the
-/// per-boid arrays that travel with them.
+/// per-boid arrays that travel with them. (Never inlined: `scripts/profile` counts what runs
+/// inside it and [`step`].)
+#[inline(never)]
 pub(crate) fn prepare(exec: &dyn Exec, p: &FlockParams, st: &Boids, w: &mut Work) {
     if w.prepared {
         return;
@@ -156,6 +154,8 @@ pub(crate) struct Stepped {
 
 /// Computes the next state from the prepared index into the spare buffers of `w`, in the
 /// index's cell order: the flock's next boids. Runs on `input.exec` when the flock is large.
+/// (Never inlined, like [`prepare`].)
+#[inline(never)]
 pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_>) -> Stepped {
     prepare(input.exec, &f.params, st, w);
     let n = st.ids.len();
@@ -197,17 +197,16 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
         // Eight boids at a time through the common rules, where they apply (the same bits as
         // step_boid: boids_core::rules8).
         let fast = fast_rules_apply(params, &env);
-        let wide = input.level >= SimdLevel::Avx2 && input.level != SimdLevel::Neon;
+        let wide = matches!(input.level, SimdLevel::Avx2 | SimdLevel::Avx512);
         let advance = |s: usize,
                        mut hood: Neighbourhood,
                        scratch: &mut Scratch,
                        hits: &mut Vec<Hit>|
          -> BoidState {
-            let r = index.rec(s);
             let own = BoidState {
-                position: r.position(),
-                velocity: r.velocity(),
-                heading: index.heading(s as u32),
+                position: index.position(s),
+                velocity: index.velocity_at(s),
+                heading: index.heading_at(s),
                 extra: extras.get(s).copied().unwrap_or_default(),
             };
             if hood.count == 0 && params.fallback_to_nearest {
@@ -253,13 +252,12 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
                     let mut hoods = Hoods8::default();
                     for (l, hood) in lanes.iter().enumerate() {
                         let s = block.slot0 + l;
-                        let r = index.rec(s);
                         own.set(
                             l,
                             &BoidState {
-                                position: r.position(),
-                                velocity: r.velocity(),
-                                heading: index.heading(s as u32),
+                                position: index.position(s),
+                                velocity: index.velocity_at(s),
+                                heading: index.heading_at(s),
                                 extra: Extra::default(),
                             },
                         );

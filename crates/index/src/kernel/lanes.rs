@@ -1,0 +1,639 @@
+//! Eight `f32` lanes: the one vocabulary the neighbour kernel is written in. Each instruction
+//! set supplies the operations (`Scalar`: plain arrays, every target; `Sse2` and `Neon` and
+//! `Wasm`: two 4-lane registers; `Avx`: one 8-lane register, also compiled with AVX-512
+//! enabled), and the kernel (`super::hood_runs`, `super::hood_list`) is generic over them.
+//!
+//! Every operation is one IEEE-754 operation per lane, correctly rounded (add, subtract,
+//! multiply, divide, square root), or exact (compares, bitwise selects, integer counts): no
+//! fused multiply-add, no estimate. [`Lanes::reduce`] adds the eight lanes in one fixed tree.
+//! So every implementation gives the same bits for the same inputs.
+//!
+//! Values of the SIMD types exist only inside functions compiled for their instruction set
+//! (`#[target_feature]` wrappers in `super`, entered only after the CPU was checked, or
+//! features that are part of the target's baseline): that is what makes the intrinsics in this
+//! file sound to call.
+#![allow(
+    unsafe_code,
+    reason = "SIMD intrinsics of the measured hot loop; see the module documentation"
+)]
+
+/// Eight lanes of `f32` and their masks.
+pub(crate) trait Lanes: Copy {
+    /// Lane masks: every bit set (true) or clear (false).
+    type M: Copy;
+    /// Every lane `x`.
+    fn splat(x: f32) -> Self;
+    /// Eight consecutive floats from `p`.
+    ///
+    /// # Safety
+    /// `p..p + 8` must be readable.
+    unsafe fn load(p: *const f32) -> Self;
+    /// The lanes of an array.
+    fn from_array(a: [f32; 8]) -> Self;
+    /// `self + o`.
+    fn add(self, o: Self) -> Self;
+    /// `self - o`.
+    fn sub(self, o: Self) -> Self;
+    /// `self * o`.
+    fn mul(self, o: Self) -> Self;
+    /// `self / o`.
+    fn div(self, o: Self) -> Self;
+    /// `√self`.
+    fn sqrt(self) -> Self;
+    /// `self < o` (false when either is NaN).
+    fn lt(self, o: Self) -> Self::M;
+    /// `self > o` (false when either is NaN).
+    fn gt(self, o: Self) -> Self::M;
+    /// `self` where `m`, `+0.0` elsewhere.
+    fn keep(self, m: Self::M) -> Self;
+    /// `a` where `m`, `b` elsewhere.
+    fn select(m: Self::M, a: Self, b: Self) -> Self;
+    /// `a & b`.
+    fn and(a: Self::M, b: Self::M) -> Self::M;
+    /// A mask from a table row (each entry `0` or `!0`).
+    fn mask(t: &[u32; 8]) -> Self::M;
+    /// Per-lane counters (a mask's type, read as `u32` lanes), all zero.
+    fn zero_count() -> Self::M;
+    /// `c + 1` in the lanes of `m` (an integer `c - m`: a set mask is `-1`).
+    fn tally(c: Self::M, m: Self::M) -> Self::M;
+    /// The counters' sum.
+    fn total(c: Self::M) -> u32;
+    /// `((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7))`: the one order every set uses.
+    fn reduce(self) -> f32;
+}
+
+/// The fixed reduction tree on an array (the reference every implementation follows).
+#[inline(always)]
+pub(crate) fn reduce8(a: [f32; 8]) -> f32 {
+    let t = [a[0] + a[4], a[1] + a[5], a[2] + a[6], a[3] + a[7]];
+    (t[0] + t[2]) + (t[1] + t[3])
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plain arrays: every target (the reference; LLVM may vectorize the loops, which changes no
+// bits: each lane is the same IEEE operation).
+
+/// Eight lanes as a plain array.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Scalar(pub(crate) [f32; 8]);
+
+macro_rules! each {
+    (|$l:ident| $e:expr) => {{
+        let mut r = [Default::default(); 8];
+        let mut $l = 0;
+        while $l < 8 {
+            r[$l] = $e;
+            $l += 1;
+        }
+        r
+    }};
+}
+
+impl Lanes for Scalar {
+    type M = [u32; 8];
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        Scalar([x; 8])
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const f32) -> Self {
+        // SAFETY: the caller guarantees 8 readable floats.
+        Scalar(unsafe { p.cast::<[f32; 8]>().read_unaligned() })
+    }
+    #[inline(always)]
+    fn from_array(a: [f32; 8]) -> Self {
+        Scalar(a)
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Scalar(each!(|l| self.0[l] + o.0[l]))
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Scalar(each!(|l| self.0[l] - o.0[l]))
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        Scalar(each!(|l| self.0[l] * o.0[l]))
+    }
+    #[inline(always)]
+    fn div(self, o: Self) -> Self {
+        Scalar(each!(|l| self.0[l] / o.0[l]))
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        Scalar(each!(|l| self.0[l].sqrt()))
+    }
+    #[inline(always)]
+    fn lt(self, o: Self) -> [u32; 8] {
+        each!(|l| if self.0[l] < o.0[l] { !0 } else { 0 })
+    }
+    #[inline(always)]
+    fn gt(self, o: Self) -> [u32; 8] {
+        each!(|l| if self.0[l] > o.0[l] { !0 } else { 0 })
+    }
+    #[inline(always)]
+    fn keep(self, m: [u32; 8]) -> Self {
+        Scalar(each!(|l| f32::from_bits(self.0[l].to_bits() & m[l])))
+    }
+    #[inline(always)]
+    fn select(m: [u32; 8], a: Self, b: Self) -> Self {
+        Scalar(each!(|l| f32::from_bits(
+            (a.0[l].to_bits() & m[l]) | (b.0[l].to_bits() & !m[l])
+        )))
+    }
+    #[inline(always)]
+    fn and(a: [u32; 8], b: [u32; 8]) -> [u32; 8] {
+        each!(|l| a[l] & b[l])
+    }
+    #[inline(always)]
+    fn mask(t: &[u32; 8]) -> [u32; 8] {
+        *t
+    }
+    #[inline(always)]
+    fn zero_count() -> [u32; 8] {
+        [0; 8]
+    }
+    #[inline(always)]
+    fn tally(c: [u32; 8], m: [u32; 8]) -> [u32; 8] {
+        each!(|l| c[l].wrapping_sub(m[l]))
+    }
+    #[inline(always)]
+    fn total(c: [u32; 8]) -> u32 {
+        c.iter().sum()
+    }
+    #[inline(always)]
+    fn reduce(self) -> f32 {
+        reduce8(self.0)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// x86-64: SSE2 (baseline) and AVX2.
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86::{Avx, Sse2};
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::Lanes;
+    use std::arch::x86_64::*;
+
+    /// `lo + hi`, then the 4-lane tree: `((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7))`.
+    #[inline(always)]
+    fn reduce_halves(lo: __m128, hi: __m128) -> f32 {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe {
+            let t = _mm_add_ps(lo, hi); // l0+l4, l1+l5, l2+l6, l3+l7
+            let u = _mm_add_ps(t, _mm_movehl_ps(t, t)); // t0+t2, t1+t3
+            let v = _mm_add_ss(u, _mm_shuffle_ps::<0b01>(u, u)); // u0 + u1
+            _mm_cvtss_f32(v)
+        }
+    }
+
+    /// Eight lanes as two SSE2 registers (lanes 0-3, 4-7).
+    #[derive(Clone, Copy)]
+    pub(crate) struct Sse2(__m128, __m128);
+
+    macro_rules! sse_pair {
+        ($f:ident, $a:expr, $b:expr) => {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe { Sse2($f($a.0, $b.0), $f($a.1, $b.1)) }
+        };
+    }
+
+    impl Lanes for Sse2 {
+        type M = (__m128, __m128);
+        #[inline(always)]
+        fn splat(x: f32) -> Self {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe { Sse2(_mm_set1_ps(x), _mm_set1_ps(x)) }
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> Self {
+            // SAFETY: the caller guarantees 8 readable floats; SSE2 is baseline.
+            unsafe { Sse2(_mm_loadu_ps(p), _mm_loadu_ps(p.add(4))) }
+        }
+        #[inline(always)]
+        fn from_array(a: [f32; 8]) -> Self {
+            // SAFETY: `a` holds 8 floats.
+            unsafe { Self::load(a.as_ptr()) }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            sse_pair!(_mm_add_ps, self, o)
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            sse_pair!(_mm_sub_ps, self, o)
+        }
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            sse_pair!(_mm_mul_ps, self, o)
+        }
+        #[inline(always)]
+        fn div(self, o: Self) -> Self {
+            sse_pair!(_mm_div_ps, self, o)
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe { Sse2(_mm_sqrt_ps(self.0), _mm_sqrt_ps(self.1)) }
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> Self::M {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe { (_mm_cmplt_ps(self.0, o.0), _mm_cmplt_ps(self.1, o.1)) }
+        }
+        #[inline(always)]
+        fn gt(self, o: Self) -> Self::M {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe { (_mm_cmpgt_ps(self.0, o.0), _mm_cmpgt_ps(self.1, o.1)) }
+        }
+        #[inline(always)]
+        fn keep(self, m: Self::M) -> Self {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe { Sse2(_mm_and_ps(self.0, m.0), _mm_and_ps(self.1, m.1)) }
+        }
+        #[inline(always)]
+        fn select(m: Self::M, a: Self, b: Self) -> Self {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe {
+                Sse2(
+                    _mm_or_ps(_mm_and_ps(m.0, a.0), _mm_andnot_ps(m.0, b.0)),
+                    _mm_or_ps(_mm_and_ps(m.1, a.1), _mm_andnot_ps(m.1, b.1)),
+                )
+            }
+        }
+        #[inline(always)]
+        fn and(a: Self::M, b: Self::M) -> Self::M {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe { (_mm_and_ps(a.0, b.0), _mm_and_ps(a.1, b.1)) }
+        }
+        #[inline(always)]
+        fn mask(t: &[u32; 8]) -> Self::M {
+            // SAFETY: `t` holds 8 u32; SSE2 is baseline.
+            unsafe {
+                let p = t.as_ptr().cast::<f32>();
+                (_mm_loadu_ps(p), _mm_loadu_ps(p.add(4)))
+            }
+        }
+        #[inline(always)]
+        fn zero_count() -> Self::M {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe { (_mm_setzero_ps(), _mm_setzero_ps()) }
+        }
+        #[inline(always)]
+        fn tally(c: Self::M, m: Self::M) -> Self::M {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe {
+                let sub = |a: __m128, b: __m128| {
+                    _mm_castsi128_ps(_mm_sub_epi32(_mm_castps_si128(a), _mm_castps_si128(b)))
+                };
+                (sub(c.0, m.0), sub(c.1, m.1))
+            }
+        }
+        #[inline(always)]
+        fn total(c: Self::M) -> u32 {
+            // SAFETY: two registers of four u32 each into an array of eight.
+            let a: [u32; 8] = unsafe { std::mem::transmute((c.0, c.1)) };
+            a.iter().sum()
+        }
+        #[inline(always)]
+        fn reduce(self) -> f32 {
+            reduce_halves(self.0, self.1)
+        }
+    }
+
+    /// Eight lanes in one AVX register. Only inside functions compiled with AVX2 (or AVX-512)
+    /// enabled.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx(__m256);
+
+    macro_rules! avx {
+        ($e:expr) => {
+            // SAFETY: `Avx` values exist only in code compiled with AVX2 enabled, entered after
+            // the CPU was checked (module documentation).
+            unsafe { $e }
+        };
+    }
+
+    impl Lanes for Avx {
+        type M = __m256;
+        #[inline(always)]
+        fn splat(x: f32) -> Self {
+            avx!(Avx(_mm256_set1_ps(x)))
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> Self {
+            // SAFETY: the caller guarantees 8 readable floats; AVX as above.
+            avx!(Avx(_mm256_loadu_ps(p)))
+        }
+        #[inline(always)]
+        fn from_array(a: [f32; 8]) -> Self {
+            // SAFETY: `a` holds 8 floats.
+            unsafe { Self::load(a.as_ptr()) }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            avx!(Avx(_mm256_add_ps(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            avx!(Avx(_mm256_sub_ps(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            avx!(Avx(_mm256_mul_ps(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn div(self, o: Self) -> Self {
+            avx!(Avx(_mm256_div_ps(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            avx!(Avx(_mm256_sqrt_ps(self.0)))
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> __m256 {
+            avx!(_mm256_cmp_ps::<_CMP_LT_OQ>(self.0, o.0))
+        }
+        #[inline(always)]
+        fn gt(self, o: Self) -> __m256 {
+            avx!(_mm256_cmp_ps::<_CMP_GT_OQ>(self.0, o.0))
+        }
+        #[inline(always)]
+        fn keep(self, m: __m256) -> Self {
+            avx!(Avx(_mm256_and_ps(self.0, m)))
+        }
+        #[inline(always)]
+        fn select(m: __m256, a: Self, b: Self) -> Self {
+            avx!(Avx(_mm256_blendv_ps(b.0, a.0, m)))
+        }
+        #[inline(always)]
+        fn and(a: __m256, b: __m256) -> __m256 {
+            avx!(_mm256_and_ps(a, b))
+        }
+        #[inline(always)]
+        fn mask(t: &[u32; 8]) -> __m256 {
+            // SAFETY: `t` holds 8 u32; AVX as above.
+            avx!(_mm256_loadu_ps(t.as_ptr().cast()))
+        }
+        #[inline(always)]
+        fn zero_count() -> __m256 {
+            avx!(_mm256_setzero_ps())
+        }
+        #[inline(always)]
+        fn tally(c: __m256, m: __m256) -> __m256 {
+            avx!(_mm256_castsi256_ps(_mm256_sub_epi32(
+                _mm256_castps_si256(c),
+                _mm256_castps_si256(m)
+            )))
+        }
+        #[inline(always)]
+        fn total(c: __m256) -> u32 {
+            // SAFETY: one register of eight u32 into an array of eight.
+            let a: [u32; 8] = unsafe { std::mem::transmute(c) };
+            a.iter().sum()
+        }
+        #[inline(always)]
+        fn reduce(self) -> f32 {
+            let (lo, hi) = avx!((
+                _mm256_castps256_ps128(self.0),
+                _mm256_extractf128_ps::<1>(self.0)
+            ));
+            reduce_halves(lo, hi)
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// aarch64: NEON (baseline).
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) use arm::Neon;
+
+#[cfg(target_arch = "aarch64")]
+mod arm {
+    use super::Lanes;
+    use std::arch::aarch64::*;
+
+    /// Eight lanes as two NEON registers (lanes 0-3, 4-7). AArch64's `vsqrtq_f32` and
+    /// `vdivq_f32` round correctly; no `vfmaq` is used.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Neon(float32x4_t, float32x4_t);
+
+    macro_rules! neon {
+        ($e:expr) => {
+            // SAFETY: NEON is part of the aarch64 baseline.
+            unsafe { $e }
+        };
+    }
+
+    impl Lanes for Neon {
+        type M = (uint32x4_t, uint32x4_t);
+        #[inline(always)]
+        fn splat(x: f32) -> Self {
+            neon!(Neon(vdupq_n_f32(x), vdupq_n_f32(x)))
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> Self {
+            // SAFETY: the caller guarantees 8 readable floats; NEON is baseline.
+            neon!(Neon(vld1q_f32(p), vld1q_f32(p.add(4))))
+        }
+        #[inline(always)]
+        fn from_array(a: [f32; 8]) -> Self {
+            // SAFETY: `a` holds 8 floats.
+            unsafe { Self::load(a.as_ptr()) }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            neon!(Neon(vaddq_f32(self.0, o.0), vaddq_f32(self.1, o.1)))
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            neon!(Neon(vsubq_f32(self.0, o.0), vsubq_f32(self.1, o.1)))
+        }
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            neon!(Neon(vmulq_f32(self.0, o.0), vmulq_f32(self.1, o.1)))
+        }
+        #[inline(always)]
+        fn div(self, o: Self) -> Self {
+            neon!(Neon(vdivq_f32(self.0, o.0), vdivq_f32(self.1, o.1)))
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            neon!(Neon(vsqrtq_f32(self.0), vsqrtq_f32(self.1)))
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> Self::M {
+            neon!((vcltq_f32(self.0, o.0), vcltq_f32(self.1, o.1)))
+        }
+        #[inline(always)]
+        fn gt(self, o: Self) -> Self::M {
+            neon!((vcgtq_f32(self.0, o.0), vcgtq_f32(self.1, o.1)))
+        }
+        #[inline(always)]
+        fn keep(self, m: Self::M) -> Self {
+            neon!(Neon(
+                vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(self.0), m.0)),
+                vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(self.1), m.1))
+            ))
+        }
+        #[inline(always)]
+        fn select(m: Self::M, a: Self, b: Self) -> Self {
+            neon!(Neon(vbslq_f32(m.0, a.0, b.0), vbslq_f32(m.1, a.1, b.1)))
+        }
+        #[inline(always)]
+        fn and(a: Self::M, b: Self::M) -> Self::M {
+            neon!((vandq_u32(a.0, b.0), vandq_u32(a.1, b.1)))
+        }
+        #[inline(always)]
+        fn mask(t: &[u32; 8]) -> Self::M {
+            // SAFETY: `t` holds 8 u32; NEON is baseline.
+            neon!((vld1q_u32(t.as_ptr()), vld1q_u32(t.as_ptr().add(4))))
+        }
+        #[inline(always)]
+        fn zero_count() -> Self::M {
+            neon!((vdupq_n_u32(0), vdupq_n_u32(0)))
+        }
+        #[inline(always)]
+        fn tally(c: Self::M, m: Self::M) -> Self::M {
+            neon!((vsubq_u32(c.0, m.0), vsubq_u32(c.1, m.1)))
+        }
+        #[inline(always)]
+        fn total(c: Self::M) -> u32 {
+            neon!(vaddvq_u32(c.0).wrapping_add(vaddvq_u32(c.1)))
+        }
+        #[inline(always)]
+        fn reduce(self) -> f32 {
+            let mut lo = [0f32; 4];
+            let mut hi = [0f32; 4];
+            // SAFETY: both arrays hold 4 floats; NEON is baseline.
+            neon!({
+                vst1q_f32(lo.as_mut_ptr(), self.0);
+                vst1q_f32(hi.as_mut_ptr(), self.1);
+            });
+            super::reduce8([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]])
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// WebAssembly simd128 (compiled in when the build enables it: `scripts/web` does).
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(crate) use web::Wasm;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod web {
+    use super::Lanes;
+    use std::arch::wasm32::*;
+
+    /// Eight lanes as two simd128 registers (lanes 0-3, 4-7). `f32x4.sqrt` and `f32x4.div`
+    /// round correctly; relaxed SIMD (which may fuse) is not used.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Wasm(v128, v128);
+
+    impl Lanes for Wasm {
+        type M = (v128, v128);
+        #[inline(always)]
+        fn splat(x: f32) -> Self {
+            Wasm(f32x4_splat(x), f32x4_splat(x))
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> Self {
+            // SAFETY: the caller guarantees 8 readable floats (unaligned loads are allowed).
+            unsafe { Wasm(v128_load(p.cast()), v128_load(p.add(4).cast())) }
+        }
+        #[inline(always)]
+        fn from_array(a: [f32; 8]) -> Self {
+            // SAFETY: `a` holds 8 floats.
+            unsafe { Self::load(a.as_ptr()) }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            Wasm(f32x4_add(self.0, o.0), f32x4_add(self.1, o.1))
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            Wasm(f32x4_sub(self.0, o.0), f32x4_sub(self.1, o.1))
+        }
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            Wasm(f32x4_mul(self.0, o.0), f32x4_mul(self.1, o.1))
+        }
+        #[inline(always)]
+        fn div(self, o: Self) -> Self {
+            Wasm(f32x4_div(self.0, o.0), f32x4_div(self.1, o.1))
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            Wasm(f32x4_sqrt(self.0), f32x4_sqrt(self.1))
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> Self::M {
+            (f32x4_lt(self.0, o.0), f32x4_lt(self.1, o.1))
+        }
+        #[inline(always)]
+        fn gt(self, o: Self) -> Self::M {
+            (f32x4_gt(self.0, o.0), f32x4_gt(self.1, o.1))
+        }
+        #[inline(always)]
+        fn keep(self, m: Self::M) -> Self {
+            Wasm(v128_and(self.0, m.0), v128_and(self.1, m.1))
+        }
+        #[inline(always)]
+        fn select(m: Self::M, a: Self, b: Self) -> Self {
+            Wasm(v128_bitselect(a.0, b.0, m.0), v128_bitselect(a.1, b.1, m.1))
+        }
+        #[inline(always)]
+        fn and(a: Self::M, b: Self::M) -> Self::M {
+            (v128_and(a.0, b.0), v128_and(a.1, b.1))
+        }
+        #[inline(always)]
+        fn mask(t: &[u32; 8]) -> Self::M {
+            // SAFETY: `t` holds 8 u32.
+            unsafe {
+                (
+                    v128_load(t.as_ptr().cast()),
+                    v128_load(t.as_ptr().add(4).cast()),
+                )
+            }
+        }
+        #[inline(always)]
+        fn zero_count() -> Self::M {
+            (u32x4_splat(0), u32x4_splat(0))
+        }
+        #[inline(always)]
+        fn tally(c: Self::M, m: Self::M) -> Self::M {
+            (i32x4_sub(c.0, m.0), i32x4_sub(c.1, m.1))
+        }
+        #[inline(always)]
+        fn total(c: Self::M) -> u32 {
+            let s = i32x4_add(c.0, c.1);
+            (u32x4_extract_lane::<0>(s).wrapping_add(u32x4_extract_lane::<1>(s)))
+                .wrapping_add(u32x4_extract_lane::<2>(s).wrapping_add(u32x4_extract_lane::<3>(s)))
+        }
+        #[inline(always)]
+        fn reduce(self) -> f32 {
+            let l = |v: v128, k: usize| match k {
+                0 => f32x4_extract_lane::<0>(v),
+                1 => f32x4_extract_lane::<1>(v),
+                2 => f32x4_extract_lane::<2>(v),
+                _ => f32x4_extract_lane::<3>(v),
+            };
+            super::reduce8([
+                l(self.0, 0),
+                l(self.0, 1),
+                l(self.0, 2),
+                l(self.0, 3),
+                l(self.1, 0),
+                l(self.1, 1),
+                l(self.1, 2),
+                l(self.1, 3),
+            ])
+        }
+    }
+}
