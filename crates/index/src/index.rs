@@ -18,6 +18,7 @@ pub struct Scratch {
     runs: Vec<Run>,
     block: Vec<u32>,
     list: Vec<u32>,
+    buckets: Vec<u32>,
     near: Vec<(u64, u32)>,
 }
 
@@ -148,12 +149,12 @@ impl Index {
     /// The arrays as the kernel reads them, in its axis order.
     fn soa(&self) -> Soa<'_> {
         let [a, b, c] = self.axes;
-        Soa {
-            p: [&self.p[a], &self.p[b], &self.p[c]],
-            v: [&self.v[a], &self.v[b], &self.v[c]],
-            h: [&self.h[a], &self.h[b], &self.h[c]],
-            d3: self.d3,
-        }
+        Soa::new(
+            [&self.p[a], &self.p[b], &self.p[c]],
+            [&self.v[a], &self.v[b], &self.v[c]],
+            [&self.h[a], &self.h[b], &self.h[c]],
+            self.d3,
+        )
     }
 
     /// A real-axis vector in the kernel's axis order.
@@ -264,11 +265,11 @@ impl Index {
         if k > 0 {
             let mut near = std::mem::take(&mut scratch.list);
             let within = self.keep_nearest(slot, k, spec.r2, list, &mut near, &mut scratch.near);
-            let raw = kernel(&soa, spec, size, slot, q, h, &near);
+            let raw = kernel(&soa, spec, size, slot, q, h, &near, &mut scratch.buckets);
             scratch.list = near;
             return (raw.hood(self.axes), within);
         }
-        let raw = kernel(&soa, spec, size, slot, q, h, list);
+        let raw = kernel(&soa, spec, size, slot, q, h, list, &mut scratch.buckets);
         (raw.hood(self.axes), raw.in_radius)
     }
 

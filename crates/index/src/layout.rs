@@ -55,10 +55,16 @@ pub struct Rows {
     /// Where each row lies from the query's row along y and z: 0 the same, 1 below, 2 above.
     sy: [u8; 9],
     sz: [u8; 9],
+    /// The same sides as `1.0` or `0.0` per row (below y, above y, below z, above z), padded
+    /// to [`ROW_LANES`] rows, for the chord arithmetic done on every row at once.
+    side: [[f32; ROW_LANES]; 4],
     count: usize,
     /// The lower sides of the query's row along y and z.
     lo: [f32; 2],
 }
+
+/// Rows of [`Rows::side`]: the nine a query can reach, padded to a multiple of four lanes.
+const ROW_LANES: usize = 12;
 
 /// What every boid's chords need from the layout, worked out once per walk: see
 /// [`Layout::chords`].
@@ -269,10 +275,18 @@ impl Layout {
         // Ascending, so the runs come out in slot order.
         rows[..count].sort_unstable_by_key(|r| r.0);
         let lo = |a: usize, c: usize| self.min[a] + c as f32 * (1.0 / self.inv[a]);
+        let mut side = [[0.0f32; ROW_LANES]; 4];
+        for (i, r) in rows[..count].iter().enumerate() {
+            side[0][i] = f32::from(u8::from(r.1 == 1));
+            side[1][i] = f32::from(u8::from(r.1 == 2));
+            side[2][i] = f32::from(u8::from(r.2 == 1));
+            side[3][i] = f32::from(u8::from(r.2 == 2));
+        }
         Some(Rows {
             bases: rows.map(|r| r.0 as u32),
             sy: rows.map(|r| r.1),
             sz: rows.map(|r| r.2),
+            side,
             count,
             lo: [lo(1, cy), lo(2, cz)],
         })
@@ -315,8 +329,8 @@ impl Layout {
     #[inline]
     #[allow(
         unsafe_code,
-        reason = "the measured per-boid loop: one unchecked float-to-int conversion of a value \
-                  clamped into range"
+        reason = "the measured per-boid loop: unchecked float-to-int conversions of values \
+                  clamped into range, and cell-table reads a bound check covers per boid"
     )]
     pub fn chord_runs(
         &self,
@@ -350,32 +364,51 @@ impl Layout {
             let c: i64 = unsafe { t.to_int_unchecked() };
             c - i64::from(ch.nx)
         };
-        /// `⌊t⌋` clamped into `[0, top]` (a NaN to 0): one compare-select each way, one
-        /// conversion.
-        #[inline(always)]
-        fn floor_in(t: f32, top: f32) -> usize {
-            let t = if t >= 0.0 { t } else { 0.0 };
-            let t = if t <= top { t } else { top };
-            // SAFETY: `t` is in [0, top], top < 2^31 (MAX_CELLS_PER_AXIS): a u32 holds its
-            // truncation, which is the floor of a non-negative value.
-            let c: u32 = unsafe { t.to_int_unchecked() };
-            c as usize
-        }
         if !ch.periodic {
-            // Branch-free per row: a row the sphere misses gives an empty run, overwritten by
-            // the next row's (`k` does not advance).
+            // Every row at once (loops the compiler vectorizes): a row's distance across y and
+            // z is `below² · [row below] + above² · [row above]` per axis (exact: products
+            // by 1 and 0, sums with 0), its chord's half-width and cell bounds follow; then
+            // the runs, a row the sphere misses giving an empty run that the next row's
+            // overwrites (`k` does not advance).
             let (qx, top) = (qx - nx, nx - 1.0);
-            let mut k = 0;
-            for i in 0..rows.count {
-                let (sy, sz) = (rows.sy[i] as usize & 3, rows.sz[i] as usize & 3);
-                let rest = ch.r2 - (gy[sy] + gz[sz]);
+            let (by, ay, bz, az) = (gy[1], gy[2], gz[1], gz[2]);
+            let mut x0 = [0i32; ROW_LANES];
+            let mut x1 = [0i32; ROW_LANES];
+            let mut hit = [0u8; ROW_LANES];
+            for i in 0..ROW_LANES {
+                let g = (by * rows.side[0][i] + ay * rows.side[1][i])
+                    + (bz * rows.side[2][i] + az * rows.side[3][i]);
+                let rest = ch.r2 - g;
                 let w = (rest.max(0.0).sqrt() + ch.slack[0]) * ch.inv_x;
-                // `max`/`min` also send a NaN to a bound; truncation of a value in [0, nx - 1]
-                // is its floor.
-                let (x0, x1) = (floor_in(qx - w, top), floor_in(qx + w, top));
+                // `max` sends a NaN to 0; the bounds are then in [0, top], top < 2^31
+                // (MAX_CELLS_PER_AXIS), where truncation is the floor.
+                let lo = (qx - w).max(0.0).min(top);
+                let hi = (qx + w).max(0.0).min(top);
+                // SAFETY: `lo` and `hi` are in [0, top] (above): an i32 holds each.
+                unsafe {
+                    x0[i] = lo.to_int_unchecked();
+                    x1[i] = hi.to_int_unchecked();
+                }
+                hit[i] = u8::from(rest >= 0.0);
+            }
+            // Rows ascend, so the last is the highest: every read below is inside.
+            let count = rows.count.min(9);
+            assert!(
+                count == 0 || rows.bases[count - 1] as usize + (ch.nx as usize) < cell_start.len(),
+                "layout: rows outside the cell table"
+            );
+            let mut k = 0;
+            for i in 0..count {
                 let row = rows.bases[i] as usize;
-                out[k] = (cell_start[row + x0], cell_start[row + x1 + 1]);
-                k += usize::from(rest >= 0.0);
+                // SAFETY: x0, x1 <= nx - 1, so `row + x1 + 1 <= row + nx`, which the assert
+                // above keeps inside `cell_start` for every row; `k <= i < 9 <= out.len()`.
+                unsafe {
+                    *out.get_unchecked_mut(k) = (
+                        *cell_start.get_unchecked(row + x0[i] as usize),
+                        *cell_start.get_unchecked(row + x1[i] as usize + 1),
+                    );
+                }
+                k += usize::from(hit[i]);
             }
             return k;
         }

@@ -61,10 +61,14 @@ impl SimdLevel {
             #[cfg(target_arch = "x86_64")]
             SimdLevel::Sse2 => true,
             #[cfg(target_arch = "x86_64")]
-            SimdLevel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            SimdLevel::Avx2 => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("popcnt")
+            }
             #[cfg(target_arch = "x86_64")]
             SimdLevel::Avx512 => {
                 std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("popcnt")
                     && std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512vl")
                     && std::arch::is_x86_feature_detected!("avx512bw")

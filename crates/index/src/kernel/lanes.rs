@@ -52,6 +52,10 @@ pub(crate) trait Lanes: Copy {
     fn and(a: Self::M, b: Self::M) -> Self::M;
     /// A mask from a table row (each entry `0` or `!0`).
     fn mask(t: &[u32; 8]) -> Self::M;
+    /// Lanes set in a mask.
+    fn count(m: Self::M) -> u32;
+    /// The mask of lanes `l < k` (none when `k <= 0`, all when `k >= 8`).
+    fn first(k: i32) -> Self::M;
     /// Per-lane counters (a mask's type, read as `u32` lanes), all zero.
     fn zero_count() -> Self::M;
     /// `c + 1` in the lanes of `m` (an integer `c - m`: a set mask is `-1`).
@@ -151,6 +155,14 @@ impl Lanes for Scalar {
         *t
     }
     #[inline(always)]
+    fn first(k: i32) -> [u32; 8] {
+        each!(|l| if (l as i32) < k { !0 } else { 0 })
+    }
+    #[inline(always)]
+    fn count(m: [u32; 8]) -> u32 {
+        m.iter().map(|&x| x & 1).sum()
+    }
+    #[inline(always)]
     fn zero_count() -> [u32; 8] {
         [0; 8]
     }
@@ -190,6 +202,17 @@ mod x86 {
             _mm_cvtss_f32(v)
         }
     }
+
+    /// Set bits of every byte (a table: baseline x86-64 has no `popcnt`).
+    static POP: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = (i as u32).count_ones() as u8;
+            i += 1;
+        }
+        t
+    };
 
     /// Eight lanes as two SSE2 registers (lanes 0-3, 4-7).
     #[derive(Clone, Copy)]
@@ -277,6 +300,23 @@ mod x86 {
                 let p = t.as_ptr().cast::<f32>();
                 (_mm_loadu_ps(p), _mm_loadu_ps(p.add(4)))
             }
+        }
+        #[inline(always)]
+        fn first(k: i32) -> Self::M {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe {
+                let k = _mm_set1_epi32(k);
+                (
+                    _mm_castsi128_ps(_mm_cmpgt_epi32(k, _mm_setr_epi32(0, 1, 2, 3))),
+                    _mm_castsi128_ps(_mm_cmpgt_epi32(k, _mm_setr_epi32(4, 5, 6, 7))),
+                )
+            }
+        }
+        #[inline(always)]
+        fn count(m: Self::M) -> u32 {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            let b = unsafe { _mm_movemask_ps(m.0) | (_mm_movemask_ps(m.1) << 4) };
+            u32::from(POP[(b & 0xff) as usize])
         }
         #[inline(always)]
         fn zero_count() -> Self::M {
@@ -380,6 +420,18 @@ mod x86 {
             avx!(_mm256_loadu_ps(t.as_ptr().cast()))
         }
         #[inline(always)]
+        fn first(k: i32) -> __m256 {
+            avx!(_mm256_castsi256_ps(_mm256_cmpgt_epi32(
+                _mm256_set1_epi32(k),
+                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
+            )))
+        }
+        #[inline(always)]
+        fn count(m: __m256) -> u32 {
+            // `popcnt` is enabled with every AVX2 instance.
+            avx!(_mm256_movemask_ps(m) as u32).count_ones()
+        }
+        #[inline(always)]
         fn zero_count() -> __m256 {
             avx!(_mm256_setzero_ps())
         }
@@ -392,9 +444,13 @@ mod x86 {
         }
         #[inline(always)]
         fn total(c: __m256) -> u32 {
-            // SAFETY: one register of eight u32 into an array of eight.
-            let a: [u32; 8] = unsafe { std::mem::transmute(c) };
-            a.iter().sum()
+            avx!({
+                let c = _mm256_castps_si256(c);
+                let s = _mm_add_epi32(_mm256_castsi256_si128(c), _mm256_extracti128_si256::<1>(c));
+                let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+                let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+                _mm_cvtsi128_si32(s) as u32
+            })
         }
         #[inline(always)]
         fn reduce(self) -> f32 {
@@ -493,6 +549,22 @@ mod arm {
         fn mask(t: &[u32; 8]) -> Self::M {
             // SAFETY: `t` holds 8 u32; NEON is baseline.
             neon!((vld1q_u32(t.as_ptr()), vld1q_u32(t.as_ptr().add(4))))
+        }
+        #[inline(always)]
+        fn first(k: i32) -> Self::M {
+            const LO: [i32; 4] = [0, 1, 2, 3];
+            const HI: [i32; 4] = [4, 5, 6, 7];
+            neon!({
+                let k = vdupq_n_s32(k);
+                (
+                    vcgtq_s32(k, vld1q_s32(LO.as_ptr())),
+                    vcgtq_s32(k, vld1q_s32(HI.as_ptr())),
+                )
+            })
+        }
+        #[inline(always)]
+        fn count(m: Self::M) -> u32 {
+            neon!(vaddvq_u32(vshrq_n_u32::<31>(m.0)) + vaddvq_u32(vshrq_n_u32::<31>(m.1)))
         }
         #[inline(always)]
         fn zero_count() -> Self::M {
@@ -601,6 +673,18 @@ mod web {
                     v128_load(t.as_ptr().add(4).cast()),
                 )
             }
+        }
+        #[inline(always)]
+        fn first(k: i32) -> Self::M {
+            let k = i32x4_splat(k);
+            (
+                i32x4_gt(k, i32x4(0, 1, 2, 3)),
+                i32x4_gt(k, i32x4(4, 5, 6, 7)),
+            )
+        }
+        #[inline(always)]
+        fn count(m: Self::M) -> u32 {
+            (i32x4_bitmask(m.0).count_ones()) + (i32x4_bitmask(m.1).count_ones())
         }
         #[inline(always)]
         fn zero_count() -> Self::M {

@@ -25,6 +25,10 @@
 //! separation for those in view with `d2 < s²`: `d/√d2`, `d/d2` or `d`, by mode.
 
 #![allow(
+    clippy::needless_range_loop,
+    reason = "axis and lane loops index several arrays in step, and are unrolled"
+)]
+#![allow(
     unsafe_code,
     reason = "the measured hot loop: chunk loads through pointers the run checks keep inside \
               the padded arrays, and calls into instances compiled for the CPU's features"
@@ -49,17 +53,25 @@ pub const GROUP: usize = 8;
 #[derive(Clone, Copy, Debug)]
 pub struct Soa<'a> {
     /// Positions.
-    pub p: [&'a [f32]; 3],
+    p: [&'a [f32]; 3],
     /// Velocities.
-    pub v: [&'a [f32]; 3],
+    v: [&'a [f32]; 3],
     /// Unit headings.
-    pub h: [&'a [f32]; 3],
+    h: [&'a [f32]; 3],
     /// `false` when the third axis is flat (every boid at one coordinate, as under a plane
     /// lock): its offsets are exactly zero and are skipped.
     pub d3: bool,
 }
 
-impl Soa<'_> {
+impl<'a> Soa<'a> {
+    /// The arrays, checked once here (not per query): panics unless all nine have the same
+    /// length, at least [`PAD`].
+    pub fn new(p: [&'a [f32]; 3], v: [&'a [f32]; 3], h: [&'a [f32]; 3], d3: bool) -> Self {
+        let soa = Soa { p, v, h, d3 };
+        soa.check();
+        soa
+    }
+
     /// Number of boids.
     pub fn len(&self) -> usize {
         self.p[0].len().saturating_sub(PAD)
@@ -180,9 +192,6 @@ macro_rules! table {
 /// `EXCEPT[k]`: every lane but `k`.
 static EXCEPT: [[u32; 8]; 9] = table!(|k, l| l != k);
 
-/// `FIRST[k]`: lanes `0..k`.
-static FIRST: [[u32; 8]; 9] = table!(|k, l| l < k);
-
 // ---------------------------------------------------------------------------------------------
 // The kernel.
 
@@ -210,6 +219,10 @@ const D3: u8 = 8;
 const SEP_MASK: u8 = 0x30;
 /// `K`: the separation form is read at run time.
 const SEP_ANY: u8 = 0x30;
+/// `K`: the heading and speed sums, when the spec asks for them (bit 6).
+const XTRA: u8 = 0x40;
+/// `K`: the bits after the view, wrap and axis.
+const TAIL: u8 = SEP_MASK | XTRA;
 
 /// A query's constants, splatted once per boid. The kernel works with the negated offset
 /// `e = q - p` (so that a candidate's coordinates can be read straight from memory into the
@@ -266,7 +279,7 @@ struct Acc<L: Lanes> {
     s: [L; 13],
     n: L::M,
     ns: L::M,
-    nr: L::M,
+    nr: u32,
 }
 
 impl<L: Lanes> Acc<L> {
@@ -276,15 +289,17 @@ impl<L: Lanes> Acc<L> {
             s: [L::splat(0.0); 13],
             n: L::zero_count(),
             ns: L::zero_count(),
-            nr: L::zero_count(),
+            nr: 0,
         }
     }
 
+    /// The sums (the heading and speed sums only with `xtra`: else they are `+0.0`, as
+    /// nothing was added to them).
     #[inline(always)]
-    fn finish(&self) -> Raw {
+    fn finish(&self, xtra: bool) -> Raw {
         // A plain loop (not `map`), so the reductions inline into the instance.
         let mut s = [0.0f32; 13];
-        for k in 0..13 {
+        for k in 0..if xtra { 13 } else { 9 } {
             s[k] = self.s[k].reduce();
         }
         // The offsets were summed negated (`q - p`): negation is exact, so this is the sum of
@@ -295,7 +310,7 @@ impl<L: Lanes> Acc<L> {
         Raw {
             count: L::total(self.n),
             sep_count: L::total(self.ns),
-            in_radius: L::total(self.nr),
+            in_radius: self.nr,
             s,
         }
     }
@@ -397,9 +412,9 @@ fn chunk<L: Lanes, S: Source<L>, const K: u8>(acc: &mut Acc<L>, c: &Ctx<L>, m: L
         d2 = d2.add(e[2].mul(e[2]));
     }
     let inr = L::and(m, d2.lt(c.r2));
-    acc.nr = L::tally(acc.nr, inr);
+    acc.nr += L::count(inr);
     // 1/|d| (0 for a coincident boid), when the view or the separation needs it.
-    let inv = || L::select(d2.gt(c.zero), c.one.div(d2.sqrt()), c.zero);
+    let inv = || c.one.div(d2.sqrt()).keep(d2.gt(c.zero));
     // h·e = -(h·d), exactly.
     let dot = || {
         let mut t = c.h[0].mul(e[0]).add(c.h[1].mul(e[1]));
@@ -437,7 +452,7 @@ fn chunk<L: Lanes, S: Source<L>, const K: u8>(acc: &mut Acc<L>, c: &Ctx<L>, m: L
             [e[0].mul(i), e[1].mul(i), e[2].mul(i)]
         }
         SEP_INV2 => {
-            let i2 = L::select(d2.gt(c.zero), c.one.div(d2), c.zero);
+            let i2 = c.one.div(d2).keep(d2.gt(c.zero));
             [e[0].mul(i2), e[1].mul(i2), e[2].mul(i2)]
         }
         _ => e,
@@ -445,12 +460,12 @@ fn chunk<L: Lanes, S: Source<L>, const K: u8>(acc: &mut Acc<L>, c: &Ctx<L>, m: L
     for a in 0..3 {
         acc.s[6 + a] = acc.s[6 + a].add(f[a].keep(sep));
     }
-    if c.heads {
+    if K & XTRA != 0 && c.heads {
         for a in 0..3 {
             acc.s[9 + a] = acc.s[9 + a].add(src.head(a).keep(ok));
         }
     }
-    if c.speed {
+    if K & XTRA != 0 && c.speed {
         let spd = v[0]
             .mul(v[0])
             .add(v[1].mul(v[1]))
@@ -483,7 +498,6 @@ fn hood_runs<L: Lanes, const K: u8>(
     h: [f32; 3],
     runs: &[Run],
 ) -> Raw {
-    soa.check();
     let len = soa.p[0].len();
     let c = Ctx::<L>::new(spec, q, h, size);
     let mut acc = Acc::<L>::new();
@@ -496,7 +510,8 @@ fn hood_runs<L: Lanes, const K: u8>(
             "kernel: a run outside the arrays"
         );
         while base < b {
-            let mut m = L::mask(&FIRST[(b - base).min(GROUP)]);
+            // `b - base` is below 2^31: slots are u32 and runs ascend.
+            let mut m = L::first((b - base) as i32);
             let me = own.wrapping_sub(base);
             if me < GROUP {
                 m = L::and(m, L::mask(&EXCEPT[me]));
@@ -505,12 +520,14 @@ fn hood_runs<L: Lanes, const K: u8>(
             base += GROUP;
         }
     }
-    acc.finish()
+    acc.finish(K & XTRA != 0)
 }
 
-/// The neighbourhood of the boid in slot `own` over the candidate slots in `list` (any may be
-/// out of radius), in chunks of eight entries: lane `l` takes entries `l`, `l + 8`, ... So a
-/// list holding one run's slots gives [`hood_runs`]'s bits over that run.
+/// The neighbourhood of the boid in slot `own` over the candidate slots in `list` (ascending;
+/// any may be out of radius). Here lanes follow the slot: lane `slot mod 8` takes its slots in
+/// ascending order, so any list that holds the same neighbours (more or fewer candidates out
+/// of radius, as the k-d tree's group and single queries do) gives the same bits. `buckets` is
+/// scratch.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn hood_list<L: Lanes, const K: u8>(
@@ -521,8 +538,8 @@ fn hood_list<L: Lanes, const K: u8>(
     q: [f32; 3],
     h: [f32; 3],
     list: &[u32],
+    buckets: &mut Vec<u32>,
 ) -> Raw {
-    soa.check();
     let n = soa.len();
     assert!(
         list.iter().all(|&j| (j as usize) < n),
@@ -530,16 +547,37 @@ fn hood_list<L: Lanes, const K: u8>(
     );
     let c = Ctx::<L>::new(spec, q, h, size);
     let mut acc = Acc::<L>::new();
-    for part in list.chunks(GROUP) {
+    // Bucket the list by lane, then one round per bucket depth.
+    let mut count = [0usize; GROUP];
+    for &j in list {
+        count[j as usize % GROUP] += 1;
+    }
+    let mut start = [0usize; GROUP + 1];
+    for l in 0..GROUP {
+        start[l + 1] = start[l] + count[l];
+    }
+    buckets.clear();
+    buckets.resize(list.len(), 0);
+    let mut fill = start;
+    for &j in list {
+        let l = j as usize % GROUP;
+        buckets[fill[l]] = j;
+        fill[l] += 1;
+    }
+    let depth = count.iter().copied().max().unwrap_or(0);
+    for r in 0..depth {
         let mut idx = [0u32; 8];
         let mut on = [0u32; 8];
-        for (l, &j) in part.iter().enumerate() {
-            idx[l] = j;
-            on[l] = if j as usize == own { 0 } else { !0 };
+        for l in 0..GROUP {
+            if r < count[l] {
+                let j = buckets[start[l] + r];
+                idx[l] = j;
+                on[l] = if j as usize == own { 0 } else { !0 };
+            }
         }
         chunk::<L, _, K>(&mut acc, &c, L::mask(&on), &Gathered { soa, idx });
     }
-    acc.finish()
+    acc.finish(K & XTRA != 0)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -548,8 +586,9 @@ fn hood_list<L: Lanes, const K: u8>(
 /// A runs kernel instance: `(soa, spec, size, own, q, h, runs)`; see [`runs_fn`].
 pub type RunsFn = fn(&Soa<'_>, &Spec, [f32; 3], usize, [f32; 3], [f32; 3], &[Run]) -> Raw;
 
-/// A list kernel instance: `(soa, spec, size, own, q, h, list)`; see [`list_fn`].
-pub type ListFn = fn(&Soa<'_>, &Spec, [f32; 3], usize, [f32; 3], [f32; 3], &[u32]) -> Raw;
+/// A list kernel instance: `(soa, spec, size, own, q, h, list, scratch)`; see [`list_fn`].
+pub type ListFn =
+    fn(&Soa<'_>, &Spec, [f32; 3], usize, [f32; 3], [f32; 3], &[u32], &mut Vec<u32>) -> Raw;
 
 macro_rules! instances {
     // `$feat`: the target features the instance is compiled with (checked by the caller's
@@ -595,6 +634,7 @@ macro_rules! instances {
             q: [f32; 3],
             h: [f32; 3],
             list: &[u32],
+            buckets: &mut Vec<u32>,
         ) -> Raw {
             $(#[target_feature(enable = $feat)])?
             #[allow(clippy::too_many_arguments)]
@@ -606,13 +646,14 @@ macro_rules! instances {
                 q: [f32; 3],
                 h: [f32; 3],
                 list: &[u32],
+                buckets: &mut Vec<u32>,
             ) -> Raw {
-                hood_list::<$L, K>(soa, spec, size, own, q, h, list)
+                hood_list::<$L, K>(soa, spec, size, own, q, h, list, buckets)
             }
             #[allow(unused_unsafe)]
             // SAFETY: as for the runs instance.
             unsafe {
-                inner::<K>(soa, spec, size, own, q, h, list)
+                inner::<K>(soa, spec, size, own, q, h, list, buckets)
             }
         }
     };
@@ -622,13 +663,13 @@ instances!(runs_scalar, list_scalar, Scalar);
 #[cfg(target_arch = "x86_64")]
 instances!(runs_sse2, list_sse2, lanes::Sse2);
 #[cfg(target_arch = "x86_64")]
-instances!(runs_avx2, list_avx2, lanes::Avx, "avx2");
+instances!(runs_avx2, list_avx2, lanes::Avx, "avx2,popcnt");
 #[cfg(target_arch = "x86_64")]
 instances!(
     runs_avx512,
     list_avx512,
     lanes::Avx,
-    "avx2,avx512f,avx512vl,avx512bw,avx512dq"
+    "avx2,popcnt,avx512f,avx512vl,avx512bw,avx512dq"
 );
 #[cfg(target_arch = "aarch64")]
 instances!(runs_neon, list_neon, lanes::Neon);
@@ -644,7 +685,8 @@ fn sep_form(sep: SeparationMode) -> u8 {
     }
 }
 
-/// The kernel's compile-time form of a spec (`K`), with the separation form or `SEP_ANY`.
+/// The kernel's compile-time form of a spec (`K`): with `sep`, the separation form, or (when
+/// the spec asks for heading or speed sums) `SEP_ANY | XTRA`; without, `SEP_ANY | XTRA`.
 fn form(spec: &Spec, d3: bool, sep: bool) -> u8 {
     let fov = if spec.cos == f32::NEG_INFINITY {
         FOV_ALL
@@ -655,10 +697,10 @@ fn form(spec: &Spec, d3: bool, sep: bool) -> u8 {
     };
     let per = if spec.period.is_some() { PER } else { 0 };
     let d3 = if d3 { D3 } else { 0 };
-    let sep = if sep {
+    let sep = if sep && !(spec.heads || spec.speed) {
         sep_form(spec.sep) << 4
     } else {
-        SEP_ANY
+        SEP_ANY | XTRA
     };
     fov | per | d3 | sep
 }
@@ -670,14 +712,14 @@ macro_rules! pick {
         let k = $k;
         let mut chosen = None;
         $(
-            if chosen.is_none() && k & SEP_MASK == $sep {
+            if chosen.is_none() && k & TAIL == $sep {
                 chosen = Some(pick!(@views $f, k, $sep));
             }
         )*
         chosen.expect("kernel: a form without an instance")
     }};
     (@views $f:ident, $k:expr, $sep:expr) => {
-        match $k & !SEP_MASK {
+        match $k & !TAIL {
             0 => $f::<{ $sep }>,
             1 => $f::<{ 1 | $sep }>,
             2 => $f::<{ 2 | $sep }>,
@@ -694,17 +736,18 @@ macro_rules! pick {
     };
 }
 
-/// The separation forms the runs kernel is compiled for.
+/// The separation forms the runs kernel is compiled for, and the one with heading or speed
+/// sums.
 macro_rules! pick_runs {
     ($f:ident, $k:expr) => {
-        pick!($f, $k, [0x00, 0x10, 0x20])
+        pick!($f, $k, [0x00, 0x10, 0x20, 0x70])
     };
 }
 
-/// The list kernel reads the separation form at run time.
+/// The list kernel reads the separation form and the extra sums from the spec at run time.
 macro_rules! pick_list {
     ($f:ident, $k:expr) => {
-        pick!($f, $k, [0x30])
+        pick!($f, $k, [0x70])
     };
 }
 
@@ -791,16 +834,16 @@ mod tests {
                 .collect();
             (0..3).map(|a| col(&|i| raw[i][a], 0.0)).collect()
         };
-        let soa = Soa {
-            p: [&p[0], &p[1], &p[2]],
-            v: [&v[0], &v[1], &v[2]],
-            h: [&h[0], &h[1], &h[2]],
-            d3: true,
-        };
-        let runs = [(0u32, 37u32), (37, 38), (38, 38), (40, 45), (45, 300)];
+        let soa = Soa::new(
+            [&p[0], &p[1], &p[2]],
+            [&v[0], &v[1], &v[2]],
+            [&h[0], &h[1], &h[2]],
+            true,
+        );
+        let runs = [(0u32, 37u32), (37, 38), (38, 38), (38, 45), (45, 300)];
         let list: Vec<u32> = runs.iter().flat_map(|&(a, b)| a..b).collect();
         let one_run = [(0u32, 300u32)];
-        let all: Vec<u32> = (0..300).collect();
+        let mut buckets = Vec::new();
         let mut checked = 0;
         for period in [None, Some(Vec3::splat(3.0))] {
             for (own, sep, cos) in [
@@ -826,23 +869,52 @@ mod tests {
                     };
                     let bits = |r: &Raw| (r.count, r.sep_count, r.in_radius, r.s.map(f32::to_bits));
                     let a = runs_fn(&spec, true)(&soa, &spec, size, own, q, hq, &runs);
-                    let b = list_fn(&spec, true)(&soa, &spec, size, own, q, hq, &list);
-                    // The same candidates in another grouping: the same neighbours, and the
-                    // same sums up to rounding.
-                    assert_eq!(
-                        (a.count, a.sep_count, a.in_radius),
-                        (b.count, b.sep_count, b.in_radius)
-                    );
-                    for k in 0..13 {
-                        assert!(
-                            (a.s[k] - b.s[k]).abs() <= 1e-4 * (1.0 + a.s[k].abs()),
-                            "{level}: sum {k}"
+                    let b =
+                        list_fn(&spec, true)(&soa, &spec, size, own, q, hq, &list, &mut buckets);
+                    // The same candidates, grouped as runs or as a list: the same neighbours,
+                    // and the same sums up to rounding.
+                    let close = |x: &Raw, y: &Raw| {
+                        assert_eq!(
+                            (x.count, x.sep_count, x.in_radius),
+                            (y.count, y.sep_count, y.in_radius),
+                            "{level}"
                         );
-                    }
-                    // One run read as runs or as a list: the same lanes, the same bits.
+                        for k in 0..13 {
+                            assert!(
+                                (x.s[k] - y.s[k]).abs() <= 1e-4 * (1.0 + x.s[k].abs()),
+                                "{level}: sum {k}"
+                            );
+                        }
+                    };
+                    close(&a, &b);
+                    // The runs kernel's lanes follow the runs: one run over the same slots
+                    // sums in another order.
                     let c = runs_fn(&spec, true)(&soa, &spec, size, own, q, hq, &one_run);
-                    let d = list_fn(&spec, true)(&soa, &spec, size, own, q, hq, &all);
-                    assert_eq!(bits(&c), bits(&d), "{level}: list and runs differ");
+                    close(&a, &c);
+                    // The list kernel's lanes follow the slots: a list without the candidates
+                    // out of radius gives the same bits.
+                    let near: Vec<u32> = list
+                        .iter()
+                        .copied()
+                        .filter(|&j| {
+                            let j = j as usize;
+                            let mut o = [0.0f32; 3];
+                            for (ax, o) in o.iter_mut().enumerate() {
+                                *o = p[ax][j] - q[ax];
+                                if let Some(per) = period {
+                                    *o = boids_core::math::wrap_axis(*o, per[ax]);
+                                }
+                            }
+                            dist2(Vec3::from_array(o)) < spec.r2
+                        })
+                        .collect();
+                    assert!(
+                        near.len() < list.len() / 2,
+                        "the test should drop candidates"
+                    );
+                    let d =
+                        list_fn(&spec, true)(&soa, &spec, size, own, q, hq, &near, &mut buckets);
+                    assert_eq!(bits(&b), bits(&d), "{level}: fewer candidates, other bits");
                     let here = [bits(&a), bits(&b), bits(&c)];
                     match &reference {
                         None => reference = Some(here),
