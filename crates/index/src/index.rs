@@ -1,7 +1,7 @@
 //! [`Index`]: one flock's boids sorted by grid cell, with the query structures of its kind.
 
 use crate::exec::{Exec, RayonExec, chunks_mut};
-use crate::kernel::{self, PAD, Soa, Spec, dist2};
+use crate::kernel::{self, PAD, Raw, Soa, Spec, dist2};
 use crate::layout::{Layout, Run, counting_sort_with};
 use crate::{Hit, NeighbourIndex, Period, Points, kdtree::Tree, offset};
 use boids_core::{IndexKind, Neighbourhood, Vec3};
@@ -185,6 +185,19 @@ impl Index {
         k: usize,
         scratch: &mut Scratch,
     ) -> (Neighbourhood, u32) {
+        let raw = self.query_raw(slot, spec, k, scratch);
+        (raw.hood(self.axes), raw.in_radius)
+    }
+
+    /// [`Index::query`] as the kernel leaves it (kernel axis order; `in_radius`: how many
+    /// others were within the radius).
+    pub(crate) fn query_raw(
+        &self,
+        slot: usize,
+        spec: &Spec,
+        k: usize,
+        scratch: &mut Scratch,
+    ) -> Raw {
         let q = self.position(slot);
         let n = self.len();
         let radius = spec.r2.sqrt();
@@ -197,43 +210,43 @@ impl Index {
                 }
                 block.sort_unstable();
                 block.dedup();
-                let r = self.list_hood(slot, spec, k, &block, scratch);
+                let r = self.list_raw(slot, spec, k, &block, scratch);
                 scratch.block = block;
                 r
             }
             IndexKind::Grid => {
                 let mut runs = std::mem::take(&mut scratch.runs);
                 self.layout.runs(&self.cell_start, q, radius, &mut runs);
-                let r = self.runs_hood(slot, spec, k, &runs, scratch);
+                let r = self.runs_raw(slot, spec, k, &runs, scratch);
                 scratch.runs = runs;
                 r
             }
-            _ => self.runs_hood(slot, spec, k, &[(0, n as u32)], scratch),
+            _ => self.runs_raw(slot, spec, k, &[(0, n as u32)], scratch),
         }
     }
 
     /// The kernel over `runs` (or over the `k` nearest of their slots, when `k > 0`).
-    pub(crate) fn runs_hood(
+    pub(crate) fn runs_raw(
         &self,
         slot: usize,
         spec: &Spec,
         k: usize,
         runs: &[Run],
         scratch: &mut Scratch,
-    ) -> (Neighbourhood, u32) {
+    ) -> Raw {
         if k > 0 {
             let mut block = std::mem::take(&mut scratch.block);
             block.clear();
             for &(a, b) in runs {
                 block.extend(a..b);
             }
-            let r = self.list_hood(slot, spec, k, &block, scratch);
+            let r = self.list_raw(slot, spec, k, &block, scratch);
             scratch.block = block;
             return r;
         }
         let size = kernel::kernel_size(self.axes, spec.period);
         let soa = self.soa();
-        let raw = kernel::runs_fn(spec, soa.d3)(
+        kernel::runs_fn(spec, soa.d3)(
             &soa,
             spec,
             size,
@@ -241,20 +254,19 @@ impl Index {
             self.to_kernel(self.position(slot)),
             self.to_kernel(self.heading_at(slot)),
             runs,
-        );
-        (raw.hood(self.axes), raw.in_radius)
+        )
     }
 
     /// The kernel over the candidate slots in `list` (ascending; any may be out of radius), or
     /// over the `k` nearest of them within the radius, when `k > 0`.
-    pub(crate) fn list_hood(
+    pub(crate) fn list_raw(
         &self,
         slot: usize,
         spec: &Spec,
         k: usize,
         list: &[u32],
         scratch: &mut Scratch,
-    ) -> (Neighbourhood, u32) {
+    ) -> Raw {
         let size = kernel::kernel_size(self.axes, spec.period);
         let soa = self.soa();
         let kernel = kernel::list_fn(spec, soa.d3);
@@ -265,12 +277,12 @@ impl Index {
         if k > 0 {
             let mut near = std::mem::take(&mut scratch.list);
             let within = self.keep_nearest(slot, k, spec.r2, list, &mut near, &mut scratch.near);
-            let raw = kernel(&soa, spec, size, slot, q, h, &near, &mut scratch.buckets);
+            let mut raw = kernel(&soa, spec, size, slot, q, h, &near, &mut scratch.buckets);
             scratch.list = near;
-            return (raw.hood(self.axes), within);
+            raw.in_radius = within;
+            return raw;
         }
-        let raw = kernel(&soa, spec, size, slot, q, h, list, &mut scratch.buckets);
-        (raw.hood(self.axes), raw.in_radius)
+        kernel(&soa, spec, size, slot, q, h, list, &mut scratch.buckets)
     }
 
     /// The sums the boid in `slot` gets from the given neighbour slots (ascending), with the
@@ -287,7 +299,8 @@ impl Index {
             r2: f32::INFINITY,
             ..*spec
         };
-        self.list_hood(slot, &everywhere, 0, neighbours, scratch).0
+        self.list_raw(slot, &everywhere, 0, neighbours, scratch)
+            .hood(self.axes)
     }
 
     /// Into `out`, the `k` nearest of the candidates `list` strictly within `r2` of the boid in

@@ -2,13 +2,13 @@
 //! in small groups of neighbouring boids (the k-d tree), with each thread's scratch reused.
 
 use super::*;
+use boids_core::rules8::{Hoods8, LANES, States8};
 
 impl Index {
     /// [`Index::neighbourhood`] of every boid in the cells `cells` (of [`Index::cell_starts`]),
-    /// in slot order: `f(slot, sums)`. The grid works out the rows around each row of cells
-    /// once, then each boid's chord through every row. Returns how many other boids were
-    /// within the radius of each boid, summed (before the field of view and any k-nearest
-    /// limit: the work the kernel did, for benchmarks).
+    /// in slot order: `f(slot, sums)`. Returns how many other boids were within the radius of
+    /// each boid, summed (before the field of view and any k-nearest limit: the work the
+    /// kernel did, for benchmarks).
     pub fn for_each_neighbourhood(
         &self,
         cells: std::ops::Range<usize>,
@@ -16,6 +16,87 @@ impl Index {
         k: usize,
         scratch: &mut Scratch,
         mut f: impl FnMut(usize, Neighbourhood),
+    ) -> u64 {
+        self.walk(cells, spec, k, scratch, |slot, raw| {
+            f(slot, raw.hood(self.axes))
+        })
+    }
+
+    /// [`Index::for_each_neighbourhood`] eight consecutive slots at a time (fewer at the end of
+    /// the range), in the form the eight-boid rules take: `f(first slot, lanes, sums, raw)`;
+    /// lanes past `lanes` hold zeros; `raw` holds each lane's sums in the kernel's form, for
+    /// [`Index::hood`] (a lane the eight-boid rules do not cover).
+    pub fn for_each_neighbourhood8(
+        &self,
+        cells: std::ops::Range<usize>,
+        spec: &Spec,
+        k: usize,
+        scratch: &mut Scratch,
+        mut f: impl FnMut(usize, usize, &Hoods8, &[Raw; LANES]),
+    ) -> u64 {
+        let mut hoods = Hoods8::default();
+        let mut raws = [Raw::default(); LANES];
+        let mut first = 0;
+        let mut n = 0;
+        let axes = self.axes;
+        let in_radius = self.walk(cells, spec, k, scratch, |slot, raw| {
+            if n == 0 {
+                first = slot;
+            }
+            debug_assert_eq!(first + n, slot, "the walk goes slot by slot");
+            raw.set_lane(&mut hoods, n, axes);
+            raws[n] = *raw;
+            n += 1;
+            if n == LANES {
+                f(first, n, &hoods, &raws);
+                n = 0;
+            }
+        });
+        if n > 0 {
+            for (l, raw) in raws.iter_mut().enumerate().skip(n) {
+                Raw::default().set_lane(&mut hoods, l, axes);
+                *raw = Raw::default();
+            }
+            f(first, n, &hoods, &raws);
+        }
+        in_radius
+    }
+
+    /// Sums in the kernel's form (as [`Index::for_each_neighbourhood8`] hands them) as a
+    /// [`Neighbourhood`].
+    pub fn hood(&self, raw: &Raw) -> Neighbourhood {
+        raw.hood(self.axes)
+    }
+
+    /// The positions, velocities and headings of the slots `first..first + n` (n <= 8) as
+    /// eight lanes (zeros past `n`).
+    pub fn states8(&self, first: usize, n: usize) -> States8 {
+        let mut s = States8::default();
+        let n = n.min(LANES);
+        for (x, arrays) in [
+            (&mut s.position, &self.p),
+            (&mut s.velocity, &self.v),
+            (&mut s.heading, &self.h),
+        ] {
+            for (lanes, array) in x.0.iter_mut().zip(arrays) {
+                if n == LANES {
+                    lanes.0.copy_from_slice(&array[first..first + LANES]);
+                } else {
+                    lanes.0[..n].copy_from_slice(&array[first..first + n]);
+                }
+            }
+        }
+        s
+    }
+
+    /// The walk itself: `f(slot, sums)` in slot order, sums in the kernel's form.
+    fn walk(
+        &self,
+        cells: std::ops::Range<usize>,
+        spec: &Spec,
+        k: usize,
+        scratch: &mut Scratch,
+        mut f: impl FnMut(usize, &Raw),
     ) -> u64 {
         if cells.is_empty() {
             return 0;
@@ -57,9 +138,9 @@ impl Index {
                     continue;
                 }
                 for slot in s0..s1 {
-                    let (hood, within) = self.query(slot, spec, k, scratch);
-                    in_radius += u64::from(within);
-                    f(slot, hood);
+                    let raw = self.query_raw(slot, spec, k, scratch);
+                    in_radius += u64::from(raw.in_radius);
+                    f(slot, &raw);
                 }
                 continue;
             };
@@ -69,10 +150,10 @@ impl Index {
                 let nr = self
                     .layout
                     .chord_runs(&chords, &rows, &self.cell_start, q, &mut runs);
-                let (hood, within) = if k > 0 {
-                    self.runs_hood(slot, spec, k, &runs[..nr], scratch)
+                let raw = if k > 0 {
+                    self.runs_raw(slot, spec, k, &runs[..nr], scratch)
                 } else {
-                    let raw = runs_kernel(
+                    runs_kernel(
                         &soa,
                         spec,
                         size,
@@ -80,11 +161,10 @@ impl Index {
                         self.to_kernel(q),
                         self.to_kernel(self.heading_at(slot)),
                         &runs[..nr],
-                    );
-                    (raw.hood(self.axes), raw.in_radius)
+                    )
                 };
-                in_radius += u64::from(within);
-                f(slot, hood);
+                in_radius += u64::from(raw.in_radius);
+                f(slot, &raw);
             }
         }
         in_radius
@@ -103,7 +183,7 @@ impl Index {
         k: usize,
         radius: f32,
         scratch: &mut Scratch,
-        f: &mut impl FnMut(usize, Neighbourhood),
+        f: &mut impl FnMut(usize, &Raw),
         in_radius: &mut u64,
     ) {
         let period = self.layout.period;
@@ -130,9 +210,9 @@ impl Index {
             block.sort_unstable();
             block.dedup();
             for s in slot..end {
-                let (hood, within) = self.list_hood(s, spec, k, &block, scratch);
-                *in_radius += u64::from(within);
-                f(s, hood);
+                let raw = self.list_raw(s, spec, k, &block, scratch);
+                *in_radius += u64::from(raw.in_radius);
+                f(s, &raw);
             }
             scratch.block = block;
             slot = end;

@@ -56,6 +56,8 @@ pub(crate) trait Lanes: Copy {
     fn count(m: Self::M) -> u32;
     /// The mask of lanes `l < k` (none when `k <= 0`, all when `k >= 8`).
     fn first(k: i32) -> Self::M;
+    /// The mask of every lane but `k` (all when `k` is not in `0..8`).
+    fn except(k: i32) -> Self::M;
     /// Per-lane counters (a mask's type, read as `u32` lanes), all zero.
     fn zero_count() -> Self::M;
     /// `c + 1` in the lanes of `m` (an integer `c - m`: a set mask is `-1`).
@@ -157,6 +159,10 @@ impl Lanes for Scalar {
     #[inline(always)]
     fn first(k: i32) -> [u32; 8] {
         each!(|l| if (l as i32) < k { !0 } else { 0 })
+    }
+    #[inline(always)]
+    fn except(k: i32) -> [u32; 8] {
+        each!(|l| if (l as i32) != k { !0 } else { 0 })
     }
     #[inline(always)]
     fn count(m: [u32; 8]) -> u32 {
@@ -313,6 +319,19 @@ mod x86 {
             }
         }
         #[inline(always)]
+        fn except(k: i32) -> Self::M {
+            // SAFETY: SSE2 is part of the x86-64 baseline.
+            unsafe {
+                let k = _mm_set1_epi32(k);
+                let ones = _mm_set1_epi32(-1);
+                let ne = |i: __m128i| _mm_castsi128_ps(_mm_xor_si128(_mm_cmpeq_epi32(k, i), ones));
+                (
+                    ne(_mm_setr_epi32(0, 1, 2, 3)),
+                    ne(_mm_setr_epi32(4, 5, 6, 7)),
+                )
+            }
+        }
+        #[inline(always)]
         fn count(m: Self::M) -> u32 {
             // SAFETY: SSE2 is part of the x86-64 baseline.
             let b = unsafe { _mm_movemask_ps(m.0) | (_mm_movemask_ps(m.1) << 4) };
@@ -424,6 +443,16 @@ mod x86 {
             avx!(_mm256_castsi256_ps(_mm256_cmpgt_epi32(
                 _mm256_set1_epi32(k),
                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
+            )))
+        }
+        #[inline(always)]
+        fn except(k: i32) -> __m256 {
+            avx!(_mm256_castsi256_ps(_mm256_xor_si256(
+                _mm256_cmpeq_epi32(
+                    _mm256_set1_epi32(k),
+                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
+                ),
+                _mm256_set1_epi32(-1)
             )))
         }
         #[inline(always)]
@@ -563,6 +592,18 @@ mod arm {
             })
         }
         #[inline(always)]
+        fn except(k: i32) -> Self::M {
+            const LO: [i32; 4] = [0, 1, 2, 3];
+            const HI: [i32; 4] = [4, 5, 6, 7];
+            neon!({
+                let k = vdupq_n_s32(k);
+                (
+                    vmvnq_u32(vceqq_s32(k, vld1q_s32(LO.as_ptr()))),
+                    vmvnq_u32(vceqq_s32(k, vld1q_s32(HI.as_ptr()))),
+                )
+            })
+        }
+        #[inline(always)]
         fn count(m: Self::M) -> u32 {
             neon!(vaddvq_u32(vshrq_n_u32::<31>(m.0)) + vaddvq_u32(vshrq_n_u32::<31>(m.1)))
         }
@@ -680,6 +721,14 @@ mod web {
             (
                 i32x4_gt(k, i32x4(0, 1, 2, 3)),
                 i32x4_gt(k, i32x4(4, 5, 6, 7)),
+            )
+        }
+        #[inline(always)]
+        fn except(k: i32) -> Self::M {
+            let k = i32x4_splat(k);
+            (
+                i32x4_ne(k, i32x4(0, 1, 2, 3)),
+                i32x4_ne(k, i32x4(4, 5, 6, 7)),
             )
         }
         #[inline(always)]

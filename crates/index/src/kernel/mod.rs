@@ -146,6 +146,21 @@ pub struct Raw {
 }
 
 impl Raw {
+    /// Writes these sums into lane `l` of `hoods`, in real axes (`axes` as for
+    /// [`Raw::hood`]): the same values [`Raw::hood`] gives, without the intermediate.
+    #[inline]
+    pub fn set_lane(&self, hoods: &mut boids_core::rules8::Hoods8, l: usize, axes: [usize; 3]) {
+        hoods.count[l] = self.count;
+        hoods.separation_count[l] = self.sep_count;
+        for a in 0..3 {
+            let r = axes[a];
+            hoods.sum_offset.0[r].0[l] = self.s[a];
+            hoods.sum_velocity.0[r].0[l] = self.s[3 + a];
+            hoods.separation.0[r].0[l] = self.s[6 + a];
+            hoods.sum_heading.0[r].0[l] = self.s[9 + a];
+        }
+    }
+
     /// The neighbourhood in real axes: `axes[a]` is the real axis of the kernel's axis `a`.
     #[inline]
     pub fn hood(&self, axes: [usize; 3]) -> Neighbourhood {
@@ -168,29 +183,6 @@ impl Raw {
         }
     }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Lane masks by position in a chunk.
-
-/// The mask table of a lane predicate: row `k`, lane `l`.
-macro_rules! table {
-    (|$k:ident, $l:ident| $e:expr) => {{
-        let mut t = [[0u32; 8]; 9];
-        let mut $k = 0;
-        while $k < 9 {
-            let mut $l = 0;
-            while $l < 8 {
-                t[$k][$l] = if $e { !0 } else { 0 };
-                $l += 1;
-            }
-            $k += 1;
-        }
-        t
-    }};
-}
-
-/// `EXCEPT[k]`: every lane but `k`.
-static EXCEPT: [[u32; 8]; 9] = table!(|k, l| l != k);
 
 // ---------------------------------------------------------------------------------------------
 // The kernel.
@@ -387,6 +379,12 @@ fn wrap<L: Lanes>(o: L, half: L, neg_half: L, size: L) -> L {
     L::select(o.gt(half), down, L::select(o.lt(neg_half), up, o))
 }
 
+/// `1/√d2`, 0 where `d2` is 0.
+#[inline(always)]
+fn inv_len<L: Lanes>(d2: L, c: &Ctx<L>) -> L {
+    c.one.div(d2.sqrt()).keep(d2.gt(c.zero))
+}
+
 /// One chunk of eight candidates (lanes of `m` only) into the sums. `D3`: the third axis
 /// varies (else every offset along it is exactly zero and skipped).
 #[inline(always)]
@@ -413,26 +411,29 @@ fn chunk<L: Lanes, S: Source<L>, const K: u8>(acc: &mut Acc<L>, c: &Ctx<L>, m: L
     }
     let inr = L::and(m, d2.lt(c.r2));
     acc.nr += L::count(inr);
-    // 1/|d| (0 for a coincident boid), when the view or the separation needs it.
-    let inv = || c.one.div(d2.sqrt()).keep(d2.gt(c.zero));
-    // h·e = -(h·d), exactly.
-    let dot = || {
-        let mut t = c.h[0].mul(e[0]).add(c.h[1].mul(e[1]));
-        if d3 {
-            t = t.add(c.h[2].mul(e[2]));
-        }
-        t
+    // 1/|d| (0 for a coincident boid), when the view or the separation needs it. (No
+    // closures here: a closure does not inherit the instance's target features, and one the
+    // compiler declines to inline calls every intrinsic out of line.)
+    let needs_inv = fov == FOV_COS || sep_form == SEP_UNIT;
+    let unit = if needs_inv {
+        inv_len::<L>(d2, c)
+    } else {
+        c.zero
     };
-    let mut unit = None;
-    let ok = match fov {
-        FOV_ALL => inr,
-        // h·d > 0
-        FOV_HALF => L::and(inr, dot().lt(c.zero)),
-        // (h·d)/|d| > cos
-        _ => {
-            let i = inv();
-            unit = Some(i);
-            L::and(inr, dot().mul(i).lt(c.neg_cos))
+    let ok = if fov == FOV_ALL {
+        inr
+    } else {
+        // h·e = -(h·d), exactly.
+        let mut dot = c.h[0].mul(e[0]).add(c.h[1].mul(e[1]));
+        if d3 {
+            dot = dot.add(c.h[2].mul(e[2]));
+        }
+        if fov == FOV_HALF {
+            // h·d > 0
+            L::and(inr, dot.lt(c.zero))
+        } else {
+            // (h·d)/|d| > cos
+            L::and(inr, dot.mul(unit).lt(c.neg_cos))
         }
     };
     let sep = L::and(ok, d2.lt(c.s2));
@@ -447,10 +448,7 @@ fn chunk<L: Lanes, S: Source<L>, const K: u8>(acc: &mut Acc<L>, c: &Ctx<L>, m: L
     }
     // Separation pushes away, `-f(d) = f(e)`: added.
     let f = match sep_form {
-        SEP_UNIT => {
-            let i = unit.unwrap_or_else(inv);
-            [e[0].mul(i), e[1].mul(i), e[2].mul(i)]
-        }
+        SEP_UNIT => [e[0].mul(unit), e[1].mul(unit), e[2].mul(unit)],
         SEP_INV2 => {
             let i2 = c.one.div(d2).keep(d2.gt(c.zero));
             [e[0].mul(i2), e[1].mul(i2), e[2].mul(i2)]
@@ -501,23 +499,30 @@ fn hood_runs<L: Lanes, const K: u8>(
     let len = soa.p[0].len();
     let c = Ctx::<L>::new(spec, q, h, size);
     let mut acc = Acc::<L>::new();
+    let own = own as i64;
     for &(a, b) in runs {
-        let (mut base, b) = (a as usize, b as usize);
         // Every chunk starts below `b` and reads 8 floats: inside the arrays, as the padding
         // is at least 8 past the last slot.
         assert!(
-            base <= b && b + GROUP <= len,
+            a <= b && b as usize + GROUP <= len,
             "kernel: a run outside the arrays"
         );
+        let mut base = a;
         while base < b {
-            // `b - base` is below 2^31: slots are u32 and runs ascend.
-            let mut m = L::first((b - base) as i32);
-            let me = own.wrapping_sub(base);
-            if me < GROUP {
-                m = L::and(m, L::mask(&EXCEPT[me]));
-            }
-            chunk::<L, _, K>(&mut acc, &c, m, &At { soa, base });
-            base += GROUP;
+            // `b - base` is below 2^31 (slots are u32, arrays longer); `own - base` outside
+            // 0..8 (any boid but one in this chunk) masks nothing.
+            let me = (own - i64::from(base)).clamp(-1, 8) as i32;
+            let m = L::and(L::first((b - base) as i32), L::except(me));
+            chunk::<L, _, K>(
+                &mut acc,
+                &c,
+                m,
+                &At {
+                    soa,
+                    base: base as usize,
+                },
+            );
+            base += GROUP as u32;
         }
     }
     acc.finish(K & XTRA != 0)

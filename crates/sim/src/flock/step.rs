@@ -11,7 +11,7 @@
 
 use super::{Boids, Flock, RULE_STREAM, Work};
 use boids_core::FlockParams;
-use boids_core::rules8::{Hoods8, LANES, States8, fast_rules_apply, step_boids8_on};
+use boids_core::rules8::{fast_rules_apply, step_boids8_on};
 use boids_core::{
     AlignmentMode, BoidState, Bounds, Env, Extra, Neighbourhood, Rng, Vec3, step_boid,
 };
@@ -233,75 +233,43 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
             let first = starts[cells.start] as usize;
             let mut used = 0u64;
             let mut fallback = Scratch::default();
-            let mut block = Block::default();
-            // A block of up to eight consecutive slots through step_boids8, or one by one
-            // where a lane needs more than it covers (steering from other flocks, the
-            // nearest-boid stand-in).
-            let flush = |block: &mut Block,
-                         out: &mut Out<'_>,
-                         fallback: &mut Scratch,
-                         hits: &mut Vec<Hit>| {
-                let lanes = &block.hoods[..block.len];
-                let simple = lanes.iter().enumerate().all(|(l, hood)| {
-                    let s = block.slot0 + l;
-                    input.external.get(s).is_none_or(|e| *e == Vec3::ZERO)
-                        && !(hood.count == 0 && params.fallback_to_nearest)
-                });
-                if simple {
-                    let mut own = States8::default();
-                    let mut hoods = Hoods8::default();
-                    for (l, hood) in lanes.iter().enumerate() {
-                        let s = block.slot0 + l;
-                        own.set(
-                            l,
-                            &BoidState {
-                                position: index.position(s),
-                                velocity: index.velocity_at(s),
-                                heading: index.heading_at(s),
-                                extra: Extra::default(),
-                            },
-                        );
-                        hoods.set(l, hood);
+            // Eight consecutive slots at a time through step_boids8, or one by one where a lane
+            // needs more than it covers (steering from other flocks, the nearest-boid
+            // stand-in).
+            let in_radius = if fast {
+                index.for_each_neighbourhood8(cells, &spec, k, scratch, |s0, len, hoods, raws| {
+                    used += hoods.count[..len]
+                        .iter()
+                        .map(|&c| u64::from(c))
+                        .sum::<u64>();
+                    let simple = (0..len).all(|l| {
+                        input.external.get(s0 + l).is_none_or(|e| *e == Vec3::ZERO)
+                            && !(hoods.count[l] == 0 && params.fallback_to_nearest)
+                    });
+                    if simple {
+                        let own = index.states8(s0, len);
+                        let next = step_boids8_on(wide, &own, hoods, params, input.dt);
+                        for l in 0..len {
+                            let s = s0 + l;
+                            let mut b = next.get(l);
+                            b.extra = extras.get(s).copied().unwrap_or_default();
+                            out.set(s - first, &b);
+                        }
+                    } else {
+                        for (l, raw) in raws[..len].iter().enumerate() {
+                            let s = s0 + l;
+                            let next = advance(s, index.hood(raw), &mut fallback, hits);
+                            out.set(s - first, &next);
+                        }
                     }
-                    let next = step_boids8_on(wide, &own, &hoods, params, input.dt);
-                    for l in 0..block.len {
-                        let s = block.slot0 + l;
-                        let mut b = next.get(l);
-                        b.extra = extras.get(s).copied().unwrap_or_default();
-                        out.set(s - first, &b);
-                    }
-                } else {
-                    for l in 0..block.len {
-                        let s = block.slot0 + l;
-                        let next = advance(s, block.hoods[l], fallback, hits);
-                        out.set(s - first, &next);
-                    }
-                }
-                block.len = 0;
-            };
-            let in_radius = index.for_each_neighbourhood(cells, &spec, k, scratch, |s, hood| {
-                used += u64::from(hood.count);
-                if fast {
-                    // Slots come in ascending order, so a block is a run of consecutive slots.
-                    if block.len > 0 && block.slot0 + block.len != s {
-                        flush(&mut block, &mut out, &mut fallback, hits);
-                    }
-                    if block.len == 0 {
-                        block.slot0 = s;
-                    }
-                    block.hoods[block.len] = hood;
-                    block.len += 1;
-                    if block.len == LANES {
-                        flush(&mut block, &mut out, &mut fallback, hits);
-                    }
-                } else {
+                })
+            } else {
+                index.for_each_neighbourhood(cells, &spec, k, scratch, |s, hood| {
+                    used += u64::from(hood.count);
                     let next = advance(s, hood, &mut fallback, hits);
                     out.set(s - first, &next);
-                }
-            });
-            if block.len > 0 {
-                flush(&mut block, &mut out, &mut fallback, hits);
-            }
+                })
+            };
             (used, in_radius)
         };
         let cells = starts.len() - 1;
@@ -357,14 +325,6 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
         neighbours,
         in_radius,
     }
-}
-
-/// Up to eight neighbourhoods of consecutive slots, waiting for `step_boids8`.
-#[derive(Default)]
-struct Block {
-    slot0: usize,
-    len: usize,
-    hoods: [Neighbourhood; LANES],
 }
 
 /// The target-flock tutorial's stand-in: a boid that found no neighbour in range uses the
