@@ -215,6 +215,19 @@ impl Index {
                 r
             }
             IndexKind::Grid => {
+                // The chords the walk takes through the rows around the boid's own, where the
+                // walk takes them (the same runs, so the same bits).
+                let nx = self.layout.dims[0] as usize;
+                let ny = self.layout.dims[1] as usize;
+                let row = self.layout.key(q) as usize / nx;
+                if let Some(rows) = self.layout.rows(row % ny, row / ny, radius) {
+                    let chords = self.layout.chords(radius);
+                    let mut runs = [(0u32, 0u32); 18];
+                    let nr = self
+                        .layout
+                        .chord_runs(&chords, &rows, &self.cell_start, q, &mut runs);
+                    return self.runs_raw(slot, spec, k, &runs[..nr], scratch);
+                }
                 let mut runs = std::mem::take(&mut scratch.runs);
                 self.layout.runs(&self.cell_start, q, radius, &mut runs);
                 let r = self.runs_raw(slot, spec, k, &runs, scratch);

@@ -19,8 +19,10 @@
 
 /// Eight lanes of `f32` and their masks.
 pub(crate) trait Lanes: Copy {
-    /// Lane masks: every bit set (true) or clear (false).
+    /// Lane masks: every bit set (true) or clear (false), or one bit a lane.
     type M: Copy;
+    /// Per-lane `u32` counters.
+    type C: Copy;
     /// Every lane `x`.
     fn splat(x: f32) -> Self;
     /// Eight consecutive floats from `p`.
@@ -58,12 +60,20 @@ pub(crate) trait Lanes: Copy {
     fn first(k: i32) -> Self::M;
     /// The mask of every lane but `k` (all when `k` is not in `0..8`).
     fn except(k: i32) -> Self::M;
-    /// Per-lane counters (a mask's type, read as `u32` lanes), all zero.
-    fn zero_count() -> Self::M;
-    /// `c + 1` in the lanes of `m` (an integer `c - m`: a set mask is `-1`).
-    fn tally(c: Self::M, m: Self::M) -> Self::M;
+    /// Per-lane counters, all zero.
+    fn zero_count() -> Self::C;
+    /// `c + 1` in the lanes of `m`.
+    fn tally(c: Self::C, m: Self::M) -> Self::C;
     /// The counters' sum.
-    fn total(c: Self::M) -> u32;
+    fn total(c: Self::C) -> u32;
+    /// `self + x` in the lanes of `m`, `self` elsewhere: the same bits as
+    /// `self.add(x.keep(m))` for a sum that never holds `-0.0` (a sum that starts at `+0.0`
+    /// and adds correctly rounded terms never does), in one masked operation where the
+    /// instruction set has them.
+    #[inline(always)]
+    fn acc(self, x: Self, m: Self::M) -> Self {
+        self.add(x.keep(m))
+    }
     /// `((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7))`: the one order every set uses.
     fn reduce(self) -> f32;
 }
@@ -97,6 +107,7 @@ macro_rules! each {
 
 impl Lanes for Scalar {
     type M = [u32; 8];
+    type C = [u32; 8];
     #[inline(always)]
     fn splat(x: f32) -> Self {
         Scalar([x; 8])
@@ -190,7 +201,7 @@ impl Lanes for Scalar {
 // x86-64: SSE2 (baseline) and AVX2.
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) use x86::{Avx, Sse2};
+pub(crate) use x86::{Avx, Avx512, Sse2};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -233,6 +244,7 @@ mod x86 {
 
     impl Lanes for Sse2 {
         type M = (__m128, __m128);
+        type C = (__m128, __m128);
         #[inline(always)]
         fn splat(x: f32) -> Self {
             // SAFETY: SSE2 is part of the x86-64 baseline.
@@ -338,12 +350,12 @@ mod x86 {
             u32::from(POP[(b & 0xff) as usize])
         }
         #[inline(always)]
-        fn zero_count() -> Self::M {
+        fn zero_count() -> Self::C {
             // SAFETY: SSE2 is part of the x86-64 baseline.
             unsafe { (_mm_setzero_ps(), _mm_setzero_ps()) }
         }
         #[inline(always)]
-        fn tally(c: Self::M, m: Self::M) -> Self::M {
+        fn tally(c: Self::C, m: Self::M) -> Self::C {
             // SAFETY: SSE2 is part of the x86-64 baseline.
             unsafe {
                 let sub = |a: __m128, b: __m128| {
@@ -353,7 +365,7 @@ mod x86 {
             }
         }
         #[inline(always)]
-        fn total(c: Self::M) -> u32 {
+        fn total(c: Self::C) -> u32 {
             // SAFETY: two registers of four u32 each into an array of eight.
             let a: [u32; 8] = unsafe { std::mem::transmute((c.0, c.1)) };
             a.iter().sum()
@@ -379,6 +391,7 @@ mod x86 {
 
     impl Lanes for Avx {
         type M = __m256;
+        type C = __m256;
         #[inline(always)]
         fn splat(x: f32) -> Self {
             avx!(Avx(_mm256_set1_ps(x)))
@@ -490,6 +503,117 @@ mod x86 {
             reduce_halves(lo, hi)
         }
     }
+
+    /// Eight lanes in one AVX register with AVX-512's mask registers (one bit a lane), so a
+    /// masked sum is one masked add. Only inside functions compiled with AVX-512 (F, VL, BW,
+    /// DQ) enabled.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx512(__m256);
+
+    impl Lanes for Avx512 {
+        type M = __mmask8;
+        type C = __m256i;
+        #[inline(always)]
+        fn splat(x: f32) -> Self {
+            avx!(Avx512(_mm256_set1_ps(x)))
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> Self {
+            // SAFETY: the caller guarantees 8 readable floats; AVX as above.
+            avx!(Avx512(_mm256_loadu_ps(p)))
+        }
+        #[inline(always)]
+        fn from_array(a: [f32; 8]) -> Self {
+            // SAFETY: `a` holds 8 floats.
+            unsafe { Self::load(a.as_ptr()) }
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            avx!(Avx512(_mm256_add_ps(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            avx!(Avx512(_mm256_sub_ps(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            avx!(Avx512(_mm256_mul_ps(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn div(self, o: Self) -> Self {
+            avx!(Avx512(_mm256_div_ps(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            avx!(Avx512(_mm256_sqrt_ps(self.0)))
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> __mmask8 {
+            avx!(_mm256_cmp_ps_mask::<_CMP_LT_OQ>(self.0, o.0))
+        }
+        #[inline(always)]
+        fn gt(self, o: Self) -> __mmask8 {
+            avx!(_mm256_cmp_ps_mask::<_CMP_GT_OQ>(self.0, o.0))
+        }
+        #[inline(always)]
+        fn keep(self, m: __mmask8) -> Self {
+            avx!(Avx512(_mm256_maskz_mov_ps(m, self.0)))
+        }
+        #[inline(always)]
+        fn select(m: __mmask8, a: Self, b: Self) -> Self {
+            avx!(Avx512(_mm256_mask_blend_ps(m, b.0, a.0)))
+        }
+        #[inline(always)]
+        fn and(a: __mmask8, b: __mmask8) -> __mmask8 {
+            a & b
+        }
+        #[inline(always)]
+        fn mask(t: &[u32; 8]) -> __mmask8 {
+            let mut m = 0u8;
+            for (l, &x) in t.iter().enumerate() {
+                m |= u8::from(x != 0) << l;
+            }
+            m
+        }
+        #[inline(always)]
+        fn count(m: __mmask8) -> u32 {
+            // `popcnt` is enabled with every AVX2 instance.
+            m.count_ones()
+        }
+        #[inline(always)]
+        fn first(k: i32) -> __mmask8 {
+            ((1u32 << k.clamp(0, 8)) - 1) as u8
+        }
+        #[inline(always)]
+        fn except(k: i32) -> __mmask8 {
+            !(u8::from((k as u32) < 8) << (k & 7))
+        }
+        #[inline(always)]
+        fn zero_count() -> __m256i {
+            avx!(_mm256_setzero_si256())
+        }
+        #[inline(always)]
+        fn tally(c: __m256i, m: __mmask8) -> __m256i {
+            avx!(_mm256_mask_sub_epi32(c, m, c, _mm256_set1_epi32(-1)))
+        }
+        #[inline(always)]
+        fn total(c: __m256i) -> u32 {
+            avx!({
+                let s = _mm_add_epi32(_mm256_castsi256_si128(c), _mm256_extracti128_si256::<1>(c));
+                let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+                let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+                _mm_cvtsi128_si32(s) as u32
+            })
+        }
+        #[inline(always)]
+        fn acc(self, x: Self, m: __mmask8) -> Self {
+            avx!(Avx512(_mm256_mask_add_ps(self.0, m, self.0, x.0)))
+        }
+        #[inline(always)]
+        fn reduce(self) -> f32 {
+            Avx(self.0).reduce()
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -517,6 +641,7 @@ mod arm {
 
     impl Lanes for Neon {
         type M = (uint32x4_t, uint32x4_t);
+        type C = (uint32x4_t, uint32x4_t);
         #[inline(always)]
         fn splat(x: f32) -> Self {
             neon!(Neon(vdupq_n_f32(x), vdupq_n_f32(x)))
@@ -608,15 +733,15 @@ mod arm {
             neon!(vaddvq_u32(vshrq_n_u32::<31>(m.0)) + vaddvq_u32(vshrq_n_u32::<31>(m.1)))
         }
         #[inline(always)]
-        fn zero_count() -> Self::M {
+        fn zero_count() -> Self::C {
             neon!((vdupq_n_u32(0), vdupq_n_u32(0)))
         }
         #[inline(always)]
-        fn tally(c: Self::M, m: Self::M) -> Self::M {
+        fn tally(c: Self::C, m: Self::M) -> Self::C {
             neon!((vsubq_u32(c.0, m.0), vsubq_u32(c.1, m.1)))
         }
         #[inline(always)]
-        fn total(c: Self::M) -> u32 {
+        fn total(c: Self::C) -> u32 {
             neon!(vaddvq_u32(c.0).wrapping_add(vaddvq_u32(c.1)))
         }
         #[inline(always)]
@@ -651,6 +776,7 @@ mod web {
 
     impl Lanes for Wasm {
         type M = (v128, v128);
+        type C = (v128, v128);
         #[inline(always)]
         fn splat(x: f32) -> Self {
             Wasm(f32x4_splat(x), f32x4_splat(x))
@@ -736,15 +862,15 @@ mod web {
             (i32x4_bitmask(m.0).count_ones()) + (i32x4_bitmask(m.1).count_ones())
         }
         #[inline(always)]
-        fn zero_count() -> Self::M {
+        fn zero_count() -> Self::C {
             (u32x4_splat(0), u32x4_splat(0))
         }
         #[inline(always)]
-        fn tally(c: Self::M, m: Self::M) -> Self::M {
+        fn tally(c: Self::C, m: Self::M) -> Self::C {
             (i32x4_sub(c.0, m.0), i32x4_sub(c.1, m.1))
         }
         #[inline(always)]
-        fn total(c: Self::M) -> u32 {
+        fn total(c: Self::C) -> u32 {
             let s = i32x4_add(c.0, c.1);
             (u32x4_extract_lane::<0>(s).wrapping_add(u32x4_extract_lane::<1>(s)))
                 .wrapping_add(u32x4_extract_lane::<2>(s).wrapping_add(u32x4_extract_lane::<3>(s)))

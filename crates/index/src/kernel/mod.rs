@@ -269,8 +269,8 @@ impl<L: Lanes> Ctx<L> {
 /// lane counters (in view, separation, in radius).
 struct Acc<L: Lanes> {
     s: [L; 13],
-    n: L::M,
-    ns: L::M,
+    n: L::C,
+    ns: L::C,
     nr: u32,
 }
 
@@ -440,11 +440,11 @@ fn chunk<L: Lanes, S: Source<L>, const K: u8>(acc: &mut Acc<L>, c: &Ctx<L>, m: L
     acc.n = L::tally(acc.n, ok);
     acc.ns = L::tally(acc.ns, sep);
     for a in 0..3 {
-        acc.s[a] = acc.s[a].add(e[a].keep(ok));
+        acc.s[a] = acc.s[a].acc(e[a], ok);
     }
     let v = [src.vel(0), src.vel(1), src.vel(2)];
     for a in 0..3 {
-        acc.s[3 + a] = acc.s[3 + a].add(v[a].keep(ok));
+        acc.s[3 + a] = acc.s[3 + a].acc(v[a], ok);
     }
     // Separation pushes away, `-f(d) = f(e)`: added.
     let f = match sep_form {
@@ -456,11 +456,11 @@ fn chunk<L: Lanes, S: Source<L>, const K: u8>(acc: &mut Acc<L>, c: &Ctx<L>, m: L
         _ => e,
     };
     for a in 0..3 {
-        acc.s[6 + a] = acc.s[6 + a].add(f[a].keep(sep));
+        acc.s[6 + a] = acc.s[6 + a].acc(f[a], sep);
     }
     if K & XTRA != 0 && c.heads {
         for a in 0..3 {
-            acc.s[9 + a] = acc.s[9 + a].add(src.head(a).keep(ok));
+            acc.s[9 + a] = acc.s[9 + a].acc(src.head(a), ok);
         }
     }
     if K & XTRA != 0 && c.speed {
@@ -469,7 +469,7 @@ fn chunk<L: Lanes, S: Source<L>, const K: u8>(acc: &mut Acc<L>, c: &Ctx<L>, m: L
             .add(v[1].mul(v[1]))
             .add(v[2].mul(v[2]))
             .sqrt();
-        acc.s[12] = acc.s[12].add(spd.keep(ok));
+        acc.s[12] = acc.s[12].acc(spd, ok);
     }
 }
 
@@ -673,7 +673,7 @@ instances!(runs_avx2, list_avx2, lanes::Avx, "avx2,popcnt");
 instances!(
     runs_avx512,
     list_avx512,
-    lanes::Avx,
+    lanes::Avx512,
     "avx2,popcnt,avx512f,avx512vl,avx512bw,avx512dq"
 );
 #[cfg(target_arch = "aarch64")]
