@@ -18,7 +18,6 @@ pub struct Scratch {
     runs: Vec<Run>,
     block: Vec<u32>,
     list: Vec<u32>,
-    buckets: Vec<u32>,
     near: Vec<(u64, u32)>,
 }
 
@@ -259,15 +258,7 @@ impl Index {
         }
         let size = kernel::kernel_size(self.axes, spec.period);
         let soa = self.soa();
-        kernel::runs_fn(spec, soa.d3)(
-            &soa,
-            spec,
-            size,
-            slot,
-            self.to_kernel(self.position(slot)),
-            self.to_kernel(self.heading_at(slot)),
-            runs,
-        )
+        kernel::runs_fn(spec, soa.d3)(&soa, spec, size, slot, 1, runs).lane(0)
     }
 
     /// The kernel over the candidate slots in `list` (ascending; any may be out of radius), or
@@ -283,19 +274,15 @@ impl Index {
         let size = kernel::kernel_size(self.axes, spec.period);
         let soa = self.soa();
         let kernel = kernel::list_fn(spec, soa.d3);
-        let (q, h) = (
-            self.to_kernel(self.position(slot)),
-            self.to_kernel(self.heading_at(slot)),
-        );
         if k > 0 {
             let mut near = std::mem::take(&mut scratch.list);
             let within = self.keep_nearest(slot, k, spec.r2, list, &mut near, &mut scratch.near);
-            let mut raw = kernel(&soa, spec, size, slot, q, h, &near, &mut scratch.buckets);
+            let mut raw = kernel(&soa, spec, size, slot, 1, &near).lane(0);
             scratch.list = near;
             raw.in_radius = within;
             return raw;
         }
-        kernel(&soa, spec, size, slot, q, h, list, &mut scratch.buckets)
+        kernel(&soa, spec, size, slot, 1, list).lane(0)
     }
 
     /// The sums the boid in `slot` gets from the given neighbour slots (ascending), with the

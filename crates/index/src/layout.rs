@@ -332,11 +332,6 @@ impl Layout {
     /// and z (a row the sphere misses gives no run), rounded out to whole cells and widened by a
     /// rounding slack (the exact test comes later).
     #[inline]
-    #[allow(
-        unsafe_code,
-        reason = "the measured per-boid loop: unchecked float-to-int conversions of values \
-                  clamped into range, and cell-table reads a bound check covers per boid"
-    )]
     pub fn chord_runs(
         &self,
         ch: &Chords,
@@ -345,21 +340,44 @@ impl Layout {
         q: Vec3,
         out: &mut [Run; 18],
     ) -> usize {
-        // Squared distances from q to the rows below and above its own, along y and z.
-        let sides = |a: usize, x: f32| -> [f32; 4] {
+        self.span_runs(ch, rows, cell_start, q, q, out)
+    }
+
+    /// [`Layout::chord_runs`] for every point of the box `lo..=hi` at once (a batch of boids
+    /// of one row): each row's window is the union of their chords, or more. Ascending and
+    /// disjoint.
+    #[inline]
+    #[allow(
+        unsafe_code,
+        reason = "the measured per-batch loop: unchecked float-to-int conversions of values \
+                  clamped into range, and cell-table reads a bound check covers"
+    )]
+    pub fn span_runs(
+        &self,
+        ch: &Chords,
+        rows: &Rows,
+        cell_start: &[u32],
+        lo: Vec3,
+        hi: Vec3,
+        out: &mut [Run; 18],
+    ) -> usize {
+        // Squared distances from the box to the rows below and above its own, along y and z
+        // (from its lowest point to the row below, its highest to the row above).
+        let sides = |a: usize, low: f32, high: f32| -> [f32; 4] {
             let c = ch.cell[a];
             if c == 0.0 {
                 return [0.0; 4];
             }
-            let below = (x - rows.lo[a] - ch.slack[1 + a]).max(0.0);
-            let above = (rows.lo[a] + c - x - ch.slack[1 + a]).max(0.0);
+            let below = (low - rows.lo[a] - ch.slack[1 + a]).max(0.0);
+            let above = (rows.lo[a] + c - high - ch.slack[1 + a]).max(0.0);
             [0.0, below * below, above * above, 0.0]
         };
-        let (gy, gz) = (sides(0, q.y), sides(1, q.z));
+        let (gy, gz) = (sides(0, lo.y, hi.y), sides(1, lo.z, hi.z));
         let nx = ch.nx as f32;
         // Cell coordinates along x, shifted by nx so that every window bound is positive
         // (truncation is then the floor) and clamped to [0, 3 nx].
-        let qx = (q.x - ch.min_x) * ch.inv_x + nx;
+        let qlo = (lo.x - ch.min_x) * ch.inv_x + nx;
+        let qhi = (hi.x - ch.min_x) * ch.inv_x + nx;
         let top = 3.0 * nx;
         let cell_of = |t: f32| -> i64 {
             // `max`/`min` also send a NaN to a bound.
@@ -375,7 +393,7 @@ impl Layout {
             // by 1 and 0, sums with 0), its chord's half-width and cell bounds follow; then
             // the runs, a row the sphere misses giving an empty run that the next row's
             // overwrites (`k` does not advance).
-            let (qx, top) = (qx - nx, nx - 1.0);
+            let (qlo, qhi, top) = (qlo - nx, qhi - nx, nx - 1.0);
             let (by, ay, bz, az) = (gy[1], gy[2], gz[1], gz[2]);
             let mut x0 = [0i32; ROW_LANES];
             let mut x1 = [0i32; ROW_LANES];
@@ -394,12 +412,12 @@ impl Layout {
                 let w = (half + ch.slack[0]) * ch.inv_x;
                 // `max` sends a NaN to 0; the bounds are then in [0, top], top < 2^31
                 // (MAX_CELLS_PER_AXIS), where truncation is the floor.
-                let lo = (qx - w).max(0.0).min(top);
-                let hi = (qx + w).max(0.0).min(top);
-                // SAFETY: `lo` and `hi` are in [0, top] (above): an i32 holds each.
+                let a = (qlo - w).max(0.0).min(top);
+                let b = (qhi + w).max(0.0).min(top);
+                // SAFETY: `a` and `b` are in [0, top] (above): an i32 holds each.
                 unsafe {
-                    x0[i] = lo.to_int_unchecked();
-                    x1[i] = hi.to_int_unchecked();
+                    x0[i] = a.to_int_unchecked();
+                    x1[i] = b.to_int_unchecked();
                 }
                 hit[i] = u8::from(rest >= 0.0);
             }
@@ -438,7 +456,7 @@ impl Layout {
                 rest.sqrt()
             };
             let w = (half + ch.slack[0]) * ch.inv_x;
-            let (x0, x1) = (cell_of(qx - w), cell_of(qx + w));
+            let (x0, x1) = (cell_of(qlo - w), cell_of(qhi + w));
             let row = rows.bases[i] as usize;
             if !ch.periodic {
                 let (c0, c1) = (x0.max(0), x1.min(nx - 1));

@@ -1,8 +1,57 @@
-//! The walk of a whole flock: every boid's neighbourhood, cell row by cell row (the grid) or
-//! in small groups of neighbouring boids (the k-d tree), with each thread's scratch reused.
+//! The walk of a whole flock: every boid's neighbourhood, eight consecutive boids at a time
+//! (one a kernel lane): cell row by cell row with the chords of the batch through the rows
+//! around it (the grid), or in small groups of neighbouring boids sharing one candidate list
+//! (the k-d tree), with each thread's scratch reused.
 
 use super::*;
+use crate::kernel::Raw8;
 use boids_core::rules8::{Hoods8, LANES, States8};
+
+/// Boids' sums gathered one by one into batches of consecutive slots.
+struct Packer {
+    raw: Raw8,
+    first: usize,
+    n: usize,
+}
+
+impl Packer {
+    fn new() -> Self {
+        Packer {
+            raw: Raw8::default(),
+            first: 0,
+            n: 0,
+        }
+    }
+
+    /// Adds the sums of `slot` (the next slot after the last, or a new batch is started).
+    fn push(&mut self, slot: usize, r: &Raw, f: &mut impl FnMut(usize, usize, &Raw8)) {
+        if self.n > 0 && self.first + self.n != slot {
+            self.flush(f);
+        }
+        if self.n == 0 {
+            self.first = slot;
+            self.raw = Raw8::default();
+        }
+        let l = self.n;
+        self.raw.count[l] = r.count;
+        self.raw.sep_count[l] = r.sep_count;
+        self.raw.in_radius[l] = r.in_radius;
+        for k in 0..13 {
+            self.raw.s[k][l] = r.s[k];
+        }
+        self.n += 1;
+        if self.n == LANES {
+            self.flush(f);
+        }
+    }
+
+    fn flush(&mut self, f: &mut impl FnMut(usize, usize, &Raw8)) {
+        if self.n > 0 {
+            f(self.first, self.n, &self.raw);
+            self.n = 0;
+        }
+    }
+}
 
 impl Index {
     /// [`Index::neighbourhood`] of every boid in the cells `cells` (of [`Index::cell_starts`]),
@@ -17,14 +66,16 @@ impl Index {
         scratch: &mut Scratch,
         mut f: impl FnMut(usize, Neighbourhood),
     ) -> u64 {
-        self.walk(cells, spec, k, scratch, |slot, raw| {
-            f(slot, raw.hood(self.axes))
+        self.walk(cells, spec, k, scratch, |first, n, raw| {
+            for l in 0..n {
+                f(first + l, raw.lane(l).hood(self.axes));
+            }
         })
     }
 
-    /// [`Index::for_each_neighbourhood`] eight consecutive slots at a time (fewer at the end of
-    /// the range), in the form the eight-boid rules take: `f(first slot, lanes, sums, raw)`;
-    /// lanes past `lanes` hold zeros; `raw` holds each lane's sums in the kernel's form, for
+    /// [`Index::for_each_neighbourhood`] eight consecutive slots at a time (fewer where a run of
+    /// slots ends), in the form the eight-boid rules take: `f(first slot, lanes, sums, raw)`;
+    /// lanes past `lanes` hold zeros; `raw` holds the same sums in the kernel's form, for
     /// [`Index::hood`] (a lane the eight-boid rules do not cover).
     pub fn for_each_neighbourhood8(
         &self,
@@ -32,40 +83,17 @@ impl Index {
         spec: &Spec,
         k: usize,
         scratch: &mut Scratch,
-        mut f: impl FnMut(usize, usize, &Hoods8, &[Raw; LANES]),
+        mut f: impl FnMut(usize, usize, &Hoods8, &Raw8),
     ) -> u64 {
-        let mut hoods = Hoods8::default();
-        let mut raws = [Raw::default(); LANES];
-        let mut first = 0;
-        let mut n = 0;
         let axes = self.axes;
-        let in_radius = self.walk(cells, spec, k, scratch, |slot, raw| {
-            if n == 0 {
-                first = slot;
-            }
-            debug_assert_eq!(first + n, slot, "the walk goes slot by slot");
-            raw.set_lane(&mut hoods, n, axes);
-            raws[n] = *raw;
-            n += 1;
-            if n == LANES {
-                f(first, n, &hoods, &raws);
-                n = 0;
-            }
-        });
-        if n > 0 {
-            for (l, raw) in raws.iter_mut().enumerate().skip(n) {
-                Raw::default().set_lane(&mut hoods, l, axes);
-                *raw = Raw::default();
-            }
-            f(first, n, &hoods, &raws);
-        }
-        in_radius
+        self.walk(cells, spec, k, scratch, |first, n, raw| {
+            f(first, n, &raw.hoods8(n, axes), raw)
+        })
     }
 
-    /// Sums in the kernel's form (as [`Index::for_each_neighbourhood8`] hands them) as a
-    /// [`Neighbourhood`].
-    pub fn hood(&self, raw: &Raw) -> Neighbourhood {
-        raw.hood(self.axes)
+    /// Lane `l` of a batch's sums as a [`Neighbourhood`].
+    pub fn hood(&self, raw: &Raw8, l: usize) -> Neighbourhood {
+        raw.lane(l).hood(self.axes)
     }
 
     /// The positions, velocities and headings of the slots `first..first + n` (n <= 8) as
@@ -89,19 +117,27 @@ impl Index {
         s
     }
 
-    /// The walk itself: `f(slot, sums)` in slot order, sums in the kernel's form.
+    /// The walk itself: `f(first slot, lanes, sums)` for consecutive batches of slots, in
+    /// slot order.
     fn walk(
         &self,
         cells: std::ops::Range<usize>,
         spec: &Spec,
         k: usize,
         scratch: &mut Scratch,
-        mut f: impl FnMut(usize, &Raw),
+        mut f: impl FnMut(usize, usize, &Raw8),
     ) -> u64 {
         if cells.is_empty() {
             return 0;
         }
         let mut in_radius = 0u64;
+        let mut emit = |first: usize, n: usize, raw: &Raw8| {
+            in_radius += raw.in_radius[..n]
+                .iter()
+                .map(|&c| u64::from(c))
+                .sum::<u64>();
+            f(first, n, raw);
+        };
         let radius = spec.r2.sqrt();
         let soa = self.soa();
         let size = kernel::kernel_size(self.axes, spec.period);
@@ -109,6 +145,7 @@ impl Index {
         let chords = self.layout.chords(radius);
         let nx = self.layout.dims[0] as usize;
         let ny = self.layout.dims[1] as usize;
+        let mut packer = Packer::new();
         let mut c = cells.start;
         while c < cells.end {
             // One (y, z) row of cells at a time (or the whole range, for other kinds).
@@ -121,7 +158,7 @@ impl Index {
             };
             let (s0, s1) = (self.cell_start[c] as usize, self.cell_start[c1] as usize);
             c = c1;
-            let Some(rows) = rows else {
+            let Some(rows) = rows.filter(|_| k == 0) else {
                 if self.kind == IndexKind::KdTree
                     && let Some(tree) = &self.tree
                 {
@@ -132,48 +169,44 @@ impl Index {
                         k,
                         radius,
                         scratch,
-                        &mut f,
-                        &mut in_radius,
+                        &mut packer,
+                        &mut emit,
                     );
                     continue;
                 }
                 for slot in s0..s1 {
                     let raw = self.query_raw(slot, spec, k, scratch);
-                    in_radius += u64::from(raw.in_radius);
-                    f(slot, &raw);
+                    packer.push(slot, &raw, &mut emit);
                 }
                 continue;
             };
+            packer.flush(&mut emit);
             let mut runs = [(0u32, 0u32); 18];
-            for slot in s0..s1 {
-                let q = self.position(slot);
+            let mut first = s0;
+            while first < s1 {
+                let n = (s1 - first).min(LANES);
+                // The batch's box, and the union of its boids' chords through every row.
+                let (mut lo, mut hi) = (self.position(first), self.position(first));
+                for s in first + 1..first + n {
+                    let p = self.position(s);
+                    (lo, hi) = (lo.min(p), hi.max(p));
+                }
                 let nr = self
                     .layout
-                    .chord_runs(&chords, &rows, &self.cell_start, q, &mut runs);
-                let raw = if k > 0 {
-                    self.runs_raw(slot, spec, k, &runs[..nr], scratch)
-                } else {
-                    runs_kernel(
-                        &soa,
-                        spec,
-                        size,
-                        slot,
-                        self.to_kernel(q),
-                        self.to_kernel(self.heading_at(slot)),
-                        &runs[..nr],
-                    )
-                };
-                in_radius += u64::from(raw.in_radius);
-                f(slot, &raw);
+                    .span_runs(&chords, &rows, &self.cell_start, lo, hi, &mut runs);
+                let raw = runs_kernel(&soa, spec, size, first, n, &runs[..nr]);
+                emit(first, n, &raw);
+                first += n;
             }
         }
+        packer.flush(&mut emit);
         in_radius
     }
 
     /// The k-d tree's walk: boids in small groups of neighbours (consecutive slots, so nearby
     /// in the cell order, within a box about the radius wide); one tree query per group, with
-    /// the radius grown to cover the group's box, gathers the candidates, ascending; then each
-    /// boid of the group runs the list kernel over them.
+    /// the radius grown to cover the group's box, gathers the candidates, ascending; then the
+    /// group's boids, eight at a time, run the list kernel over them.
     #[allow(clippy::too_many_arguments)]
     fn walk_tree(
         &self,
@@ -183,10 +216,13 @@ impl Index {
         k: usize,
         radius: f32,
         scratch: &mut Scratch,
-        f: &mut impl FnMut(usize, &Raw),
-        in_radius: &mut u64,
+        packer: &mut Packer,
+        emit: &mut impl FnMut(usize, usize, &Raw8),
     ) {
         let period = self.layout.period;
+        let soa = self.soa();
+        let size = kernel::kernel_size(self.axes, spec.period);
+        let list_kernel = kernel::list_fn(spec, soa.d3);
         let mut slot = slots.start;
         while slot < slots.end {
             // The group: boids while their bounding box stays within a cube of edge `radius`.
@@ -209,10 +245,20 @@ impl Index {
             tree.within(centre, reach, period.as_ref(), |j| block.push(j));
             block.sort_unstable();
             block.dedup();
-            for s in slot..end {
-                let raw = self.list_raw(s, spec, k, &block, scratch);
-                *in_radius += u64::from(raw.in_radius);
-                f(s, &raw);
+            if k > 0 {
+                for s in slot..end {
+                    let raw = self.list_raw(s, spec, k, &block, scratch);
+                    packer.push(s, &raw, emit);
+                }
+            } else {
+                packer.flush(emit);
+                let mut b = slot;
+                while b < end {
+                    let n = (end - b).min(LANES);
+                    let raw = list_kernel(&soa, spec, size, b, n, &block);
+                    emit(b, n, &raw);
+                    b += n;
+                }
             }
             scratch.block = block;
             slot = end;

@@ -66,6 +66,10 @@ pub(crate) trait Lanes: Copy {
     fn tally(c: Self::C, m: Self::M) -> Self::C;
     /// The counters' sum.
     fn total(c: Self::C) -> u32;
+    /// The counters lane by lane.
+    fn counts(c: Self::C) -> [u32; 8];
+    /// The lanes as an array.
+    fn to_array(self) -> [f32; 8];
     /// `self + x` in the lanes of `m`, `self` elsewhere: the same bits as
     /// `self.add(x.keep(m))` for a sum that never holds `-0.0` (a sum that starts at `+0.0`
     /// and adds correctly rounded terms never does), in one masked operation where the
@@ -190,6 +194,14 @@ impl Lanes for Scalar {
     #[inline(always)]
     fn total(c: [u32; 8]) -> u32 {
         c.iter().sum()
+    }
+    #[inline(always)]
+    fn counts(c: [u32; 8]) -> [u32; 8] {
+        c
+    }
+    #[inline(always)]
+    fn to_array(self) -> [f32; 8] {
+        self.0
     }
     #[inline(always)]
     fn reduce(self) -> f32 {
@@ -366,9 +378,17 @@ mod x86 {
         }
         #[inline(always)]
         fn total(c: Self::C) -> u32 {
+            Self::counts(c).iter().sum()
+        }
+        #[inline(always)]
+        fn counts(c: Self::C) -> [u32; 8] {
             // SAFETY: two registers of four u32 each into an array of eight.
-            let a: [u32; 8] = unsafe { std::mem::transmute((c.0, c.1)) };
-            a.iter().sum()
+            unsafe { std::mem::transmute((c.0, c.1)) }
+        }
+        #[inline(always)]
+        fn to_array(self) -> [f32; 8] {
+            // SAFETY: two registers of four f32 each into an array of eight.
+            unsafe { std::mem::transmute((self.0, self.1)) }
         }
         #[inline(always)]
         fn reduce(self) -> f32 {
@@ -485,6 +505,16 @@ mod x86 {
             )))
         }
         #[inline(always)]
+        fn counts(c: __m256) -> [u32; 8] {
+            // SAFETY: one register of eight u32 into an array of eight.
+            unsafe { std::mem::transmute(c) }
+        }
+        #[inline(always)]
+        fn to_array(self) -> [f32; 8] {
+            // SAFETY: one register of eight f32 into an array of eight.
+            unsafe { std::mem::transmute(self.0) }
+        }
+        #[inline(always)]
         fn total(c: __m256) -> u32 {
             avx!({
                 let c = _mm256_castps_si256(c);
@@ -595,6 +625,16 @@ mod x86 {
         #[inline(always)]
         fn tally(c: __m256i, m: __mmask8) -> __m256i {
             avx!(_mm256_mask_sub_epi32(c, m, c, _mm256_set1_epi32(-1)))
+        }
+        #[inline(always)]
+        fn counts(c: __m256i) -> [u32; 8] {
+            // SAFETY: one register of eight u32 into an array of eight.
+            unsafe { std::mem::transmute(c) }
+        }
+        #[inline(always)]
+        fn to_array(self) -> [f32; 8] {
+            // SAFETY: one register of eight f32 into an array of eight.
+            unsafe { std::mem::transmute(self.0) }
         }
         #[inline(always)]
         fn total(c: __m256i) -> u32 {
@@ -745,6 +785,16 @@ mod arm {
             neon!(vaddvq_u32(c.0).wrapping_add(vaddvq_u32(c.1)))
         }
         #[inline(always)]
+        fn counts(c: Self::C) -> [u32; 8] {
+            // SAFETY: two registers of four u32 each into an array of eight.
+            unsafe { std::mem::transmute((c.0, c.1)) }
+        }
+        #[inline(always)]
+        fn to_array(self) -> [f32; 8] {
+            // SAFETY: two registers of four f32 each into an array of eight.
+            unsafe { std::mem::transmute((self.0, self.1)) }
+        }
+        #[inline(always)]
         fn reduce(self) -> f32 {
             let mut lo = [0f32; 4];
             let mut hi = [0f32; 4];
@@ -868,6 +918,16 @@ mod web {
         #[inline(always)]
         fn tally(c: Self::C, m: Self::M) -> Self::C {
             (i32x4_sub(c.0, m.0), i32x4_sub(c.1, m.1))
+        }
+        #[inline(always)]
+        fn counts(c: Self::C) -> [u32; 8] {
+            // SAFETY: two 128-bit values into an array of eight u32.
+            unsafe { std::mem::transmute((c.0, c.1)) }
+        }
+        #[inline(always)]
+        fn to_array(self) -> [f32; 8] {
+            // SAFETY: two 128-bit values into an array of eight f32.
+            unsafe { std::mem::transmute((self.0, self.1)) }
         }
         #[inline(always)]
         fn total(c: Self::C) -> u32 {

@@ -256,9 +256,9 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
                             out.set(s - first, &b);
                         }
                     } else {
-                        for (l, raw) in raws[..len].iter().enumerate() {
+                        for l in 0..len {
                             let s = s0 + l;
-                            let next = advance(s, index.hood(raw), &mut fallback, hits);
+                            let next = advance(s, index.hood(raws, l), &mut fallback, hits);
                             out.set(s - first, &next);
                         }
                     }
