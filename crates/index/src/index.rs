@@ -156,12 +156,6 @@ impl Index {
         )
     }
 
-    /// A real-axis vector in the kernel's axis order.
-    #[inline(always)]
-    fn to_kernel(&self, v: Vec3) -> [f32; 3] {
-        [v[self.axes[0]], v[self.axes[1]], v[self.axes[2]]]
-    }
-
     /// Everything the boid in `slot` sees of its flockmates: the sums over the others strictly
     /// within the perception radius and inside the field of view (or over the `k` nearest
     /// within the radius, when `k > 0`, ties by slot). `spec.r2` must be the build radius

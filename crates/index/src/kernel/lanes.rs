@@ -30,8 +30,6 @@ pub(crate) trait Lanes: Copy {
     /// # Safety
     /// `p..p + 8` must be readable.
     unsafe fn load(p: *const f32) -> Self;
-    /// The lanes of an array.
-    fn from_array(a: [f32; 8]) -> Self;
     /// `self + o`.
     fn add(self, o: Self) -> Self;
     /// `self - o`.
@@ -52,10 +50,6 @@ pub(crate) trait Lanes: Copy {
     fn select(m: Self::M, a: Self, b: Self) -> Self;
     /// `a & b`.
     fn and(a: Self::M, b: Self::M) -> Self::M;
-    /// A mask from a table row (each entry `0` or `!0`).
-    fn mask(t: &[u32; 8]) -> Self::M;
-    /// Lanes set in a mask.
-    fn count(m: Self::M) -> u32;
     /// The mask of lanes `l < k` (none when `k <= 0`, all when `k >= 8`).
     fn first(k: i32) -> Self::M;
     /// The mask of every lane but `k` (all when `k` is not in `0..8`).
@@ -64,8 +58,6 @@ pub(crate) trait Lanes: Copy {
     fn zero_count() -> Self::C;
     /// `c + 1` in the lanes of `m`.
     fn tally(c: Self::C, m: Self::M) -> Self::C;
-    /// The counters' sum.
-    fn total(c: Self::C) -> u32;
     /// The counters lane by lane.
     fn counts(c: Self::C) -> [u32; 8];
     /// The lanes as an array.
@@ -78,15 +70,6 @@ pub(crate) trait Lanes: Copy {
     fn acc(self, x: Self, m: Self::M) -> Self {
         self.add(x.keep(m))
     }
-    /// `((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7))`: the one order every set uses.
-    fn reduce(self) -> f32;
-}
-
-/// The fixed reduction tree on an array (the reference every implementation follows).
-#[inline(always)]
-pub(crate) fn reduce8(a: [f32; 8]) -> f32 {
-    let t = [a[0] + a[4], a[1] + a[5], a[2] + a[6], a[3] + a[7]];
-    (t[0] + t[2]) + (t[1] + t[3])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -120,10 +103,6 @@ impl Lanes for Scalar {
     unsafe fn load(p: *const f32) -> Self {
         // SAFETY: the caller guarantees 8 readable floats.
         Scalar(unsafe { p.cast::<[f32; 8]>().read_unaligned() })
-    }
-    #[inline(always)]
-    fn from_array(a: [f32; 8]) -> Self {
-        Scalar(a)
     }
     #[inline(always)]
     fn add(self, o: Self) -> Self {
@@ -168,20 +147,12 @@ impl Lanes for Scalar {
         each!(|l| a[l] & b[l])
     }
     #[inline(always)]
-    fn mask(t: &[u32; 8]) -> [u32; 8] {
-        *t
-    }
-    #[inline(always)]
     fn first(k: i32) -> [u32; 8] {
         each!(|l| if (l as i32) < k { !0 } else { 0 })
     }
     #[inline(always)]
     fn except(k: i32) -> [u32; 8] {
         each!(|l| if (l as i32) != k { !0 } else { 0 })
-    }
-    #[inline(always)]
-    fn count(m: [u32; 8]) -> u32 {
-        m.iter().map(|&x| x & 1).sum()
     }
     #[inline(always)]
     fn zero_count() -> [u32; 8] {
@@ -192,20 +163,12 @@ impl Lanes for Scalar {
         each!(|l| c[l].wrapping_sub(m[l]))
     }
     #[inline(always)]
-    fn total(c: [u32; 8]) -> u32 {
-        c.iter().sum()
-    }
-    #[inline(always)]
     fn counts(c: [u32; 8]) -> [u32; 8] {
         c
     }
     #[inline(always)]
     fn to_array(self) -> [f32; 8] {
         self.0
-    }
-    #[inline(always)]
-    fn reduce(self) -> f32 {
-        reduce8(self.0)
     }
 }
 
@@ -219,29 +182,6 @@ pub(crate) use x86::{Avx, Avx512, Sse2};
 mod x86 {
     use super::Lanes;
     use std::arch::x86_64::*;
-
-    /// `lo + hi`, then the 4-lane tree: `((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7))`.
-    #[inline(always)]
-    fn reduce_halves(lo: __m128, hi: __m128) -> f32 {
-        // SAFETY: SSE2 is part of the x86-64 baseline.
-        unsafe {
-            let t = _mm_add_ps(lo, hi); // l0+l4, l1+l5, l2+l6, l3+l7
-            let u = _mm_add_ps(t, _mm_movehl_ps(t, t)); // t0+t2, t1+t3
-            let v = _mm_add_ss(u, _mm_shuffle_ps::<0b01>(u, u)); // u0 + u1
-            _mm_cvtss_f32(v)
-        }
-    }
-
-    /// Set bits of every byte (a table: baseline x86-64 has no `popcnt`).
-    static POP: [u8; 256] = {
-        let mut t = [0u8; 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = (i as u32).count_ones() as u8;
-            i += 1;
-        }
-        t
-    };
 
     /// Eight lanes as two SSE2 registers (lanes 0-3, 4-7).
     #[derive(Clone, Copy)]
@@ -266,11 +206,6 @@ mod x86 {
         unsafe fn load(p: *const f32) -> Self {
             // SAFETY: the caller guarantees 8 readable floats; SSE2 is baseline.
             unsafe { Sse2(_mm_loadu_ps(p), _mm_loadu_ps(p.add(4))) }
-        }
-        #[inline(always)]
-        fn from_array(a: [f32; 8]) -> Self {
-            // SAFETY: `a` holds 8 floats.
-            unsafe { Self::load(a.as_ptr()) }
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
@@ -324,14 +259,6 @@ mod x86 {
             unsafe { (_mm_and_ps(a.0, b.0), _mm_and_ps(a.1, b.1)) }
         }
         #[inline(always)]
-        fn mask(t: &[u32; 8]) -> Self::M {
-            // SAFETY: `t` holds 8 u32; SSE2 is baseline.
-            unsafe {
-                let p = t.as_ptr().cast::<f32>();
-                (_mm_loadu_ps(p), _mm_loadu_ps(p.add(4)))
-            }
-        }
-        #[inline(always)]
         fn first(k: i32) -> Self::M {
             // SAFETY: SSE2 is part of the x86-64 baseline.
             unsafe {
@@ -356,12 +283,6 @@ mod x86 {
             }
         }
         #[inline(always)]
-        fn count(m: Self::M) -> u32 {
-            // SAFETY: SSE2 is part of the x86-64 baseline.
-            let b = unsafe { _mm_movemask_ps(m.0) | (_mm_movemask_ps(m.1) << 4) };
-            u32::from(POP[(b & 0xff) as usize])
-        }
-        #[inline(always)]
         fn zero_count() -> Self::C {
             // SAFETY: SSE2 is part of the x86-64 baseline.
             unsafe { (_mm_setzero_ps(), _mm_setzero_ps()) }
@@ -377,10 +298,6 @@ mod x86 {
             }
         }
         #[inline(always)]
-        fn total(c: Self::C) -> u32 {
-            Self::counts(c).iter().sum()
-        }
-        #[inline(always)]
         fn counts(c: Self::C) -> [u32; 8] {
             // SAFETY: two registers of four u32 each into an array of eight.
             unsafe { std::mem::transmute((c.0, c.1)) }
@@ -389,10 +306,6 @@ mod x86 {
         fn to_array(self) -> [f32; 8] {
             // SAFETY: two registers of four f32 each into an array of eight.
             unsafe { std::mem::transmute((self.0, self.1)) }
-        }
-        #[inline(always)]
-        fn reduce(self) -> f32 {
-            reduce_halves(self.0, self.1)
         }
     }
 
@@ -420,11 +333,6 @@ mod x86 {
         unsafe fn load(p: *const f32) -> Self {
             // SAFETY: the caller guarantees 8 readable floats; AVX as above.
             avx!(Avx(_mm256_loadu_ps(p)))
-        }
-        #[inline(always)]
-        fn from_array(a: [f32; 8]) -> Self {
-            // SAFETY: `a` holds 8 floats.
-            unsafe { Self::load(a.as_ptr()) }
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
@@ -467,11 +375,6 @@ mod x86 {
             avx!(_mm256_and_ps(a, b))
         }
         #[inline(always)]
-        fn mask(t: &[u32; 8]) -> __m256 {
-            // SAFETY: `t` holds 8 u32; AVX as above.
-            avx!(_mm256_loadu_ps(t.as_ptr().cast()))
-        }
-        #[inline(always)]
         fn first(k: i32) -> __m256 {
             avx!(_mm256_castsi256_ps(_mm256_cmpgt_epi32(
                 _mm256_set1_epi32(k),
@@ -487,11 +390,6 @@ mod x86 {
                 ),
                 _mm256_set1_epi32(-1)
             )))
-        }
-        #[inline(always)]
-        fn count(m: __m256) -> u32 {
-            // `popcnt` is enabled with every AVX2 instance.
-            avx!(_mm256_movemask_ps(m) as u32).count_ones()
         }
         #[inline(always)]
         fn zero_count() -> __m256 {
@@ -514,24 +412,6 @@ mod x86 {
             // SAFETY: one register of eight f32 into an array of eight.
             unsafe { std::mem::transmute(self.0) }
         }
-        #[inline(always)]
-        fn total(c: __m256) -> u32 {
-            avx!({
-                let c = _mm256_castps_si256(c);
-                let s = _mm_add_epi32(_mm256_castsi256_si128(c), _mm256_extracti128_si256::<1>(c));
-                let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
-                let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
-                _mm_cvtsi128_si32(s) as u32
-            })
-        }
-        #[inline(always)]
-        fn reduce(self) -> f32 {
-            let (lo, hi) = avx!((
-                _mm256_castps256_ps128(self.0),
-                _mm256_extractf128_ps::<1>(self.0)
-            ));
-            reduce_halves(lo, hi)
-        }
     }
 
     /// Eight lanes in one AVX register with AVX-512's mask registers (one bit a lane), so a
@@ -551,11 +431,6 @@ mod x86 {
         unsafe fn load(p: *const f32) -> Self {
             // SAFETY: the caller guarantees 8 readable floats; AVX as above.
             avx!(Avx512(_mm256_loadu_ps(p)))
-        }
-        #[inline(always)]
-        fn from_array(a: [f32; 8]) -> Self {
-            // SAFETY: `a` holds 8 floats.
-            unsafe { Self::load(a.as_ptr()) }
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
@@ -598,19 +473,6 @@ mod x86 {
             a & b
         }
         #[inline(always)]
-        fn mask(t: &[u32; 8]) -> __mmask8 {
-            let mut m = 0u8;
-            for (l, &x) in t.iter().enumerate() {
-                m |= u8::from(x != 0) << l;
-            }
-            m
-        }
-        #[inline(always)]
-        fn count(m: __mmask8) -> u32 {
-            // `popcnt` is enabled with every AVX2 instance.
-            m.count_ones()
-        }
-        #[inline(always)]
         fn first(k: i32) -> __mmask8 {
             ((1u32 << k.clamp(0, 8)) - 1) as u8
         }
@@ -637,21 +499,8 @@ mod x86 {
             unsafe { std::mem::transmute(self.0) }
         }
         #[inline(always)]
-        fn total(c: __m256i) -> u32 {
-            avx!({
-                let s = _mm_add_epi32(_mm256_castsi256_si128(c), _mm256_extracti128_si256::<1>(c));
-                let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
-                let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
-                _mm_cvtsi128_si32(s) as u32
-            })
-        }
-        #[inline(always)]
         fn acc(self, x: Self, m: __mmask8) -> Self {
             avx!(Avx512(_mm256_mask_add_ps(self.0, m, self.0, x.0)))
-        }
-        #[inline(always)]
-        fn reduce(self) -> f32 {
-            Avx(self.0).reduce()
         }
     }
 }
@@ -690,11 +539,6 @@ mod arm {
         unsafe fn load(p: *const f32) -> Self {
             // SAFETY: the caller guarantees 8 readable floats; NEON is baseline.
             neon!(Neon(vld1q_f32(p), vld1q_f32(p.add(4))))
-        }
-        #[inline(always)]
-        fn from_array(a: [f32; 8]) -> Self {
-            // SAFETY: `a` holds 8 floats.
-            unsafe { Self::load(a.as_ptr()) }
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
@@ -740,11 +584,6 @@ mod arm {
             neon!((vandq_u32(a.0, b.0), vandq_u32(a.1, b.1)))
         }
         #[inline(always)]
-        fn mask(t: &[u32; 8]) -> Self::M {
-            // SAFETY: `t` holds 8 u32; NEON is baseline.
-            neon!((vld1q_u32(t.as_ptr()), vld1q_u32(t.as_ptr().add(4))))
-        }
-        #[inline(always)]
         fn first(k: i32) -> Self::M {
             const LO: [i32; 4] = [0, 1, 2, 3];
             const HI: [i32; 4] = [4, 5, 6, 7];
@@ -769,20 +608,12 @@ mod arm {
             })
         }
         #[inline(always)]
-        fn count(m: Self::M) -> u32 {
-            neon!(vaddvq_u32(vshrq_n_u32::<31>(m.0)) + vaddvq_u32(vshrq_n_u32::<31>(m.1)))
-        }
-        #[inline(always)]
         fn zero_count() -> Self::C {
             neon!((vdupq_n_u32(0), vdupq_n_u32(0)))
         }
         #[inline(always)]
         fn tally(c: Self::C, m: Self::M) -> Self::C {
             neon!((vsubq_u32(c.0, m.0), vsubq_u32(c.1, m.1)))
-        }
-        #[inline(always)]
-        fn total(c: Self::C) -> u32 {
-            neon!(vaddvq_u32(c.0).wrapping_add(vaddvq_u32(c.1)))
         }
         #[inline(always)]
         fn counts(c: Self::C) -> [u32; 8] {
@@ -793,17 +624,6 @@ mod arm {
         fn to_array(self) -> [f32; 8] {
             // SAFETY: two registers of four f32 each into an array of eight.
             unsafe { std::mem::transmute((self.0, self.1)) }
-        }
-        #[inline(always)]
-        fn reduce(self) -> f32 {
-            let mut lo = [0f32; 4];
-            let mut hi = [0f32; 4];
-            // SAFETY: both arrays hold 4 floats; NEON is baseline.
-            neon!({
-                vst1q_f32(lo.as_mut_ptr(), self.0);
-                vst1q_f32(hi.as_mut_ptr(), self.1);
-            });
-            super::reduce8([lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]])
         }
     }
 }
@@ -835,11 +655,6 @@ mod web {
         unsafe fn load(p: *const f32) -> Self {
             // SAFETY: the caller guarantees 8 readable floats (unaligned loads are allowed).
             unsafe { Wasm(v128_load(p.cast()), v128_load(p.add(4).cast())) }
-        }
-        #[inline(always)]
-        fn from_array(a: [f32; 8]) -> Self {
-            // SAFETY: `a` holds 8 floats.
-            unsafe { Self::load(a.as_ptr()) }
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
@@ -882,16 +697,6 @@ mod web {
             (v128_and(a.0, b.0), v128_and(a.1, b.1))
         }
         #[inline(always)]
-        fn mask(t: &[u32; 8]) -> Self::M {
-            // SAFETY: `t` holds 8 u32.
-            unsafe {
-                (
-                    v128_load(t.as_ptr().cast()),
-                    v128_load(t.as_ptr().add(4).cast()),
-                )
-            }
-        }
-        #[inline(always)]
         fn first(k: i32) -> Self::M {
             let k = i32x4_splat(k);
             (
@@ -906,10 +711,6 @@ mod web {
                 i32x4_ne(k, i32x4(0, 1, 2, 3)),
                 i32x4_ne(k, i32x4(4, 5, 6, 7)),
             )
-        }
-        #[inline(always)]
-        fn count(m: Self::M) -> u32 {
-            (i32x4_bitmask(m.0).count_ones()) + (i32x4_bitmask(m.1).count_ones())
         }
         #[inline(always)]
         fn zero_count() -> Self::C {
@@ -928,31 +729,6 @@ mod web {
         fn to_array(self) -> [f32; 8] {
             // SAFETY: two 128-bit values into an array of eight f32.
             unsafe { std::mem::transmute((self.0, self.1)) }
-        }
-        #[inline(always)]
-        fn total(c: Self::C) -> u32 {
-            let s = i32x4_add(c.0, c.1);
-            (u32x4_extract_lane::<0>(s).wrapping_add(u32x4_extract_lane::<1>(s)))
-                .wrapping_add(u32x4_extract_lane::<2>(s).wrapping_add(u32x4_extract_lane::<3>(s)))
-        }
-        #[inline(always)]
-        fn reduce(self) -> f32 {
-            let l = |v: v128, k: usize| match k {
-                0 => f32x4_extract_lane::<0>(v),
-                1 => f32x4_extract_lane::<1>(v),
-                2 => f32x4_extract_lane::<2>(v),
-                _ => f32x4_extract_lane::<3>(v),
-            };
-            super::reduce8([
-                l(self.0, 0),
-                l(self.0, 1),
-                l(self.0, 2),
-                l(self.0, 3),
-                l(self.1, 0),
-                l(self.1, 1),
-                l(self.1, 2),
-                l(self.1, 3),
-            ])
         }
     }
 }

@@ -522,6 +522,7 @@ fn batch<L: Lanes>(
 /// Candidates `a..b` (ascending) into every lane's sums; `own` masks the lanes whose boid is
 /// the candidate (the batch's own slots).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn span<L: Lanes, const K: u8>(
     acc: &mut Acc<L>,
     c: &Ctx<L>,
@@ -835,7 +836,7 @@ mod tests {
                 }
             }
             let d2 = (e[0] * e[0] + e[1] * e[1]) + e[2] * e[2];
-            if !(d2 < spec.r2) {
+            if d2.partial_cmp(&spec.r2) != Some(std::cmp::Ordering::Less) {
                 continue;
             }
             r.in_radius += 1;
