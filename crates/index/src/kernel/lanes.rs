@@ -1,12 +1,13 @@
 //! Eight `f32` lanes: the one vocabulary the neighbour kernel is written in. Each instruction
 //! set supplies the operations (`Scalar`: plain arrays, every target; `Sse2` and `Neon` and
-//! `Wasm`: two 4-lane registers; `Avx`: one 8-lane register, also compiled with AVX-512
-//! enabled), and the kernel (`super::hood_runs`, `super::hood_list`) is generic over them.
+//! `Wasm`: two 4-lane registers; `Avx`: one 8-lane register; `Avx512`: the same with AVX-512's
+//! mask registers), and the kernel (`super::hood8_runs`, `super::hood8_list`) is generic over
+//! them.
 //!
 //! Every operation is one IEEE-754 operation per lane, correctly rounded (add, subtract,
 //! multiply, divide, square root), or exact (compares, bitwise selects, integer counts): no
-//! fused multiply-add, no estimate. [`Lanes::reduce`] adds the eight lanes in one fixed tree.
-//! So every implementation gives the same bits for the same inputs.
+//! fused multiply-add, no estimate, nothing across lanes. So every implementation gives the
+//! same bits for the same inputs.
 //!
 //! Values of the SIMD types exist only inside functions compiled for their instruction set
 //! (`#[target_feature]` wrappers in `super`, entered only after the CPU was checked, or

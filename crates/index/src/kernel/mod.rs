@@ -1,22 +1,23 @@
-//! The neighbour kernel: what one boid sees among the candidates an index hands it, in one pass
+//! The neighbour kernel: what boids see among the candidates an index hands them, in one pass
 //! of masked sums straight over the index's coordinate arrays.
 //!
-//! **Lanes by slot.** Candidates are read eight slots at a time from chunks that start at a
-//! multiple of eight; slot `j` is always *virtual lane* `j mod 8`. Each lane keeps its own running
-//! sums, and a candidate outside the radius, outside the field of view, outside the run or the
-//! boid itself adds `+0.0` (bitwise masked). A lane's sums therefore add its own slots' terms in
-//! ascending slot order, whatever else happens: a lane that starts at `+0.0` can never become
-//! `-0.0` (round-to-nearest), so the extra `+0.0` terms change no bits, and a chunk read twice
-//! (two runs in one chunk) or a wider machine register reading more than it needs gives the
-//! same bits. At the end the eight lanes are added in one fixed tree
-//! ([`lanes::Lanes::reduce`]).
+//! **Boids in lanes.** A kernel call takes eight consecutive boids (slots `first..first + 8`,
+//! fewer at the end of a row), one a lane, and the union of their candidates in ascending slot
+//! order (runs of slots from the grid, a list from the k-d tree). Each candidate is broadcast to
+//! every lane and each lane adds its terms into its own sums; a candidate outside that boid's
+//! radius or view, or the boid itself, adds `+0.0` (bitwise masked). A lane's sums therefore add
+//! that boid's neighbours one by one in slot order, whatever else the batch needed: a sum that
+//! starts at `+0.0` can never become `-0.0` (round-to-nearest), so the extra `+0.0` terms change
+//! no bits. So a boid's sums do not depend on its batch, on how the candidates are grouped, on
+//! which extra candidates were offered (every index kind, the walk and a single query agree
+//! bit for bit), or on the instruction set: they equal the plain one-by-one f32 loop
+//! (`tests::reference`). The lanes need no reduction: they go straight to the eight-boid rules
+//! ([`Raw8::hoods8`]).
 //!
-//! **One kernel, written once** ([`hood_runs`] over contiguous runs of slots, [`hood_list`] over
-//! a list of slots, both on the same per-chunk step) over the lane type of `lanes.rs`: plain
-//! arrays (every target), SSE2, AVX2 (also compiled with AVX-512 enabled), NEON and WebAssembly
-//! simd128. Every operation is one correctly rounded IEEE operation per lane and no fused
-//! multiply-add is used, so every instruction set, and every index kind (which only changes
-//! which candidates are offered, all in ascending slot order), gives the same bits.
+//! **One kernel, written once** (`hood8_runs` over runs of slots, `hood8_list` over a list,
+//! both on the same per-candidate step) over the lane type of `lanes.rs`: plain arrays (every
+//! target), SSE2, AVX2, AVX-512 (mask registers), NEON and WebAssembly simd128. Every operation
+//! is one correctly rounded IEEE operation per lane and no fused multiply-add is used.
 //!
 //! **Per candidate:** `d = p_j - q` (nearest image when the space wraps), `d2 = (dx·dx + dy·dy)
 //! + dz·dz`; in radius when `d2 < r²`; in view when the field of view is all around, or (a
