@@ -231,7 +231,7 @@ impl Layout {
     }
 
     /// The rows of cells around the (y, z) row `cy, cz` that a query of radius `reach` from
-    /// anywhere in it can reach, for [`Layout::row_runs`]; `None` where the general
+    /// anywhere in it can reach, for [`Layout::chord_runs`] and [`Layout::span_runs`]; `None` where the general
     /// [`Layout::runs`] is needed (a radius wider than a (y, z) cell, or a periodic axis of
     /// fewer than three cells).
     pub fn rows(&self, cy: usize, cz: usize, reach: f32) -> Option<Rows> {
