@@ -90,13 +90,12 @@ impl Derived {
 }
 
 /// The cosine a field-of-view test compares with, for a half-angle in degrees: `-∞` from 180°
-/// up (nothing is out of view), exactly `0` at 90° (the half-space in front: `h·d > 0`, with no
-/// square root), else the cosine (computed in `f32`, as Unity does).
+/// up (nothing is out of view), else the cosine, computed in `f32` as Unity does (at 90° it is
+/// -4.4e-8, not 0: a boid straight to the side, or on the same spot, is seen, as in the
+/// tutorials).
 pub fn fov_cos(half_angle_deg: f32) -> f32 {
     if half_angle_deg >= 180.0 {
         f32::NEG_INFINITY
-    } else if half_angle_deg == 90.0 {
-        0.0
     } else {
         fmath::cos(fmath::to_radians(half_angle_deg))
     }
@@ -142,13 +141,7 @@ impl Neighbourhood {
     ) {
         let inv_len = if d2 > 0.0 { 1.0 / d2.sqrt() } else { 0.0 };
         let dot = (heading.x * o.x + heading.y * o.y) + heading.z * o.z;
-        let seen = if !d.fov_active {
-            true
-        } else if d.cos_fov == 0.0 {
-            dot > 0.0
-        } else {
-            dot * inv_len > d.cos_fov
-        };
+        let seen = !d.fov_active || dot * inv_len > d.cos_fov;
         if !seen {
             return;
         }
@@ -161,7 +154,7 @@ impl Neighbourhood {
             self.separation_count += 1;
             self.separation -= match d.separation {
                 SeparationMode::UnitMean => o * inv_len,
-                SeparationMode::InverseSquare => o * (if d2 > 0.0 { 1.0 / d2 } else { 0.0 }),
+                SeparationMode::InverseSquare => o * (inv_len * inv_len),
                 SeparationMode::MeanOffset | SeparationMode::SumOffset => o,
             };
         }

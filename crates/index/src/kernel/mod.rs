@@ -431,7 +431,7 @@ fn chunk<L: Lanes, S: Source<L>, const K: u8>(acc: &mut Acc<L>, c: &Ctx<L>, m: L
     // 1/|d| (0 for a coincident boid), when the view or the separation needs it. (No
     // closures here: a closure does not inherit the instance's target features, and one the
     // compiler declines to inline calls every intrinsic out of line.)
-    let needs_inv = fov == FOV_COS || sep_form == SEP_UNIT;
+    let needs_inv = fov == FOV_COS || sep_form == SEP_UNIT || sep_form == SEP_INV2;
     let unit = if needs_inv {
         inv_len::<L>(d2, c)
     } else {
@@ -467,7 +467,7 @@ fn chunk<L: Lanes, S: Source<L>, const K: u8>(acc: &mut Acc<L>, c: &Ctx<L>, m: L
     let f = match sep_form {
         SEP_UNIT => [e[0].mul(unit), e[1].mul(unit), e[2].mul(unit)],
         SEP_INV2 => {
-            let i2 = c.one.div(d2).keep(d2.gt(c.zero));
+            let i2 = unit.mul(unit);
             [e[0].mul(i2), e[1].mul(i2), e[2].mul(i2)]
         }
         _ => e,
@@ -862,10 +862,7 @@ mod tests {
                 r.sep_count += 1;
                 let f = match spec.sep {
                     SeparationMode::UnitMean => e.map(|x| x * inv),
-                    SeparationMode::InverseSquare => {
-                        let i2 = if d2 > 0.0 { 1.0 / d2 } else { 0.0 };
-                        e.map(|x| x * i2)
-                    }
+                    SeparationMode::InverseSquare => e.map(|x| x * (inv * inv)),
                     _ => e,
                 };
                 for a in 0..3 {
