@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define PINNED_STATE_HASH 0xdbd05f6074b407c9ULL /* exact: any thread count, any CPU */
-#define PINNED_DIGEST 0xd42c01b3cc9859e9ULL     /* 6 significant digits: across compilers, OSes */
+#define PINNED_STATE_HASH 0x9f7cf49a81c20410ULL /* exact: any thread count, any CPU */
+#define PINNED_DIGEST 0x0cbe5d962a3a3bfbULL     /* 6 significant digits: across compilers, OSes */
 
 int main(void) {
     BoidsWorldDef wdef = boids_default_world_def();
