@@ -167,23 +167,10 @@ impl Index {
         k: usize,
         scratch: &mut Scratch,
     ) -> Neighbourhood {
-        self.query(slot, spec, k, scratch).0
+        self.query_raw(slot, spec, k, scratch).hood(self.axes)
     }
 
-    /// [`Index::neighbourhood`], and how many others were within the radius.
-    pub(crate) fn query(
-        &self,
-        slot: usize,
-        spec: &Spec,
-        k: usize,
-        scratch: &mut Scratch,
-    ) -> (Neighbourhood, u32) {
-        let raw = self.query_raw(slot, spec, k, scratch);
-        (raw.hood(self.axes), raw.in_radius)
-    }
-
-    /// [`Index::query`] as the kernel leaves it (kernel axis order; `in_radius`: how many
-    /// others were within the radius).
+    /// [`Index::neighbourhood`] as the kernel leaves it (kernel axis order).
     pub(crate) fn query_raw(
         &self,
         slot: usize,
@@ -270,10 +257,9 @@ impl Index {
         let kernel = kernel::list_fn(spec, soa.d3);
         if k > 0 {
             let mut near = std::mem::take(&mut scratch.list);
-            let within = self.keep_nearest(slot, k, spec.r2, list, &mut near, &mut scratch.near);
-            let mut raw = kernel(&soa, spec, size, slot, 1, &near).lane(0);
+            self.keep_nearest(slot, k, spec.r2, list, &mut near, &mut scratch.near);
+            let raw = kernel(&soa, spec, size, slot, 1, &near).lane(0);
             scratch.list = near;
-            raw.in_radius = within;
             return raw;
         }
         kernel(&soa, spec, size, slot, 1, list).lane(0)
@@ -298,8 +284,7 @@ impl Index {
     }
 
     /// Into `out`, the `k` nearest of the candidates `list` strictly within `r2` of the boid in
-    /// `slot` (itself excluded), ties by slot, in ascending slot order; returns how many of the
-    /// candidates were within `r2`.
+    /// `slot` (itself excluded), ties by slot, in ascending slot order.
     fn keep_nearest(
         &self,
         slot: usize,
@@ -308,7 +293,7 @@ impl Index {
         list: &[u32],
         out: &mut Vec<u32>,
         near: &mut Vec<(u64, u32)>,
-    ) -> u32 {
+    ) {
         let q = self.position(slot);
         let period = self.layout.period;
         near.clear();
@@ -322,7 +307,6 @@ impl Index {
                 near.push(((u64::from(d2.to_bits()) << 32) | u64::from(j), j));
             }
         }
-        let within = near.len() as u32;
         if near.len() > k {
             near.select_nth_unstable(k - 1);
             near.truncate(k);
@@ -330,7 +314,6 @@ impl Index {
         near.sort_unstable_by_key(|&(_, j)| j);
         out.clear();
         out.extend(near.iter().map(|&(_, j)| j));
-        within
     }
 }
 

@@ -197,11 +197,19 @@ fn every_kind_and_instruction_set_sums_the_same_neighbours_bit_for_bit() {
                     // The cell-by-cell walk the step uses gives the same sums.
                     let mut walked = vec![String::new(); pts.len()];
                     let cells = idx.cell_starts().len() - 1;
-                    let in_radius =
-                        idx.for_each_neighbourhood(0..cells, &spec, k, &mut scratch, |s, hood| {
-                            walked[s] = format!("{hood:?}");
-                        });
-                    // The walk reports every other boid within the radius, summed.
+                    idx.for_each_neighbourhood(0..cells, &spec, k, &mut scratch, |s, hood| {
+                        walked[s] = format!("{hood:?}");
+                    });
+                    // With the view all around, the walk counts every other boid within the
+                    // radius (up to k).
+                    let all_round = Spec {
+                        cos: f32::NEG_INFINITY,
+                        ..spec
+                    };
+                    let mut in_radius = 0u64;
+                    idx.for_each_neighbourhood(0..cells, &all_round, 0, &mut scratch, |_, hood| {
+                        in_radius += u64::from(hood.count);
+                    });
                     let pairs: u64 = (0..pts.len())
                         .map(|s| {
                             (0..pts.len())

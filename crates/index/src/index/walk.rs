@@ -35,7 +35,6 @@ impl Packer {
         let l = self.n;
         self.raw.count[l] = r.count;
         self.raw.sep_count[l] = r.sep_count;
-        self.raw.in_radius[l] = r.in_radius;
         for k in 0..13 {
             self.raw.s[k][l] = r.s[k];
         }
@@ -55,9 +54,7 @@ impl Packer {
 
 impl Index {
     /// [`Index::neighbourhood`] of every boid in the cells `cells` (of [`Index::cell_starts`]),
-    /// in slot order: `f(slot, sums)`. Returns how many other boids were within the radius of
-    /// each boid, summed (before the field of view and any k-nearest limit: the work the
-    /// kernel did, for benchmarks).
+    /// in slot order: `f(slot, sums)`.
     pub fn for_each_neighbourhood(
         &self,
         cells: std::ops::Range<usize>,
@@ -65,7 +62,7 @@ impl Index {
         k: usize,
         scratch: &mut Scratch,
         mut f: impl FnMut(usize, Neighbourhood),
-    ) -> u64 {
+    ) {
         self.walk(cells, spec, k, scratch, |first, n, raw| {
             for l in 0..n {
                 f(first + l, raw.lane(l).hood(self.axes));
@@ -84,7 +81,7 @@ impl Index {
         k: usize,
         scratch: &mut Scratch,
         mut f: impl FnMut(usize, usize, &Hoods8, &Raw8),
-    ) -> u64 {
+    ) {
         let axes = self.axes;
         self.walk(cells, spec, k, scratch, |first, n, raw| {
             f(first, n, &raw.hoods8(n, axes), raw)
@@ -126,18 +123,11 @@ impl Index {
         k: usize,
         scratch: &mut Scratch,
         mut f: impl FnMut(usize, usize, &Raw8),
-    ) -> u64 {
+    ) {
         if cells.is_empty() {
-            return 0;
+            return;
         }
-        let mut in_radius = 0u64;
-        let mut emit = |first: usize, n: usize, raw: &Raw8| {
-            in_radius += raw.in_radius[..n]
-                .iter()
-                .map(|&c| u64::from(c))
-                .sum::<u64>();
-            f(first, n, raw);
-        };
+        let mut emit = |first: usize, n: usize, raw: &Raw8| f(first, n, raw);
         let radius = spec.r2.sqrt();
         let soa = self.soa();
         let size = kernel::kernel_size(self.axes, spec.period);
@@ -200,7 +190,6 @@ impl Index {
             }
         }
         packer.flush(&mut emit);
-        in_radius
     }
 
     /// The k-d tree's walk: boids in small groups of neighbours (consecutive slots, so nearby

@@ -24,6 +24,10 @@ pub(crate) trait Lanes: Copy {
     type M: Copy;
     /// Per-lane `u32` counters.
     type C: Copy;
+    /// `true` when a masked add is one instruction (AVX-512): the kernel then masks each sum
+    /// ([`Lanes::acc`]); otherwise it zeroes each term once and adds it unmasked, which gives
+    /// the same bits (see [`Lanes::acc`]) in fewer operations.
+    const MASKED: bool = false;
     /// Every lane `x`.
     fn splat(x: f32) -> Self;
     /// Eight consecutive floats from `p`.
@@ -41,6 +45,8 @@ pub(crate) trait Lanes: Copy {
     fn div(self, o: Self) -> Self;
     /// `√self`.
     fn sqrt(self) -> Self;
+    /// The larger of `self` and `o`, lane by lane (the kernel never passes a NaN here).
+    fn max(self, o: Self) -> Self;
     /// `self < o` (false when either is NaN).
     fn lt(self, o: Self) -> Self::M;
     /// `self > o` (false when either is NaN).
@@ -51,8 +57,6 @@ pub(crate) trait Lanes: Copy {
     fn select(m: Self::M, a: Self, b: Self) -> Self;
     /// `a & b`.
     fn and(a: Self::M, b: Self::M) -> Self::M;
-    /// The mask of lanes `l < k` (none when `k <= 0`, all when `k >= 8`).
-    fn first(k: i32) -> Self::M;
     /// The mask of every lane but `k` (all when `k` is not in `0..8`).
     fn except(k: i32) -> Self::M;
     /// Per-lane counters, all zero.
@@ -70,6 +74,12 @@ pub(crate) trait Lanes: Copy {
     #[inline(always)]
     fn acc(self, x: Self, m: Self::M) -> Self {
         self.add(x.keep(m))
+    }
+    /// `self - x` in the lanes of `m`, `self` elsewhere (as [`Lanes::acc`]: subtracting
+    /// `+0.0` changes no sum).
+    #[inline(always)]
+    fn dec(self, x: Self, m: Self::M) -> Self {
+        self.sub(x.keep(m))
     }
 }
 
@@ -126,6 +136,14 @@ impl Lanes for Scalar {
         Scalar(each!(|l| self.0[l].sqrt()))
     }
     #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        Scalar(each!(|l| if self.0[l] > o.0[l] {
+            self.0[l]
+        } else {
+            o.0[l]
+        }))
+    }
+    #[inline(always)]
     fn lt(self, o: Self) -> [u32; 8] {
         each!(|l| if self.0[l] < o.0[l] { !0 } else { 0 })
     }
@@ -146,10 +164,6 @@ impl Lanes for Scalar {
     #[inline(always)]
     fn and(a: [u32; 8], b: [u32; 8]) -> [u32; 8] {
         each!(|l| a[l] & b[l])
-    }
-    #[inline(always)]
-    fn first(k: i32) -> [u32; 8] {
-        each!(|l| if (l as i32) < k { !0 } else { 0 })
     }
     #[inline(always)]
     fn except(k: i32) -> [u32; 8] {
@@ -230,6 +244,10 @@ mod x86 {
             unsafe { Sse2(_mm_sqrt_ps(self.0), _mm_sqrt_ps(self.1)) }
         }
         #[inline(always)]
+        fn max(self, o: Self) -> Self {
+            sse_pair!(_mm_max_ps, self, o)
+        }
+        #[inline(always)]
         fn lt(self, o: Self) -> Self::M {
             // SAFETY: SSE2 is part of the x86-64 baseline.
             unsafe { (_mm_cmplt_ps(self.0, o.0), _mm_cmplt_ps(self.1, o.1)) }
@@ -258,17 +276,6 @@ mod x86 {
         fn and(a: Self::M, b: Self::M) -> Self::M {
             // SAFETY: SSE2 is part of the x86-64 baseline.
             unsafe { (_mm_and_ps(a.0, b.0), _mm_and_ps(a.1, b.1)) }
-        }
-        #[inline(always)]
-        fn first(k: i32) -> Self::M {
-            // SAFETY: SSE2 is part of the x86-64 baseline.
-            unsafe {
-                let k = _mm_set1_epi32(k);
-                (
-                    _mm_castsi128_ps(_mm_cmpgt_epi32(k, _mm_setr_epi32(0, 1, 2, 3))),
-                    _mm_castsi128_ps(_mm_cmpgt_epi32(k, _mm_setr_epi32(4, 5, 6, 7))),
-                )
-            }
         }
         #[inline(always)]
         fn except(k: i32) -> Self::M {
@@ -356,6 +363,10 @@ mod x86 {
             avx!(Avx(_mm256_sqrt_ps(self.0)))
         }
         #[inline(always)]
+        fn max(self, o: Self) -> Self {
+            avx!(Avx(_mm256_max_ps(self.0, o.0)))
+        }
+        #[inline(always)]
         fn lt(self, o: Self) -> __m256 {
             avx!(_mm256_cmp_ps::<_CMP_LT_OQ>(self.0, o.0))
         }
@@ -374,13 +385,6 @@ mod x86 {
         #[inline(always)]
         fn and(a: __m256, b: __m256) -> __m256 {
             avx!(_mm256_and_ps(a, b))
-        }
-        #[inline(always)]
-        fn first(k: i32) -> __m256 {
-            avx!(_mm256_castsi256_ps(_mm256_cmpgt_epi32(
-                _mm256_set1_epi32(k),
-                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
-            )))
         }
         #[inline(always)]
         fn except(k: i32) -> __m256 {
@@ -424,6 +428,7 @@ mod x86 {
     impl Lanes for Avx512 {
         type M = __mmask8;
         type C = __m256i;
+        const MASKED: bool = true;
         #[inline(always)]
         fn splat(x: f32) -> Self {
             avx!(Avx512(_mm256_set1_ps(x)))
@@ -454,6 +459,10 @@ mod x86 {
             avx!(Avx512(_mm256_sqrt_ps(self.0)))
         }
         #[inline(always)]
+        fn max(self, o: Self) -> Self {
+            avx!(Avx512(_mm256_max_ps(self.0, o.0)))
+        }
+        #[inline(always)]
         fn lt(self, o: Self) -> __mmask8 {
             avx!(_mm256_cmp_ps_mask::<_CMP_LT_OQ>(self.0, o.0))
         }
@@ -472,10 +481,6 @@ mod x86 {
         #[inline(always)]
         fn and(a: __mmask8, b: __mmask8) -> __mmask8 {
             a & b
-        }
-        #[inline(always)]
-        fn first(k: i32) -> __mmask8 {
-            ((1u32 << k.clamp(0, 8)) - 1) as u8
         }
         #[inline(always)]
         fn except(k: i32) -> __mmask8 {
@@ -502,6 +507,10 @@ mod x86 {
         #[inline(always)]
         fn acc(self, x: Self, m: __mmask8) -> Self {
             avx!(Avx512(_mm256_mask_add_ps(self.0, m, self.0, x.0)))
+        }
+        #[inline(always)]
+        fn dec(self, x: Self, m: __mmask8) -> Self {
+            avx!(Avx512(_mm256_mask_sub_ps(self.0, m, self.0, x.0)))
         }
     }
 }
@@ -562,6 +571,10 @@ mod arm {
             neon!(Neon(vsqrtq_f32(self.0), vsqrtq_f32(self.1)))
         }
         #[inline(always)]
+        fn max(self, o: Self) -> Self {
+            neon!(Neon(vmaxq_f32(self.0, o.0), vmaxq_f32(self.1, o.1)))
+        }
+        #[inline(always)]
         fn lt(self, o: Self) -> Self::M {
             neon!((vcltq_f32(self.0, o.0), vcltq_f32(self.1, o.1)))
         }
@@ -583,18 +596,6 @@ mod arm {
         #[inline(always)]
         fn and(a: Self::M, b: Self::M) -> Self::M {
             neon!((vandq_u32(a.0, b.0), vandq_u32(a.1, b.1)))
-        }
-        #[inline(always)]
-        fn first(k: i32) -> Self::M {
-            const LO: [i32; 4] = [0, 1, 2, 3];
-            const HI: [i32; 4] = [4, 5, 6, 7];
-            neon!({
-                let k = vdupq_n_s32(k);
-                (
-                    vcgtq_s32(k, vld1q_s32(LO.as_ptr())),
-                    vcgtq_s32(k, vld1q_s32(HI.as_ptr())),
-                )
-            })
         }
         #[inline(always)]
         fn except(k: i32) -> Self::M {
@@ -678,6 +679,10 @@ mod web {
             Wasm(f32x4_sqrt(self.0), f32x4_sqrt(self.1))
         }
         #[inline(always)]
+        fn max(self, o: Self) -> Self {
+            Wasm(f32x4_pmax(self.0, o.0), f32x4_pmax(self.1, o.1))
+        }
+        #[inline(always)]
         fn lt(self, o: Self) -> Self::M {
             (f32x4_lt(self.0, o.0), f32x4_lt(self.1, o.1))
         }
@@ -696,14 +701,6 @@ mod web {
         #[inline(always)]
         fn and(a: Self::M, b: Self::M) -> Self::M {
             (v128_and(a.0, b.0), v128_and(a.1, b.1))
-        }
-        #[inline(always)]
-        fn first(k: i32) -> Self::M {
-            let k = i32x4_splat(k);
-            (
-                i32x4_gt(k, i32x4(0, 1, 2, 3)),
-                i32x4_gt(k, i32x4(4, 5, 6, 7)),
-            )
         }
         #[inline(always)]
         fn except(k: i32) -> Self::M {

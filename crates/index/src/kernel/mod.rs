@@ -140,8 +140,6 @@ pub struct Raw {
     pub count: u32,
     /// Of those, inside the separation radius.
     pub sep_count: u32,
-    /// Candidates strictly within the radius (the boid itself excluded), before the view.
-    pub in_radius: u32,
     /// Offset x y z, velocity x y z, separation x y z, heading x y z, speed.
     pub s: [f32; 13],
 }
@@ -193,8 +191,6 @@ pub struct Raw8 {
     pub count: [u32; 8],
     /// Of those, inside the separation radius.
     pub sep_count: [u32; 8],
-    /// Candidates strictly within the radius (the boid itself excluded), before the view.
-    pub in_radius: [u32; 8],
     /// Offset x y z, velocity x y z, separation x y z, heading x y z, speed: 8 lanes each.
     pub s: [[f32; 8]; 13],
 }
@@ -206,7 +202,6 @@ impl Raw8 {
         Raw {
             count: self.count[l],
             sep_count: self.sep_count[l],
-            in_radius: self.in_radius[l],
             s: std::array::from_fn(|k| self.s[k][l]),
         }
     }
@@ -261,21 +256,23 @@ const SEP_MASK: u8 = 0x30;
 const SEP_ANY: u8 = 0x30;
 /// `K`: the heading and speed sums, when the spec asks for them (bit 6).
 const XTRA: u8 = 0x40;
+/// `K`: every boid in view is inside the separation radius (`s² >= r²`): the separation mask
+/// and count are those of the view (bit 7).
+const SEP_ALL: u8 = 0x80;
 /// `K`: the bits after the view, wrap and axis.
-const TAIL: u8 = SEP_MASK | XTRA;
+const TAIL: u8 = SEP_MASK | XTRA | SEP_ALL;
 
-/// A query's constants, splatted once per boid. The kernel works with the negated offset
-/// `e = q - p` (so that a candidate's coordinates can be read straight from memory into the
-/// subtraction): `e` is exactly `-(p - q)`, so every test and sum below is the exact mirror of
-/// the one on `p - q`, and [`Acc::finish`] negates the offset sum back (exact).
+/// A batch's constants, splatted once: its boids' positions and headings (one a lane), and the
+/// spec's.
 struct Ctx<L: Lanes> {
     q: [L; 3],
     h: [L; 3],
     r2: L,
     s2: L,
-    neg_cos: L,
+    cos: L,
     zero: L,
     one: L,
+    tiny: L,
     size: [L; 3],
     half: [L; 3],
     neg_half: [L; 3],
@@ -293,9 +290,10 @@ impl<L: Lanes> Ctx<L> {
             h,
             r2: L::splat(spec.r2),
             s2: L::splat(spec.s2),
-            neg_cos: L::splat(-spec.cos),
+            cos: L::splat(spec.cos),
             zero: L::splat(0.0),
             one: L::splat(1.0),
+            tiny: L::splat(f32::MIN_POSITIVE),
             size: [L::splat(size[0]), L::splat(size[1]), L::splat(size[2])],
             half: [
                 L::splat(0.5 * size[0]),
@@ -315,12 +313,11 @@ impl<L: Lanes> Ctx<L> {
 }
 
 /// Running sums of a query: 13 sums (the heading and speed sums only when asked for), and the
-/// lane counters (in view, separation, in radius).
+/// lane counters (in view, and in the separation radius unless that is every one in view).
 struct Acc<L: Lanes> {
     s: [L; 13],
     n: L::C,
     ns: L::C,
-    nr: L::C,
 }
 
 impl<L: Lanes> Acc<L> {
@@ -330,27 +327,21 @@ impl<L: Lanes> Acc<L> {
             s: [L::splat(0.0); 13],
             n: L::zero_count(),
             ns: L::zero_count(),
-            nr: L::zero_count(),
         }
     }
 
     /// The sums by lane (the heading and speed sums only with `xtra`: else they are `+0.0`, as
     /// nothing was added to them).
     #[inline(always)]
-    fn finish(&self, xtra: bool) -> Raw8 {
+    fn finish(&self, xtra: bool, sep_all: bool) -> Raw8 {
         let mut s = [[0.0f32; 8]; 13];
         for k in 0..if xtra { 13 } else { 9 } {
             s[k] = self.s[k].to_array();
         }
-        // The offsets were summed negated (`q - p`): negation is exact, so this is the sum of
-        // `p - q` in the same order.
-        for x in s[..3].iter_mut().flatten() {
-            *x = -*x;
-        }
+        let count = L::counts(self.n);
         Raw8 {
-            count: L::counts(self.n),
-            sep_count: L::counts(self.ns),
-            in_radius: L::counts(self.nr),
+            count,
+            sep_count: if sep_all { count } else { L::counts(self.ns) },
             s,
         }
     }
@@ -396,41 +387,62 @@ fn wrap<L: Lanes>(o: L, half: L, neg_half: L, size: L) -> L {
     L::select(o.gt(half), down, L::select(o.lt(neg_half), up, o))
 }
 
-/// `1/√d2`, 0 where `d2` is 0.
+/// `1/√max(d2, MIN_POSITIVE)`: `1/|d|`, finite for a coincident boid (whose offset is zero,
+/// so its separation term is zero and `h·d·(1/|d|)` is zero).
 #[inline(always)]
 fn inv_len<L: Lanes>(d2: L, c: &Ctx<L>) -> L {
-    c.one.div(d2.sqrt()).keep(d2.gt(c.zero))
+    c.one.div(d2.max(c.tiny).sqrt())
 }
 
-/// One chunk of eight candidates (lanes of `m` only) into the sums. `D3`: the third axis
-/// varies (else every offset along it is exactly zero and skipped).
+/// The separation term of the offset `x`: `x/|x|`, `x/|x|²` or `x`, by form.
 #[inline(always)]
-fn chunk<L: Lanes, S: Source<L>, const K: u8>(acc: &mut Acc<L>, c: &Ctx<L>, m: L::M, src: &S) {
-    let (fov, per, d3) = (K & 3, K & PER != 0, K & D3 != 0);
+fn sep_term<L: Lanes>(x: [L; 3], unit: L, form: u8) -> [L; 3] {
+    let by = match form {
+        SEP_UNIT => unit,
+        SEP_INV2 => unit.mul(unit),
+        _ => return x,
+    };
+    [x[0].mul(by), x[1].mul(by), x[2].mul(by)]
+}
+
+/// One candidate into every lane's sums (the lanes of `m` only, when given: a batch's own
+/// slots, where a lane must skip itself; lanes past the batch's boids compute sums nobody
+/// reads).
+#[inline(always)]
+fn chunk<L: Lanes, S: Source<L>, const K: u8>(
+    acc: &mut Acc<L>,
+    c: &Ctx<L>,
+    m: Option<L::M>,
+    src: &S,
+) {
+    let (fov, per, d3, sep_all) = (K & 3, K & PER != 0, K & D3 != 0, K & SEP_ALL != 0);
     let sep_form = if K & SEP_MASK == SEP_ANY {
         c.sep
     } else {
         (K & SEP_MASK) >> 4
     };
-    // e = q - p: the negated offset.
-    let mut e = [c.q[0].sub(src.pos(0)), c.q[1].sub(src.pos(1)), c.zero];
+    // d = p - q (the candidate's coordinates first, so the query's can be read from
+    // memory: fewer registers held across the loop).
+    let mut d = [src.pos(0).sub(c.q[0]), src.pos(1).sub(c.q[1]), c.zero];
     if d3 {
-        e[2] = c.q[2].sub(src.pos(2));
+        d[2] = src.pos(2).sub(c.q[2]);
     }
     if per {
         for a in 0..3 {
-            e[a] = wrap(e[a], c.half[a], c.neg_half[a], c.size[a]);
+            d[a] = wrap(d[a], c.half[a], c.neg_half[a], c.size[a]);
         }
     }
-    let mut d2 = e[0].mul(e[0]).add(e[1].mul(e[1]));
+    let mut d2 = d[0].mul(d[0]).add(d[1].mul(d[1]));
     if d3 {
-        d2 = d2.add(e[2].mul(e[2]));
+        d2 = d2.add(d[2].mul(d[2]));
     }
-    let inr = L::and(m, d2.lt(c.r2));
-    acc.nr = L::tally(acc.nr, inr);
-    // 1/|d| (0 for a coincident boid), when the view or the separation needs it. (No
-    // closures here: a closure does not inherit the instance's target features, and one the
-    // compiler declines to inline calls every intrinsic out of line.)
+    let mut inr = d2.lt(c.r2);
+    if let Some(m) = m {
+        inr = L::and(m, inr);
+    }
+    // 1/|d|, when the view or the separation needs it. (No closures here: a closure does not
+    // inherit the instance's target features, and one the compiler declines to inline calls
+    // every intrinsic out of line.)
     let needs_inv = fov == FOV_COS || sep_form == SEP_UNIT || sep_form == SEP_INV2;
     let unit = if needs_inv {
         inv_len::<L>(d2, c)
@@ -440,40 +452,57 @@ fn chunk<L: Lanes, S: Source<L>, const K: u8>(acc: &mut Acc<L>, c: &Ctx<L>, m: L
     let ok = if fov == FOV_ALL {
         inr
     } else {
-        // h·e = -(h·d), exactly.
-        let mut dot = c.h[0].mul(e[0]).add(c.h[1].mul(e[1]));
+        let mut dot = c.h[0].mul(d[0]).add(c.h[1].mul(d[1]));
         if d3 {
-            dot = dot.add(c.h[2].mul(e[2]));
+            dot = dot.add(c.h[2].mul(d[2]));
         }
         if fov == FOV_HALF {
             // h·d > 0
-            L::and(inr, dot.lt(c.zero))
+            L::and(inr, dot.gt(c.zero))
         } else {
             // (h·d)/|d| > cos
-            L::and(inr, dot.mul(unit).lt(c.neg_cos))
+            L::and(inr, dot.mul(unit).gt(c.cos))
         }
     };
-    let sep = L::and(ok, d2.lt(c.s2));
     acc.n = L::tally(acc.n, ok);
-    acc.ns = L::tally(acc.ns, sep);
-    for a in 0..3 {
-        acc.s[a] = acc.s[a].acc(e[a], ok);
-    }
-    let v = [src.vel(0), src.vel(1), src.vel(2)];
-    for a in 0..3 {
-        acc.s[3 + a] = acc.s[3 + a].acc(v[a], ok);
-    }
-    // Separation pushes away, `-f(d) = f(e)`: added.
-    let f = match sep_form {
-        SEP_UNIT => [e[0].mul(unit), e[1].mul(unit), e[2].mul(unit)],
-        SEP_INV2 => {
-            let i2 = unit.mul(unit);
-            [e[0].mul(i2), e[1].mul(i2), e[2].mul(i2)]
-        }
-        _ => e,
+    let sep = if sep_all {
+        ok
+    } else {
+        let sep = L::and(ok, d2.lt(c.s2));
+        acc.ns = L::tally(acc.ns, sep);
+        sep
     };
-    for a in 0..3 {
-        acc.s[6 + a] = acc.s[6 + a].acc(f[a], sep);
+    let v = [src.vel(0), src.vel(1), src.vel(2)];
+    if L::MASKED {
+        // One masked add a sum.
+        for a in 0..3 {
+            acc.s[a] = acc.s[a].acc(d[a], ok);
+            acc.s[3 + a] = acc.s[3 + a].acc(v[a], ok);
+        }
+        // Separation pushes away: `f(d)` subtracted.
+        let f = sep_term(d, unit, sep_form);
+        for a in 0..3 {
+            acc.s[6 + a] = acc.s[6 + a].dec(f[a], sep);
+        }
+    } else {
+        // Each term zeroed once where it does not count, then added: the same bits (a zero
+        // term adds `+0.0` or subtracts it, and scaling a zero offset by a finite `1/|d|`
+        // keeps it `+0.0`).
+        let dz = [d[0].keep(ok), d[1].keep(ok), d[2].keep(ok)];
+        for a in 0..3 {
+            acc.s[a] = acc.s[a].add(dz[a]);
+            acc.s[3 + a] = acc.s[3 + a].add(v[a].keep(ok));
+        }
+        let f = if sep_all {
+            sep_term(dz, unit, sep_form)
+        } else {
+            let f = sep_term(d, unit, sep_form);
+            [f[0].keep(sep), f[1].keep(sep), f[2].keep(sep)]
+        };
+        // Separation pushes away: `f(d)` subtracted.
+        for a in 0..3 {
+            acc.s[6 + a] = acc.s[6 + a].sub(f[a]);
+        }
     }
     if K & XTRA != 0 && c.heads {
         for a in 0..3 {
@@ -502,13 +531,7 @@ pub fn kernel_size(axes: [usize; 3], period: Option<Vec3>) -> [f32; 3] {
 /// The context of a batch: the boids in slots `first..first + n` (one a lane) at their
 /// positions and headings, lanes from `n` on masked out.
 #[inline(always)]
-fn batch<L: Lanes>(
-    soa: &Soa<'_>,
-    spec: &Spec,
-    size: [f32; 3],
-    first: usize,
-    n: usize,
-) -> (Ctx<L>, L::M) {
+fn batch<L: Lanes>(soa: &Soa<'_>, spec: &Spec, size: [f32; 3], first: usize, n: usize) -> Ctx<L> {
     assert!(
         n <= GROUP && first + GROUP <= soa.p[0].len(),
         "kernel: a batch outside the arrays"
@@ -517,7 +540,7 @@ fn batch<L: Lanes>(
     let at = |x: &[f32]| unsafe { L::load(x.as_ptr().add(first)) };
     let q = [at(soa.p[0]), at(soa.p[1]), at(soa.p[2])];
     let h = [at(soa.h[0]), at(soa.h[1]), at(soa.h[2])];
-    (Ctx::new(spec, q, h, size), L::first(n as i32))
+    Ctx::new(spec, q, h, size)
 }
 
 /// Candidates `a..b` (ascending) into every lane's sums; `own` masks the lanes whose boid is
@@ -528,7 +551,6 @@ fn span<L: Lanes, const K: u8>(
     acc: &mut Acc<L>,
     c: &Ctx<L>,
     soa: &Soa<'_>,
-    lanes: L::M,
     first: usize,
     n: usize,
     a: usize,
@@ -537,14 +559,14 @@ fn span<L: Lanes, const K: u8>(
     // Before, inside and after the batch's own slots: only inside does a lane skip itself.
     let (o0, o1) = (first.clamp(a, b), (first + n).clamp(a, b));
     for j in a..o0 {
-        chunk::<L, _, K>(acc, c, lanes, &One { soa, j });
+        chunk::<L, _, K>(acc, c, None, &One { soa, j });
     }
     for j in o0..o1 {
-        let m = L::and(lanes, L::except((j - first) as i32));
-        chunk::<L, _, K>(acc, c, m, &One { soa, j });
+        let m = L::except((j - first) as i32);
+        chunk::<L, _, K>(acc, c, Some(m), &One { soa, j });
     }
     for j in o1..b {
-        chunk::<L, _, K>(acc, c, lanes, &One { soa, j });
+        chunk::<L, _, K>(acc, c, None, &One { soa, j });
     }
 }
 
@@ -564,16 +586,16 @@ fn hood8_runs<L: Lanes, const K: u8>(
     runs: &[Run],
 ) -> Raw8 {
     let len = soa.len();
-    let (c, lanes) = batch::<L>(soa, spec, size, first, n);
+    let c = batch::<L>(soa, spec, size, first, n);
     let mut acc = Acc::<L>::new();
     for &(a, b) in runs {
         assert!(
             a <= b && b as usize <= len,
             "kernel: a run outside the arrays"
         );
-        span::<L, K>(&mut acc, &c, soa, lanes, first, n, a as usize, b as usize);
+        span::<L, K>(&mut acc, &c, soa, first, n, a as usize, b as usize);
     }
-    acc.finish(K & XTRA != 0)
+    acc.finish(K & XTRA != 0, K & SEP_ALL != 0)
 }
 
 /// [`hood8_runs`] over the candidate slots in `list` (ascending).
@@ -588,14 +610,14 @@ fn hood8_list<L: Lanes, const K: u8>(
     list: &[u32],
 ) -> Raw8 {
     let len = soa.len();
-    let (c, lanes) = batch::<L>(soa, spec, size, first, n);
+    let c = batch::<L>(soa, spec, size, first, n);
     let mut acc = Acc::<L>::new();
     for &j in list {
         let j = j as usize;
         assert!(j < len, "kernel: a slot outside the arrays");
-        span::<L, K>(&mut acc, &c, soa, lanes, first, n, j, j + 1);
+        span::<L, K>(&mut acc, &c, soa, first, n, j, j + 1);
     }
-    acc.finish(K & XTRA != 0)
+    acc.finish(K & XTRA != 0, K & SEP_ALL != 0)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -706,7 +728,8 @@ fn form(spec: &Spec, d3: bool, sep: bool) -> u8 {
     let per = if spec.period.is_some() { PER } else { 0 };
     let d3 = if d3 { D3 } else { 0 };
     let sep = if sep && !(spec.heads || spec.speed) {
-        sep_form(spec.sep) << 4
+        let all = if spec.s2 >= spec.r2 { SEP_ALL } else { 0 };
+        (sep_form(spec.sep) << 4) | all
     } else {
         SEP_ANY | XTRA
     };
@@ -748,7 +771,7 @@ macro_rules! pick {
 /// sums.
 macro_rules! pick_runs {
     ($f:ident, $k:expr) => {
-        pick!($f, $k, [0x00, 0x10, 0x20, 0x70])
+        pick!($f, $k, [0x00, 0x10, 0x20, 0x80, 0x90, 0xa0, 0x70])
     };
 }
 
@@ -840,8 +863,7 @@ mod tests {
             if d2.partial_cmp(&spec.r2) != Some(std::cmp::Ordering::Less) {
                 continue;
             }
-            r.in_radius += 1;
-            let inv = if d2 > 0.0 { 1.0 / d2.sqrt() } else { 0.0 };
+            let inv = 1.0 / d2.max(f32::MIN_POSITIVE).sqrt();
             let dot = (hq[0] * e[0] + hq[1] * e[1]) + hq[2] * e[2];
             let seen = if spec.cos == f32::NEG_INFINITY {
                 true
@@ -940,25 +962,30 @@ mod tests {
         let one_run = [(0u32, n as u32)];
         let mut checked = 0;
         for period in [None, Some(Vec3::splat(3.0))] {
-            for (sep, cos) in [
-                (SeparationMode::UnitMean, 0.0f32),
-                (SeparationMode::InverseSquare, -0.5),
-                (SeparationMode::MeanOffset, f32::NEG_INFINITY),
-                (SeparationMode::UnitMean, 0.3),
+            // Separation radii inside the view radius and not (every form's `SEP_ALL` too).
+            for (sep, cos, s2) in [
+                (SeparationMode::UnitMean, 0.0f32, 0.6),
+                (SeparationMode::InverseSquare, -0.5, 0.6),
+                (SeparationMode::MeanOffset, f32::NEG_INFINITY, 0.6),
+                (SeparationMode::UnitMean, 0.3, 0.6),
+                (SeparationMode::UnitMean, -4.371139e-8, 1.1),
+                (SeparationMode::InverseSquare, 0.0, 2.0),
+                (SeparationMode::SumOffset, 0.3, 1.1),
             ] {
                 let size = kernel_size([0, 1, 2], period);
                 for level in SimdLevel::supported() {
                     let spec = Spec {
                         r2: 1.1,
-                        s2: 0.6,
+                        s2,
                         cos,
                         sep,
-                        heads: true,
-                        speed: true,
+                        // The extra sums with the plain forms only (else the run-time form).
+                        heads: s2 == 0.6,
+                        speed: s2 == 0.6,
                         period,
                         level,
                     };
-                    let bits = |r: &Raw| (r.count, r.sep_count, r.in_radius, r.s.map(f32::to_bits));
+                    let bits = |r: &Raw| (r.count, r.sep_count, r.s.map(f32::to_bits));
                     for first in [0usize, 13, 40, 292] {
                         let m = (n - first).min(8);
                         let a = runs_fn(&spec, true)(&soa, &spec, size, first, m, &runs);

@@ -84,7 +84,6 @@ pub struct Flock {
     pub(crate) work: Option<Box<Work>>,
     next_id: u32,
     pub(crate) last_neighbours: u64,
-    pub(crate) last_in_radius: u64,
     pub(crate) wake_region: Option<(Vec3, Vec3)>,
     pub(crate) asleep: bool,
     /// Stepped in the current world step (level of detail may skip it).
@@ -142,7 +141,6 @@ impl Flock {
             st: Arc::new(Boids::default()),
             next_id: 0,
             last_neighbours: 0,
-            last_in_radius: 0,
             wake_region: None,
             asleep: false,
             active: true,
@@ -246,11 +244,12 @@ impl Flock {
         self.last_neighbours
     }
 
-    /// Other boids within the perception radius of each boid at the last step, summed: the
-    /// pairs the neighbour kernel summed over, before the field of view and any k-nearest
-    /// limit (for benchmark figures such as time per neighbour).
-    pub fn last_step_in_radius(&self) -> u64 {
-        self.last_in_radius
+    /// Other boids strictly within the perception radius of each boid now, summed (before the
+    /// field of view and any k-nearest limit): the pairs a step's neighbour kernel sums over,
+    /// for benchmark figures such as time per neighbour. A separate pass over the flock (about
+    /// the cost of a step's neighbour search, on one thread), not part of a step.
+    pub fn pairs_within_radius(&self) -> u64 {
+        step::pairs_within_radius(&self.params, &self.st)
     }
     /// Heap bytes held by the flock's arrays, its index and its id-order views (those exist
     /// only after a read in id order).

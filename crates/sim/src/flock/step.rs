@@ -144,12 +144,36 @@ pub(crate) fn prepare(exec: &dyn Exec, p: &FlockParams, st: &Boids, w: &mut Work
     w.prepared = true;
 }
 
-/// What a step of one flock produced: the next boids, and the neighbours used and the pairs
-/// within the radius, summed.
+/// What a step of one flock produced: the next boids, and the neighbours used, summed.
 pub(crate) struct Stepped {
     pub(crate) next: Boids,
     pub(crate) neighbours: u64,
-    pub(crate) in_radius: u64,
+}
+
+/// [`crate::Flock::pairs_within_radius`]: the flock's boids in a grid of their own, every
+/// boid's neighbourhood with the view all around and no k limit, counted.
+pub(crate) fn pairs_within_radius(p: &FlockParams, st: &Boids) -> u64 {
+    let mut index = boids_index::Index::new(boids_core::IndexKind::Grid);
+    index.build_with(
+        &boids_index::SerialExec,
+        Points {
+            positions: &st.positions,
+            velocities: &st.velocities,
+            headings: &st.headings,
+        },
+        p.perception_radius,
+        period_of(&p.bounds),
+    );
+    let spec = Spec {
+        cos: f32::NEG_INFINITY,
+        ..spec_of(p, SimdLevel::detect())
+    };
+    let cells = index.cell_starts().len() - 1;
+    let mut pairs = 0u64;
+    index.for_each_neighbourhood(0..cells, &spec, 0, &mut Scratch::default(), |_, h| {
+        pairs += u64::from(h.count);
+    });
+    pairs
 }
 
 /// Computes the next state from the prepared index into the spare buffers of `w`, in the
@@ -182,7 +206,7 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
         extras_sorted: extras,
         ..
     } = &*w;
-    let (neighbours, in_radius) = {
+    let neighbours = {
         let params = &f.params;
         let env = Env {
             target: f.target,
@@ -236,7 +260,7 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
             // Eight consecutive slots at a time through step_boids8, or one by one where a lane
             // needs more than it covers (steering from other flocks, the nearest-boid
             // stand-in).
-            let in_radius = if fast {
+            if fast {
                 index.for_each_neighbourhood8(cells, &spec, k, scratch, |s0, len, hoods, raws| {
                     used += hoods.count[..len]
                         .iter()
@@ -268,12 +292,12 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
                     used += u64::from(hood.count);
                     let next = advance(s, hood, &mut fallback, hits);
                     out.set(s - first, &next);
-                })
-            };
-            (used, in_radius)
+                });
+            }
+            used
         };
         let cells = starts.len() - 1;
-        let (neighbours, in_radius) = if n < PARALLEL_MIN {
+        if n < PARALLEL_MIN {
             run(0..cells, out, &mut Scratch::default(), &mut Vec::new())
         } else {
             let target = (n / (input.exec.workers() * 16)).clamp(256, 4096);
@@ -293,26 +317,23 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
             // Each group writes its own slots; a range of groups shares its scratch lists.
             type Group<'a> = std::sync::Mutex<Option<(std::ops::Range<usize>, Out<'a>)>>;
             let groups: Vec<Group<'_>> = groups.into_iter().map(|g| Some(g).into()).collect();
-            let totals = std::sync::Mutex::new((0u64, 0u64));
+            let totals = std::sync::Mutex::new(0u64);
             input
                 .exec
                 .for_ranges(groups.len(), 1, &|r: std::ops::Range<usize>| {
                     let (mut scratch, mut hits) = (Scratch::default(), Vec::new());
-                    let mut sum = (0u64, 0u64);
+                    let mut sum = 0u64;
                     for g in r {
                         let taken = groups[g].lock().unwrap_or_else(|e| e.into_inner()).take();
                         if let Some((cells, out)) = taken {
-                            let (a, b) = run(cells, out, &mut scratch, &mut hits);
-                            sum = (sum.0 + a, sum.1 + b);
+                            sum += run(cells, out, &mut scratch, &mut hits);
                         }
                     }
                     // Integer sums: the same whatever the order the ranges finish in.
-                    let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
-                    *t = (t.0 + sum.0, t.1 + sum.1);
+                    *totals.lock().unwrap_or_else(|e| e.into_inner()) += sum;
                 });
             totals.into_inner().unwrap_or_else(|e| e.into_inner())
-        };
-        (neighbours, in_radius)
+        }
     };
     // The next boids follow the index's order; the id-order views are built when read.
     std::mem::swap(&mut next.ids, &mut w.ids_sorted);
@@ -320,11 +341,7 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
     next.id_slots = OnceLock::new();
     next.id_view = OnceLock::new();
     w.prepared = false;
-    Stepped {
-        next,
-        neighbours,
-        in_radius,
-    }
+    Stepped { next, neighbours }
 }
 
 /// The target-flock tutorial's stand-in: a boid that found no neighbour in range uses the

@@ -379,7 +379,6 @@ impl World {
                 spare.id_view = OnceLock::new();
                 work.spare = spare;
                 f.last_neighbours = stepped.neighbours;
-                f.last_in_radius = stepped.in_radius;
             }
             f.work = Some(work);
         }
