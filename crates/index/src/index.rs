@@ -239,7 +239,7 @@ impl Index {
         }
         let size = kernel::kernel_size(self.axes, spec.period);
         let soa = self.soa();
-        kernel::runs_fn(spec, soa.d3)(&soa, spec, size, slot, 1, runs).lane(0)
+        kernel::runs_fn(spec, soa.d3)(&soa, spec, size, slot, 1, runs)[0].lane(0)
     }
 
     /// The kernel over the candidate slots in `list` (ascending; any may be out of radius), or
@@ -258,11 +258,11 @@ impl Index {
         if k > 0 {
             let mut near = std::mem::take(&mut scratch.list);
             self.keep_nearest(slot, k, spec.r2, list, &mut near, &mut scratch.near);
-            let raw = kernel(&soa, spec, size, slot, 1, &near).lane(0);
+            let raw = kernel(&soa, spec, size, slot, 1, &near)[0].lane(0);
             scratch.list = near;
             return raw;
         }
-        kernel(&soa, spec, size, slot, 1, list).lane(0)
+        kernel(&soa, spec, size, slot, 1, list)[0].lane(0)
     }
 
     /// The sums the boid in `slot` gets from the given neighbour slots (ascending), with the

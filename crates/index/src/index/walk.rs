@@ -52,6 +52,19 @@ impl Packer {
     }
 }
 
+/// A kernel call's boids `first..first + n` (up to sixteen), eight at a time.
+fn emit_batch(
+    emit: &mut impl FnMut(usize, usize, &Raw8),
+    first: usize,
+    n: usize,
+    raws: &kernel::Batch,
+) {
+    emit(first, n.min(LANES), &raws[0]);
+    if n > LANES {
+        emit(first + LANES, n - LANES, &raws[1]);
+    }
+}
+
 impl Index {
     /// [`Index::neighbourhood`] of every boid in the cells `cells` (of [`Index::cell_starts`]),
     /// in slot order: `f(slot, sums)`.
@@ -128,6 +141,7 @@ impl Index {
             return;
         }
         let mut emit = |first: usize, n: usize, raw: &Raw8| f(first, n, raw);
+        let width = kernel::width(spec.level);
         let radius = spec.r2.sqrt();
         let soa = self.soa();
         let size = kernel::kernel_size(self.axes, spec.period);
@@ -174,7 +188,7 @@ impl Index {
             let mut runs = [(0u32, 0u32); 18];
             let mut first = s0;
             while first < s1 {
-                let n = (s1 - first).min(LANES);
+                let n = (s1 - first).min(width);
                 // The batch's box, and the union of its boids' chords through every row.
                 let (mut lo, mut hi) = (self.position(first), self.position(first));
                 for s in first + 1..first + n {
@@ -184,8 +198,8 @@ impl Index {
                 let nr = self
                     .layout
                     .span_runs(&chords, &rows, &self.cell_start, lo, hi, &mut runs);
-                let raw = runs_kernel(&soa, spec, size, first, n, &runs[..nr]);
-                emit(first, n, &raw);
+                let raws = runs_kernel(&soa, spec, size, first, n, &runs[..nr]);
+                emit_batch(&mut emit, first, n, &raws);
                 first += n;
             }
         }
@@ -212,6 +226,7 @@ impl Index {
         let soa = self.soa();
         let size = kernel::kernel_size(self.axes, spec.period);
         let list_kernel = kernel::list_fn(spec, soa.d3);
+        let width = kernel::width(spec.level);
         let mut slot = slots.start;
         while slot < slots.end {
             // The group: boids while their bounding box stays within a cube of edge `radius`.
@@ -243,9 +258,9 @@ impl Index {
                 packer.flush(emit);
                 let mut b = slot;
                 while b < end {
-                    let n = (end - b).min(LANES);
-                    let raw = list_kernel(&soa, spec, size, b, n, &block);
-                    emit(b, n, &raw);
+                    let n = (end - b).min(width);
+                    let raws = list_kernel(&soa, spec, size, b, n, &block);
+                    emit_batch(emit, b, n, &raws);
                     b += n;
                 }
             }

@@ -1,8 +1,8 @@
-//! Eight `f32` lanes: the one vocabulary the neighbour kernel is written in. Each instruction
-//! set supplies the operations (`Scalar`: plain arrays, every target; `Sse2` and `Neon` and
-//! `Wasm`: two 4-lane registers; `Avx`: one 8-lane register; `Avx512`: the same with AVX-512's
-//! mask registers), and the kernel (`super::hood8_runs`, `super::hood8_list`) is generic over
-//! them.
+//! Lanes of `f32`: the one vocabulary the neighbour kernel is written in. Each instruction set
+//! supplies the operations (`Scalar`: eight as plain arrays, every target; `Sse2` and `Neon`
+//! and `Wasm`: eight in two 4-lane registers; `Avx`: eight in one register; `Avx512`: sixteen
+//! in one register, with AVX-512's mask registers), and the kernel (`super::hoods_runs`,
+//! `super::hoods_list`) is generic over them.
 //!
 //! Every operation is one IEEE-754 operation per lane, correctly rounded (add, subtract,
 //! multiply, divide, square root), or exact (compares, bitwise selects, integer counts): no
@@ -18,22 +18,24 @@
     reason = "SIMD intrinsics of the measured hot loop; see the module documentation"
 )]
 
-/// Eight lanes of `f32` and their masks.
+/// [`Lanes::W`] lanes of `f32` (8 or 16) and their masks.
 pub(crate) trait Lanes: Copy {
     /// Lane masks: every bit set (true) or clear (false), or one bit a lane.
     type M: Copy;
     /// Per-lane `u32` counters.
     type C: Copy;
+    /// Lanes: 8, or 16 (AVX-512).
+    const W: usize = 8;
     /// `true` when a masked add is one instruction (AVX-512): the kernel then masks each sum
     /// ([`Lanes::acc`]); otherwise it zeroes each term once and adds it unmasked, which gives
     /// the same bits (see [`Lanes::acc`]) in fewer operations.
     const MASKED: bool = false;
     /// Every lane `x`.
     fn splat(x: f32) -> Self;
-    /// Eight consecutive floats from `p`.
+    /// `W` consecutive floats from `p`.
     ///
     /// # Safety
-    /// `p..p + 8` must be readable.
+    /// `p..p + W` must be readable.
     unsafe fn load(p: *const f32) -> Self;
     /// `self + o`.
     fn add(self, o: Self) -> Self;
@@ -57,16 +59,16 @@ pub(crate) trait Lanes: Copy {
     fn select(m: Self::M, a: Self, b: Self) -> Self;
     /// `a & b`.
     fn and(a: Self::M, b: Self::M) -> Self::M;
-    /// The mask of every lane but `k` (all when `k` is not in `0..8`).
+    /// The mask of every lane but `k` (all when `k` is not in `0..W`).
     fn except(k: i32) -> Self::M;
     /// Per-lane counters, all zero.
     fn zero_count() -> Self::C;
     /// `c + 1` in the lanes of `m`.
     fn tally(c: Self::C, m: Self::M) -> Self::C;
-    /// The counters lane by lane.
-    fn counts(c: Self::C) -> [u32; 8];
-    /// The lanes as an array.
-    fn to_array(self) -> [f32; 8];
+    /// The counters lane by lane, into `out[..W]`.
+    fn store_counts(c: Self::C, out: &mut [u32; 16]);
+    /// The lanes, into `out[..W]`.
+    fn store(self, out: &mut [f32; 16]);
     /// `self + x` in the lanes of `m`, `self` elsewhere: the same bits as
     /// `self.add(x.keep(m))` for a sum that never holds `-0.0` (a sum that starts at `+0.0`
     /// and adds correctly rounded terms never does), in one masked operation where the
@@ -178,12 +180,12 @@ impl Lanes for Scalar {
         each!(|l| c[l].wrapping_sub(m[l]))
     }
     #[inline(always)]
-    fn counts(c: [u32; 8]) -> [u32; 8] {
-        c
+    fn store_counts(c: [u32; 8], out: &mut [u32; 16]) {
+        out[..8].copy_from_slice(&c);
     }
     #[inline(always)]
-    fn to_array(self) -> [f32; 8] {
-        self.0
+    fn store(self, out: &mut [f32; 16]) {
+        out[..8].copy_from_slice(&self.0);
     }
 }
 
@@ -306,14 +308,16 @@ mod x86 {
             }
         }
         #[inline(always)]
-        fn counts(c: Self::C) -> [u32; 8] {
+        fn store_counts(c: Self::C, out: &mut [u32; 16]) {
             // SAFETY: two registers of four u32 each into an array of eight.
-            unsafe { std::mem::transmute((c.0, c.1)) }
+            let c: [u32; 8] = unsafe { std::mem::transmute((c.0, c.1)) };
+            out[..8].copy_from_slice(&c);
         }
         #[inline(always)]
-        fn to_array(self) -> [f32; 8] {
+        fn store(self, out: &mut [f32; 16]) {
             // SAFETY: two registers of four f32 each into an array of eight.
-            unsafe { std::mem::transmute((self.0, self.1)) }
+            let x: [f32; 8] = unsafe { std::mem::transmute((self.0, self.1)) };
+            out[..8].copy_from_slice(&x);
         }
     }
 
@@ -408,109 +412,112 @@ mod x86 {
             )))
         }
         #[inline(always)]
-        fn counts(c: __m256) -> [u32; 8] {
+        fn store_counts(c: __m256, out: &mut [u32; 16]) {
             // SAFETY: one register of eight u32 into an array of eight.
-            unsafe { std::mem::transmute(c) }
+            let c: [u32; 8] = unsafe { std::mem::transmute(c) };
+            out[..8].copy_from_slice(&c);
         }
         #[inline(always)]
-        fn to_array(self) -> [f32; 8] {
+        fn store(self, out: &mut [f32; 16]) {
             // SAFETY: one register of eight f32 into an array of eight.
-            unsafe { std::mem::transmute(self.0) }
+            let x: [f32; 8] = unsafe { std::mem::transmute(self.0) };
+            out[..8].copy_from_slice(&x);
         }
     }
 
-    /// Eight lanes in one AVX register with AVX-512's mask registers (one bit a lane), so a
+    /// Sixteen lanes in one AVX-512 register, with its mask registers (one bit a lane), so a
     /// masked sum is one masked add. Only inside functions compiled with AVX-512 (F, VL, BW,
     /// DQ) enabled.
     #[derive(Clone, Copy)]
-    pub(crate) struct Avx512(__m256);
+    pub(crate) struct Avx512(__m512);
 
     impl Lanes for Avx512 {
-        type M = __mmask8;
-        type C = __m256i;
+        type M = __mmask16;
+        type C = __m512i;
+        const W: usize = 16;
         const MASKED: bool = true;
         #[inline(always)]
         fn splat(x: f32) -> Self {
-            avx!(Avx512(_mm256_set1_ps(x)))
+            avx!(Avx512(_mm512_set1_ps(x)))
         }
         #[inline(always)]
         unsafe fn load(p: *const f32) -> Self {
-            // SAFETY: the caller guarantees 8 readable floats; AVX as above.
-            avx!(Avx512(_mm256_loadu_ps(p)))
+            // SAFETY: the caller guarantees 16 readable floats; AVX-512 as above.
+            avx!(Avx512(_mm512_loadu_ps(p)))
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
-            avx!(Avx512(_mm256_add_ps(self.0, o.0)))
+            avx!(Avx512(_mm512_add_ps(self.0, o.0)))
         }
         #[inline(always)]
         fn sub(self, o: Self) -> Self {
-            avx!(Avx512(_mm256_sub_ps(self.0, o.0)))
+            avx!(Avx512(_mm512_sub_ps(self.0, o.0)))
         }
         #[inline(always)]
         fn mul(self, o: Self) -> Self {
-            avx!(Avx512(_mm256_mul_ps(self.0, o.0)))
+            avx!(Avx512(_mm512_mul_ps(self.0, o.0)))
         }
         #[inline(always)]
         fn div(self, o: Self) -> Self {
-            avx!(Avx512(_mm256_div_ps(self.0, o.0)))
+            avx!(Avx512(_mm512_div_ps(self.0, o.0)))
         }
         #[inline(always)]
         fn sqrt(self) -> Self {
-            avx!(Avx512(_mm256_sqrt_ps(self.0)))
+            avx!(Avx512(_mm512_sqrt_ps(self.0)))
         }
         #[inline(always)]
         fn max(self, o: Self) -> Self {
-            avx!(Avx512(_mm256_max_ps(self.0, o.0)))
+            avx!(Avx512(_mm512_max_ps(self.0, o.0)))
         }
         #[inline(always)]
-        fn lt(self, o: Self) -> __mmask8 {
-            avx!(_mm256_cmp_ps_mask::<_CMP_LT_OQ>(self.0, o.0))
+        fn lt(self, o: Self) -> __mmask16 {
+            avx!(_mm512_cmp_ps_mask::<_CMP_LT_OQ>(self.0, o.0))
         }
         #[inline(always)]
-        fn gt(self, o: Self) -> __mmask8 {
-            avx!(_mm256_cmp_ps_mask::<_CMP_GT_OQ>(self.0, o.0))
+        fn gt(self, o: Self) -> __mmask16 {
+            avx!(_mm512_cmp_ps_mask::<_CMP_GT_OQ>(self.0, o.0))
         }
         #[inline(always)]
-        fn keep(self, m: __mmask8) -> Self {
-            avx!(Avx512(_mm256_maskz_mov_ps(m, self.0)))
+        fn keep(self, m: __mmask16) -> Self {
+            avx!(Avx512(_mm512_maskz_mov_ps(m, self.0)))
         }
         #[inline(always)]
-        fn select(m: __mmask8, a: Self, b: Self) -> Self {
-            avx!(Avx512(_mm256_mask_blend_ps(m, b.0, a.0)))
+        fn select(m: __mmask16, a: Self, b: Self) -> Self {
+            avx!(Avx512(_mm512_mask_blend_ps(m, b.0, a.0)))
         }
         #[inline(always)]
-        fn and(a: __mmask8, b: __mmask8) -> __mmask8 {
+        fn and(a: __mmask16, b: __mmask16) -> __mmask16 {
             a & b
         }
         #[inline(always)]
-        fn except(k: i32) -> __mmask8 {
-            !(u8::from((k as u32) < 8) << (k & 7))
+        fn except(k: i32) -> __mmask16 {
+            !(u16::from((k as u32) < 16) << (k & 15))
         }
         #[inline(always)]
-        fn zero_count() -> __m256i {
-            avx!(_mm256_setzero_si256())
+        fn zero_count() -> __m512i {
+            avx!(_mm512_setzero_si512())
         }
         #[inline(always)]
-        fn tally(c: __m256i, m: __mmask8) -> __m256i {
-            avx!(_mm256_mask_sub_epi32(c, m, c, _mm256_set1_epi32(-1)))
+        fn tally(c: __m512i, m: __mmask16) -> __m512i {
+            avx!(_mm512_mask_sub_epi32(c, m, c, _mm512_set1_epi32(-1)))
         }
         #[inline(always)]
-        fn counts(c: __m256i) -> [u32; 8] {
-            // SAFETY: one register of eight u32 into an array of eight.
-            unsafe { std::mem::transmute(c) }
+        fn store_counts(c: __m512i, out: &mut [u32; 16]) {
+            // SAFETY: one register of sixteen u32 into an array of sixteen.
+            *out = unsafe { std::mem::transmute::<__m512i, [u32; 16]>(c) };
         }
         #[inline(always)]
-        fn to_array(self) -> [f32; 8] {
-            // SAFETY: one register of eight f32 into an array of eight.
-            unsafe { std::mem::transmute(self.0) }
+        fn store(self, out: &mut [f32; 16]) {
+            // SAFETY: one register of sixteen f32 into an array of sixteen.
+            *out = unsafe { std::mem::transmute::<__m512, [f32; 16]>(self.0) };
         }
         #[inline(always)]
-        fn acc(self, x: Self, m: __mmask8) -> Self {
-            avx!(Avx512(_mm256_mask_add_ps(self.0, m, self.0, x.0)))
+        fn acc(self, x: Self, m: __mmask16) -> Self {
+            avx!(Avx512(_mm512_mask_add_ps(self.0, m, self.0, x.0)))
         }
         #[inline(always)]
-        fn dec(self, x: Self, m: __mmask8) -> Self {
-            avx!(Avx512(_mm256_mask_sub_ps(self.0, m, self.0, x.0)))
+        fn dec(self, x: Self, m: __mmask16) -> Self {
+            avx!(Avx512(_mm512_mask_sub_ps(self.0, m, self.0, x.0)))
         }
     }
 }
@@ -618,14 +625,16 @@ mod arm {
             neon!((vsubq_u32(c.0, m.0), vsubq_u32(c.1, m.1)))
         }
         #[inline(always)]
-        fn counts(c: Self::C) -> [u32; 8] {
+        fn store_counts(c: Self::C, out: &mut [u32; 16]) {
             // SAFETY: two registers of four u32 each into an array of eight.
-            unsafe { std::mem::transmute((c.0, c.1)) }
+            let c: [u32; 8] = unsafe { std::mem::transmute((c.0, c.1)) };
+            out[..8].copy_from_slice(&c);
         }
         #[inline(always)]
-        fn to_array(self) -> [f32; 8] {
+        fn store(self, out: &mut [f32; 16]) {
             // SAFETY: two registers of four f32 each into an array of eight.
-            unsafe { std::mem::transmute((self.0, self.1)) }
+            let x: [f32; 8] = unsafe { std::mem::transmute((self.0, self.1)) };
+            out[..8].copy_from_slice(&x);
         }
     }
 }
@@ -719,14 +728,16 @@ mod web {
             (i32x4_sub(c.0, m.0), i32x4_sub(c.1, m.1))
         }
         #[inline(always)]
-        fn counts(c: Self::C) -> [u32; 8] {
+        fn store_counts(c: Self::C, out: &mut [u32; 16]) {
             // SAFETY: two 128-bit values into an array of eight u32.
-            unsafe { std::mem::transmute((c.0, c.1)) }
+            let c: [u32; 8] = unsafe { std::mem::transmute((c.0, c.1)) };
+            out[..8].copy_from_slice(&c);
         }
         #[inline(always)]
-        fn to_array(self) -> [f32; 8] {
+        fn store(self, out: &mut [f32; 16]) {
             // SAFETY: two 128-bit values into an array of eight f32.
-            unsafe { std::mem::transmute((self.0, self.1)) }
+            let x: [f32; 8] = unsafe { std::mem::transmute((self.0, self.1)) };
+            out[..8].copy_from_slice(&x);
         }
     }
 }

@@ -14,7 +14,7 @@
 //! (`tests::reference`). The lanes need no reduction: they go straight to the eight-boid rules
 //! ([`Raw8::hoods8`]).
 //!
-//! **One kernel, written once** (`hood8_runs` over runs of slots, `hood8_list` over a list,
+//! **One kernel, written once** (`hoods_runs` over runs of slots, `hoods_list` over a list,
 //! both on the same per-candidate step) over the lane type of `lanes.rs`: plain arrays (every
 //! target), SSE2, AVX2, AVX-512 (mask registers), NEON and WebAssembly simd128. Every operation
 //! is one correctly rounded IEEE operation per lane and no fused multiply-add is used.
@@ -46,8 +46,22 @@ use lanes::{Lanes, Scalar};
 /// rest), so a chunk of eight that starts inside a run never reads past the end.
 pub const PAD: usize = 16;
 
-/// Virtual lanes.
-pub const GROUP: usize = 8;
+/// The most boids a kernel call takes ([`width`]).
+pub const MAX_WIDTH: usize = 16;
+
+/// The neighbourhoods a kernel call leaves: boids `first..first + 8` in the first, the next
+/// eight (sixteen-lane instruction sets only) in the second.
+pub type Batch = [Raw8; 2];
+
+/// How many consecutive boids a kernel call takes on an instruction set (one a lane): 16 with
+/// AVX-512, 8 on every other.
+pub fn width(level: SimdLevel) -> usize {
+    match level {
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::Avx512 => 16,
+        _ => 8,
+    }
+}
 
 /// The boids as the kernel reads them: slots in the index's cell order, each array `len + PAD`
 /// long, axes in the kernel's order (a flat axis last: see [`Soa::d3`]).
@@ -333,17 +347,27 @@ impl<L: Lanes> Acc<L> {
     /// The sums by lane (the heading and speed sums only with `xtra`: else they are `+0.0`, as
     /// nothing was added to them).
     #[inline(always)]
-    fn finish(&self, xtra: bool, sep_all: bool) -> Raw8 {
-        let mut s = [[0.0f32; 8]; 13];
+    fn finish(&self, xtra: bool, sep_all: bool) -> Batch {
+        let mut s = [[0.0f32; 16]; 13];
         for k in 0..if xtra { 13 } else { 9 } {
-            s[k] = self.s[k].to_array();
+            self.s[k].store(&mut s[k]);
         }
-        let count = L::counts(self.n);
-        Raw8 {
-            count,
-            sep_count: if sep_all { count } else { L::counts(self.ns) },
-            s,
+        let mut count = [0u32; 16];
+        L::store_counts(self.n, &mut count);
+        let mut sep_count = count;
+        if !sep_all {
+            L::store_counts(self.ns, &mut sep_count);
         }
+        let mut out = [Raw8::default(); 2];
+        for (h, raw) in out.iter_mut().enumerate().take(L::W / 8) {
+            let r = 8 * h..8 * h + 8;
+            raw.count.copy_from_slice(&count[r.clone()]);
+            raw.sep_count.copy_from_slice(&sep_count[r.clone()]);
+            for k in 0..13 {
+                raw.s[k].copy_from_slice(&s[k][r.clone()]);
+            }
+        }
+        out
     }
 }
 
@@ -363,7 +387,7 @@ struct One<'a> {
 impl<L: Lanes> Source<L> for One<'_> {
     #[inline(always)]
     fn pos(&self, a: usize) -> L {
-        // SAFETY: the caller checked `j < len` (`hood8_runs`, `hood8_list`).
+        // SAFETY: the caller checked `j < len` (`hoods_runs`, `hoods_list`).
         L::splat(unsafe { *self.soa.p[a].get_unchecked(self.j) })
     }
     #[inline(always)]
@@ -533,10 +557,10 @@ pub fn kernel_size(axes: [usize; 3], period: Option<Vec3>) -> [f32; 3] {
 #[inline(always)]
 fn batch<L: Lanes>(soa: &Soa<'_>, spec: &Spec, size: [f32; 3], first: usize, n: usize) -> Ctx<L> {
     assert!(
-        n <= GROUP && first + GROUP <= soa.p[0].len(),
+        n <= L::W && first + L::W <= soa.p[0].len(),
         "kernel: a batch outside the arrays"
     );
-    // SAFETY: `first + 8 <= len` for every array (checked above; all nine have one length).
+    // SAFETY: `first + W <= len` for every array (checked above; all nine have one length).
     let at = |x: &[f32]| unsafe { L::load(x.as_ptr().add(first)) };
     let q = [at(soa.p[0]), at(soa.p[1]), at(soa.p[2])];
     let h = [at(soa.h[0]), at(soa.h[1]), at(soa.h[2])];
@@ -577,14 +601,14 @@ fn span<L: Lanes, const K: u8>(
 /// whatever else they include: every index kind, walk and single query gives the same bits.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn hood8_runs<L: Lanes, const K: u8>(
+fn hoods_runs<L: Lanes, const K: u8>(
     soa: &Soa<'_>,
     spec: &Spec,
     size: [f32; 3],
     first: usize,
     n: usize,
     runs: &[Run],
-) -> Raw8 {
+) -> Batch {
     let len = soa.len();
     let c = batch::<L>(soa, spec, size, first, n);
     let mut acc = Acc::<L>::new();
@@ -598,17 +622,17 @@ fn hood8_runs<L: Lanes, const K: u8>(
     acc.finish(K & XTRA != 0, K & SEP_ALL != 0)
 }
 
-/// [`hood8_runs`] over the candidate slots in `list` (ascending).
+/// [`hoods_runs`] over the candidate slots in `list` (ascending).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn hood8_list<L: Lanes, const K: u8>(
+fn hoods_list<L: Lanes, const K: u8>(
     soa: &Soa<'_>,
     spec: &Spec,
     size: [f32; 3],
     first: usize,
     n: usize,
     list: &[u32],
-) -> Raw8 {
+) -> Batch {
     let len = soa.len();
     let c = batch::<L>(soa, spec, size, first, n);
     let mut acc = Acc::<L>::new();
@@ -625,10 +649,10 @@ fn hood8_list<L: Lanes, const K: u8>(
 
 /// A runs kernel instance: `(soa, spec, size, first, n, runs)`: the boids in slots
 /// `first..first + n` (n <= 8) over the candidate runs; see [`runs_fn`].
-pub type RunsFn = fn(&Soa<'_>, &Spec, [f32; 3], usize, usize, &[Run]) -> Raw8;
+pub type RunsFn = fn(&Soa<'_>, &Spec, [f32; 3], usize, usize, &[Run]) -> Batch;
 
 /// A list kernel instance: `(soa, spec, size, first, n, list)`; see [`list_fn`].
-pub type ListFn = fn(&Soa<'_>, &Spec, [f32; 3], usize, usize, &[u32]) -> Raw8;
+pub type ListFn = fn(&Soa<'_>, &Spec, [f32; 3], usize, usize, &[u32]) -> Batch;
 
 macro_rules! instances {
     // `$feat`: the target features the instance is compiled with (checked by the caller's
@@ -641,7 +665,7 @@ macro_rules! instances {
             first: usize,
             n: usize,
             runs: &[Run],
-        ) -> Raw8 {
+        ) -> Batch {
             $(#[target_feature(enable = $feat)])?
             fn inner<const K: u8>(
                 soa: &Soa<'_>,
@@ -650,8 +674,8 @@ macro_rules! instances {
                 first: usize,
                 n: usize,
                 runs: &[Run],
-            ) -> Raw8 {
-                hood8_runs::<$L, K>(soa, spec, size, first, n, runs)
+            ) -> Batch {
+                hoods_runs::<$L, K>(soa, spec, size, first, n, runs)
             }
             #[allow(unused_unsafe)]
             // SAFETY: the level of this instance is chosen only when the CPU has its features
@@ -668,7 +692,7 @@ macro_rules! instances {
             first: usize,
             n: usize,
             list: &[u32],
-        ) -> Raw8 {
+        ) -> Batch {
             $(#[target_feature(enable = $feat)])?
             fn inner<const K: u8>(
                 soa: &Soa<'_>,
@@ -677,8 +701,8 @@ macro_rules! instances {
                 first: usize,
                 n: usize,
                 list: &[u32],
-            ) -> Raw8 {
-                hood8_list::<$L, K>(soa, spec, size, first, n, list)
+            ) -> Batch {
+                hoods_list::<$L, K>(soa, spec, size, first, n, list)
             }
             #[allow(unused_unsafe)]
             // SAFETY: as for the runs instance.
@@ -847,7 +871,7 @@ mod tests {
             }
             let mut e = [0.0f32; 3];
             for a in 0..3 {
-                e[a] = q[a] - pts[j][a];
+                e[a] = pts[j][a] - q[a];
                 if spec.period.is_some() {
                     let (half, sz) = (0.5 * size[a], size[a]);
                     e[a] = if e[a] > half {
@@ -868,9 +892,9 @@ mod tests {
             let seen = if spec.cos == f32::NEG_INFINITY {
                 true
             } else if spec.cos == 0.0 {
-                dot < 0.0
+                dot > 0.0
             } else {
-                dot * inv < -spec.cos
+                dot * inv > spec.cos
             };
             if !seen {
                 continue;
@@ -888,7 +912,7 @@ mod tests {
                     _ => e,
                 };
                 for a in 0..3 {
-                    acc[6 + a] += f[a];
+                    acc[6 + a] -= f[a];
                 }
             }
             if spec.heads {
@@ -900,9 +924,6 @@ mod tests {
                 let v = vel[j];
                 acc[12] += ((v[0] * v[0] + v[1] * v[1]) + v[2] * v[2]).sqrt();
             }
-        }
-        for a in 0..3 {
-            acc[a] = -acc[a];
         }
         r.s = acc;
         r
@@ -986,8 +1007,9 @@ mod tests {
                         level,
                     };
                     let bits = |r: &Raw| (r.count, r.sep_count, r.s.map(f32::to_bits));
-                    for first in [0usize, 13, 40, 292] {
-                        let m = (n - first).min(8);
+                    // A full batch (8 or 16 lanes), and batches the end of the boids cuts.
+                    for first in [0usize, 13, 40, 292, 287] {
+                        let m = (n - first).min(width(level));
                         let a = runs_fn(&spec, true)(&soa, &spec, size, first, m, &runs);
                         let b = runs_fn(&spec, true)(&soa, &spec, size, first, m, &one_run);
                         let c = list_fn(&spec, true)(&soa, &spec, size, first, m, &all);
@@ -996,10 +1018,10 @@ mod tests {
                             let alone =
                                 runs_fn(&spec, true)(&soa, &spec, size, first + l, 1, &runs);
                             for (what, got) in [
-                                ("runs", a.lane(l)),
-                                ("one run", b.lane(l)),
-                                ("list", c.lane(l)),
-                                ("alone", alone.lane(0)),
+                                ("runs", a[l / 8].lane(l % 8)),
+                                ("one run", b[l / 8].lane(l % 8)),
+                                ("list", c[l / 8].lane(l % 8)),
+                                ("alone", alone[0].lane(0)),
                             ] {
                                 assert_eq!(
                                     bits(&got),
@@ -1011,7 +1033,7 @@ mod tests {
                             checked += 1;
                         }
                         assert!(
-                            a.count[..m].iter().any(|&c| c > 3),
+                            a[0].count.iter().any(|&c| c > 3),
                             "the test should see neighbours"
                         );
                     }
