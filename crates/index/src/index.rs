@@ -317,6 +317,43 @@ impl Index {
     }
 }
 
+/// Slots `start..start + len` of the nine coordinate arrays (positions, velocities, headings).
+type Piece<'a> = [&'a mut [f32]; 9];
+
+/// Splits the nine arrays (`n` slots each) into pieces of `ch` slots and runs `fill(start,
+/// piece)` on each, in parallel on `exec`.
+fn fill_in_pieces(
+    exec: &dyn Exec,
+    mut rest: Vec<&mut [f32]>,
+    n: usize,
+    ch: usize,
+    fill: &(dyn Fn(usize, &mut Piece<'_>) + Sync),
+) {
+    let mut pieces: Vec<std::sync::Mutex<Piece<'_>>> = Vec::with_capacity(n.div_ceil(ch));
+    let mut start = 0;
+    while start < n {
+        let len = ch.min(n - start);
+        let mut piece: Vec<&mut [f32]> = Vec::with_capacity(9);
+        for r in rest.iter_mut() {
+            let (head, tail) = std::mem::take(r).split_at_mut(len);
+            piece.push(head);
+            *r = tail;
+        }
+        let piece: Piece<'_> = match piece.try_into() {
+            Ok(p) => p,
+            Err(_) => unreachable!("nine arrays"),
+        };
+        pieces.push(std::sync::Mutex::new(piece));
+        start += len;
+    }
+    exec.for_ranges(pieces.len(), 1, &|r: std::ops::Range<usize>| {
+        for c in r {
+            let mut p = pieces[c].lock().unwrap_or_else(|e| e.into_inner());
+            fill(c * ch, &mut p);
+        }
+    });
+}
+
 /// Copies `src[order[s]]` into `out[s]` for every slot, with `f` applied, in parallel for large
 /// flocks (on Rayon's current pool).
 pub fn permute<T: Copy + Send + Sync, U: Send + Default + Clone>(
@@ -400,7 +437,6 @@ impl Index {
         }
         let (pos, vel, heads) = (points.positions, points.velocities, points.headings);
         // One piece of every array per chunk of slots, so each call writes its own.
-        type Piece<'a> = [&'a mut [f32]; 9];
         let fill = |start: usize, p: &mut Piece<'_>| {
             for k in 0..p[0].len() {
                 let i = order[start + k] as usize;
@@ -415,45 +451,34 @@ impl Index {
             }
         };
         const CH: usize = 4096;
-        let mut pieces: Vec<std::sync::Mutex<Piece<'_>>> = Vec::with_capacity(n.div_ceil(CH));
-        {
-            let mut rest: Vec<&mut [f32]> = self
+        if n < PARALLEL_MIN {
+            // One piece, on this thread, without the lists below (a small world's step
+            // allocates nothing).
+            let [p0, p1, p2] = &mut self.p;
+            let [v0, v1, v2] = &mut self.v;
+            let [h0, h1, h2] = &mut self.h;
+            let mut piece: Piece<'_> = [
+                &mut p0[..n],
+                &mut p1[..n],
+                &mut p2[..n],
+                &mut v0[..n],
+                &mut v1[..n],
+                &mut v2[..n],
+                &mut h0[..n],
+                &mut h1[..n],
+                &mut h2[..n],
+            ];
+            fill(0, &mut piece);
+        } else {
+            let arrays: Vec<&mut [f32]> = self
                 .p
                 .iter_mut()
                 .chain(&mut self.v)
                 .chain(&mut self.h)
                 .map(|c| &mut c[..n])
                 .collect();
-            let mut start = 0;
-            while start < n {
-                let len = CH.min(n - start);
-                let mut piece: Vec<&mut [f32]> = Vec::with_capacity(9);
-                for r in rest.iter_mut() {
-                    let (head, tail) = std::mem::take(r).split_at_mut(len);
-                    piece.push(head);
-                    *r = tail;
-                }
-                let piece: Piece<'_> = match piece.try_into() {
-                    Ok(p) => p,
-                    Err(_) => unreachable!("nine arrays"),
-                };
-                pieces.push(std::sync::Mutex::new(piece));
-                start += len;
-            }
+            fill_in_pieces(exec, arrays, n, CH, &fill);
         }
-        if n < PARALLEL_MIN {
-            for (c, p) in pieces.iter_mut().enumerate() {
-                fill(c * CH, p.get_mut().unwrap_or_else(|e| e.into_inner()));
-            }
-        } else {
-            exec.for_ranges(pieces.len(), 1, &|r: std::ops::Range<usize>| {
-                for c in r {
-                    let mut p = pieces[c].lock().unwrap_or_else(|e| e.into_inner());
-                    fill(c * CH, &mut p);
-                }
-            });
-        }
-        drop(pieces);
         // A flat axis (every boid at the same coordinate: a plane lock) goes last and is
         // skipped by the kernel: its offsets are exactly zero.
         let flat = (0..3).rev().find(|&a| {

@@ -642,6 +642,14 @@ pub fn counting_sort_with(
         for c in 0..cells {
             cell_start[c + 1] += cell_start[c];
         }
+        if keys.is_sorted() {
+            // No boid changed cell since the last sort (the boids are stored in its order):
+            // the stable sort keeps every boid where it is.
+            for (i, o) in order.iter_mut().enumerate() {
+                *o = i as u32;
+            }
+            return;
+        }
         // `cell_start[c]` is the cursor of cell c; after the scatter it holds the end of c,
         // which is the start of c + 1: shift back by one.
         for (i, &k) in keys.iter().enumerate() {
@@ -760,6 +768,28 @@ mod tests {
             }
         }
         assert_eq!(cs[5000], keys.len() as u32);
+    }
+
+    /// Keys already in cell order (no boid changed cell) keep every point in place, and one
+    /// key out of order still sorts: the same result as sorting by key, stably.
+    #[test]
+    fn keys_in_order_keep_their_places_and_one_out_of_order_sorts() {
+        let mut keys: Vec<u32> = (0..1000u32).map(|i| i / 7).collect();
+        for swap in [false, true] {
+            if swap {
+                keys.swap(10, 900);
+            }
+            let (mut cs, mut order) = (Vec::new(), Vec::new());
+            counting_sort(&keys, 200, &mut cs, &mut order);
+            let mut expect: Vec<u32> = (0..keys.len() as u32).collect();
+            expect.sort_by_key(|&i| keys[i as usize]);
+            assert_eq!(order, expect, "swapped {swap}");
+            for c in 0..200 {
+                for s in cs[c]..cs[c + 1] {
+                    assert_eq!(keys[order[s as usize] as usize], c as u32);
+                }
+            }
+        }
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub(crate) use relations::external_steering;
 #[cfg(feature = "save")]
 pub(crate) use saved::SavedFlock;
 pub use spawn::{Spawn, SpawnKind, SpawnShape};
-pub(crate) use step::{StepFlock, StepInput, Stepped, prepare, step};
+pub(crate) use step::{StepFlock, StepInput, Stepped, period_of, prepare, step};
 
 use crate::error::{Error, invalid};
 use boids_core::math::look_rotation;

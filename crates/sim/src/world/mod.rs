@@ -27,7 +27,7 @@ pub const MAX_DT: f32 = 1.0;
 /// Who runs a world's steps: Rayon (a pool shared by the worlds of the same thread count, or
 /// Rayon's global pool), or a host's job system.
 pub(crate) enum Runner {
-    Rayon(boids_index::RayonExec, Option<Arc<rayon::ThreadPool>>),
+    Rayon(Arc<boids_index::RayonExec>, Option<Arc<rayon::ThreadPool>>),
     Host(Arc<dyn Exec>),
 }
 
@@ -142,6 +142,8 @@ pub struct World {
     level: SimdLevel,
     /// A step begun and not yet ended ([`World::step_begin`]).
     in_flight: Option<InFlight>,
+    /// A step's lists, reused from step to step.
+    step_buffers: step::StepBuffers,
 }
 
 impl Drop for World {
@@ -194,7 +196,7 @@ impl World {
                 } else {
                     None
                 };
-                Runner::Rayon(boids_index::RayonExec::new(pool.clone()), pool)
+                Runner::Rayon(Arc::new(boids_index::RayonExec::new(pool.clone())), pool)
             }
         };
         Ok(World {
@@ -209,6 +211,7 @@ impl World {
             runner,
             level,
             in_flight: None,
+            step_buffers: Default::default(),
         })
     }
 
@@ -589,6 +592,17 @@ impl World {
         }
     }
 
+    /// [`World::in_pool`] for work over `n` boids: on the calling thread when `n` is below
+    /// [`crate::PARALLEL_MIN`] (the loops run serially then, and waking the pool costs more
+    /// than the work).
+    fn in_pool_for<R: Send>(&self, n: usize, f: impl FnOnce() -> R + Send) -> R {
+        if n < crate::PARALLEL_MIN {
+            f()
+        } else {
+            self.in_pool(f)
+        }
+    }
+
     /// Copies a flock's positions, in id order, into `out` (see [`Flock::read_positions`]);
     /// returns the number written. `out` must hold every boid. Allowed while a step is in
     /// flight: it reads the state before the step.
@@ -600,7 +614,7 @@ impl World {
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
         let exec = self.read_exec();
-        self.in_pool(|| f.read_positions_with(&*exec, out));
+        self.in_pool_for(f.len(), || f.read_positions_with(&*exec, out));
         Ok(f.len())
     }
 
@@ -613,7 +627,7 @@ impl World {
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
         let exec = self.read_exec();
-        self.in_pool(|| f.read_velocities_with(&*exec, out));
+        self.in_pool_for(f.len(), || f.read_velocities_with(&*exec, out));
         Ok(f.len())
     }
 
@@ -622,7 +636,7 @@ impl World {
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
         let exec = self.read_exec();
-        self.in_pool(|| f.read_ids_with(&*exec, out));
+        self.in_pool_for(f.len(), || f.read_ids_with(&*exec, out));
         Ok(f.len())
     }
 
@@ -632,7 +646,7 @@ impl World {
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
         let exec = self.read_exec();
-        self.in_pool(|| f.write_orientations_with(&*exec, out));
+        self.in_pool_for(f.len(), || f.write_orientations_with(&*exec, out));
         Ok(f.len())
     }
 
@@ -650,7 +664,7 @@ impl World {
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
         let exec = self.read_exec();
-        self.in_pool(|| f.write_matrices_with(&*exec, scale, out));
+        self.in_pool_for(f.len(), || f.write_matrices_with(&*exec, scale, out));
         Ok(f.len())
     }
 
@@ -679,7 +693,9 @@ impl World {
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
         let exec = self.read_exec();
-        self.in_pool(|| f.write_matrices_transformed_with(&*exec, transform, scale, out));
+        self.in_pool_for(f.len(), || {
+            f.write_matrices_transformed_with(&*exec, transform, scale, out)
+        });
         Ok(f.len())
     }
 }

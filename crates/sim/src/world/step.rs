@@ -14,7 +14,11 @@ use crate::fnv::Fnv1a;
 use crate::world::{FlockId, MAX_DT};
 use boids_core::Vec3;
 use boids_index::{Exec, PARALLEL_MIN};
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, LazyLock, Mutex, OnceLock};
+
+/// What a flock's state is while a synchronous step holds it (never read: the world is
+/// borrowed for the whole step). One shared empty state, so holding it allocates nothing.
+static PARKED: LazyLock<Arc<Boids>> = LazyLock::new(|| Arc::new(Boids::default()));
 
 /// One flock in a step's job.
 struct JobFlock {
@@ -30,6 +34,10 @@ struct JobFlock {
     /// The level of detail's step multiple.
     every: f32,
     result: Option<Stepped>,
+    /// The next state is being written into this state's position, velocity and heading
+    /// buffers (a synchronous step: nothing can read the state meanwhile); the index holds
+    /// the only other copy of them.
+    reused: bool,
 }
 
 /// A step's work, moved out of the world while it runs.
@@ -41,6 +49,47 @@ pub(crate) struct Job {
     obstacles: Arc<[boids_core::Placed]>,
     relations: Vec<Relation>,
     flocks: Vec<JobFlock>,
+    /// [`World::step`] (not [`World::step_begin`]): no reader can see the state meanwhile.
+    sync: bool,
+    /// Which flocks' indices the step needs, by slot.
+    needed: Vec<bool>,
+    /// Each flock's steering from other flocks (empty without relations).
+    externals: Vec<Vec<Vec3>>,
+}
+
+/// A step's lists, kept by the world between steps so a step reuses them (a small world's
+/// step allocates nothing once they have their sizes).
+#[derive(Default)]
+pub(crate) struct StepBuffers {
+    flocks: Vec<JobFlock>,
+    relations: Vec<Relation>,
+    needed: Vec<bool>,
+    externals: Vec<Vec<Vec3>>,
+}
+
+impl JobFlock {
+    /// In a synchronous step, once the index holds the boids: hands this state's position,
+    /// velocity and heading buffers to the step for the next state (dropping the spare ones),
+    /// so no second copy of them is kept between steps. Only where the index's copy restores
+    /// them exactly if the step fails (no wrapping space, whose index holds wrapped positions)
+    /// and nothing else holds the state (a snapshot, say).
+    fn reuse_buffers(&mut self) {
+        let n = self.st.ids.len();
+        if crate::flock::period_of(&self.setup.params.bounds).is_some() {
+            return;
+        }
+        let Some(b) = Arc::get_mut(&mut self.st) else {
+            return;
+        };
+        if b.positions.len() != n || b.velocities.len() != n || b.headings.len() != n {
+            return;
+        }
+        let spare = &mut self.work.spare;
+        spare.positions = std::mem::take(&mut b.positions);
+        spare.velocities = std::mem::take(&mut b.velocities);
+        spare.headings = std::mem::take(&mut b.headings);
+        self.reused = true;
+    }
 }
 
 impl Job {
@@ -49,38 +98,41 @@ impl Job {
         for f in self.flocks.iter_mut().filter(|f| f.needed) {
             prepare(exec, &f.setup.params, &f.st, &mut f.work);
         }
+        if self.sync {
+            for f in self.flocks.iter_mut().filter(|f| f.moving) {
+                f.reuse_buffers();
+            }
+        }
         // Steering from other flocks, read from their indices only (the state before this
         // step).
-        let externals: Vec<Vec<Vec3>> = self
-            .flocks
-            .iter()
-            .map(|f| {
-                if !f.moving {
-                    return Vec::new();
-                }
-                let others: Vec<(&Relation, &boids_index::Index)> = self
-                    .relations
-                    .iter()
-                    .filter(|r| r.from == f.id)
-                    .filter_map(|r| {
-                        self.flocks
-                            .iter()
-                            .find(|o| o.id == r.to)
-                            .map(|o| (r, &o.work.index))
-                    })
-                    .collect();
-                if others.is_empty() {
-                    Vec::new()
-                } else {
-                    crate::flock::external_steering(
-                        exec,
-                        &f.work.index,
-                        f.setup.params.max_speed,
-                        &others,
-                    )
-                }
-            })
-            .collect();
+        let mut externals = std::mem::take(&mut self.externals);
+        externals.clear();
+        externals.extend(self.flocks.iter().map(|f| {
+            if !f.moving {
+                return Vec::new();
+            }
+            let others: Vec<(&Relation, &boids_index::Index)> = self
+                .relations
+                .iter()
+                .filter(|r| r.from == f.id)
+                .filter_map(|r| {
+                    self.flocks
+                        .iter()
+                        .find(|o| o.id == r.to)
+                        .map(|o| (r, &o.work.index))
+                })
+                .collect();
+            if others.is_empty() {
+                Vec::new()
+            } else {
+                crate::flock::external_steering(
+                    exec,
+                    &f.work.index,
+                    f.setup.params.max_speed,
+                    &others,
+                )
+            }
+        }));
         for (f, external) in self.flocks.iter_mut().zip(&externals) {
             if f.moving {
                 let input = StepInput {
@@ -95,6 +147,25 @@ impl Job {
                 f.result = Some(step(&f.setup, &f.st, &mut f.work, &input));
             }
         }
+        self.externals = externals;
+    }
+}
+
+/// A failed synchronous step that was writing into the state's own buffers
+/// ([`JobFlock::reuse_buffers`]): the positions, velocities and headings back from the index's
+/// copy (exact: no wrapping space), in storage order.
+fn restore_from_index(st: &mut Arc<Boids>, index: &boids_index::Index) {
+    let b = Arc::get_mut(st).expect("a reused state is held by its flock alone");
+    let n = b.ids.len();
+    for v in [&mut b.positions, &mut b.velocities, &mut b.headings] {
+        v.clear();
+        v.resize(n, Vec3::ZERO);
+    }
+    for (s, &i) in index.order().iter().enumerate() {
+        let i = i as usize;
+        b.positions[i] = index.position(s);
+        b.velocities[i] = index.velocity_at(s);
+        b.headings[i] = index.heading_at(s);
     }
 }
 
@@ -152,19 +223,26 @@ impl World {
             return;
         }
         let exec = self.runner.exec();
+        let total: usize = self.flocks.iter().map(|(_, f)| f.len()).sum();
         let flocks = &mut self.flocks;
-        self.runner.install(&mut || {
+        let mut build = || {
             for (_, f) in flocks.iter_mut() {
                 f.prepare(&*exec);
             }
-        });
+        };
+        if total < PARALLEL_MIN {
+            // Small worlds build on the calling thread, as they step.
+            build();
+        } else {
+            self.runner.install(&mut build);
+        }
     }
 
     /// Advances every flock by `dt` seconds (`0 < dt <= 1`, finite). Every boid reads the
     /// snapshot of the previous step only. The same bits as [`World::step_begin`] then
     /// [`World::step_end`].
     pub fn step(&mut self, dt: f32) -> Result<(), Error> {
-        let mut job = self.begin(dt)?;
+        let mut job = self.begin(dt, true)?;
         let total: usize = job.flocks.iter().map(|f| f.st.ids.len()).sum();
         let exec = self.runner.exec();
         let panic = if total < PARALLEL_MIN {
@@ -185,7 +263,7 @@ impl World {
     /// file), and each read sees the state before the step; every change (`&mut self` method)
     /// is refused with [`Error::Busy`]. Dropping the world waits for the step.
     pub fn step_begin(&mut self, dt: f32) -> Result<(), Error> {
-        let job = self.begin(dt)?;
+        let job = self.begin(dt, false)?;
         let slot: Slot = Arc::new((Mutex::new(None), Condvar::new()));
         let exec = self.runner.exec();
         let done = Arc::clone(&slot);
@@ -241,8 +319,9 @@ impl World {
         }
     }
 
-    /// The bookkeeping before a step, then the job: each flock's working state taken out.
-    fn begin(&mut self, dt: f32) -> Result<Job, Error> {
+    /// The bookkeeping before a step, then the job: each flock's working state taken out, and
+    /// its state shared (a step in flight) or taken too (`sync`: [`World::step`]).
+    fn begin(&mut self, dt: f32, sync: bool) -> Result<Job, Error> {
         self.idle()?;
         if !(dt.is_finite() && dt > 0.0 && dt <= MAX_DT) {
             return Err(invalid(format!(
@@ -253,12 +332,19 @@ impl World {
         let step = self.steps;
         let observer = self.observer;
         let flocks = &mut self.flocks;
-        let relations: Vec<Relation> = self
-            .relations
-            .iter()
-            .filter(|r| flocks.contains(r.from) && flocks.contains(r.to))
-            .copied()
-            .collect();
+        let StepBuffers {
+            flocks: mut job_flocks,
+            mut relations,
+            mut needed,
+            externals,
+        } = std::mem::take(&mut self.step_buffers);
+        relations.clear();
+        relations.extend(
+            self.relations
+                .iter()
+                .filter(|r| flocks.contains(r.from) && flocks.contains(r.to))
+                .copied(),
+        );
         for (id, f) in flocks.iter_mut() {
             let k = id.index;
             // The goal-swarm tutorial's goal: a flock-level draw, keyed by (seed, slot, step)
@@ -304,7 +390,8 @@ impl World {
         }
         let moving = |f: &Flock| f.active && !f.asleep;
         // Indices: of every flock that moves, and of every flock a moving flock reacts to.
-        let mut needed = vec![false; flocks.slot_count()];
+        needed.clear();
+        needed.resize(flocks.slot_count(), false);
         for (id, f) in flocks.iter() {
             needed[id.index as usize] = moving(f);
         }
@@ -313,11 +400,15 @@ impl World {
                 needed[r.to.index as usize] = true;
             }
         }
-        let mut job_flocks = Vec::new();
+        job_flocks.clear();
         for (id, f) in flocks.iter_mut() {
             job_flocks.push(JobFlock {
                 id,
-                st: Arc::clone(&f.st),
+                st: if sync {
+                    std::mem::replace(&mut f.st, Arc::clone(&PARKED))
+                } else {
+                    Arc::clone(&f.st)
+                },
                 work: f.work.take().expect("no step in flight"),
                 setup: StepFlock {
                     params: f.params,
@@ -330,6 +421,7 @@ impl World {
                 needed: needed[id.index as usize],
                 every: f.params.update_every.max(1) as f32,
                 result: None,
+                reused: false,
             });
         }
         Ok(Job {
@@ -340,6 +432,9 @@ impl World {
             obstacles: Arc::clone(&self.live_obstacles),
             relations,
             flocks: job_flocks,
+            sync,
+            needed,
+            externals,
         })
     }
 
@@ -352,7 +447,15 @@ impl World {
             Runner::Rayon(..) => None,
         };
         let panic = panic.or(fault);
-        for jf in job.flocks {
+        let Job {
+            flocks: mut job_flocks,
+            relations,
+            needed,
+            mut externals,
+            sync,
+            ..
+        } = job;
+        for jf in job_flocks.drain(..) {
             let f = self
                 .flocks
                 .get_mut(jf.id)
@@ -361,18 +464,33 @@ impl World {
                 st,
                 mut work,
                 result,
+                reused,
                 ..
             } = jf;
-            drop(st);
+            if sync {
+                // The state comes back from the job.
+                f.st = st;
+            } else {
+                drop(st);
+            }
             if panic.is_some() {
+                if reused {
+                    restore_from_index(&mut f.st, &work.index);
+                }
                 work.prepared = false;
             } else if let Some(stepped) = result {
-                let old = std::mem::replace(&mut f.st, Arc::new(stepped.next));
-                // The buffers of the state before, for the next step to write into (unless a
-                // reader still holds them). Its ids and ranks become the buffers the next
-                // `prepare` sorts into (this step's sorted ones moved into the new state): two
-                // copies of them, not three. Its id-order views are stale: dropped.
-                let mut spare = Arc::try_unwrap(old).unwrap_or_default();
+                // The state before gives its place (its allocation too, when nothing else
+                // holds it) to the next. Its buffers are for the next step to write into
+                // (unless a reader still holds them); its ids and ranks become the buffers the
+                // next `prepare` sorts into (this step's sorted ones moved into the new state):
+                // two copies of them, not three. Its id-order views are stale: dropped.
+                let mut spare = match Arc::get_mut(&mut f.st) {
+                    Some(b) => std::mem::replace(b, stepped.next),
+                    None => {
+                        let old = std::mem::replace(&mut f.st, Arc::new(stepped.next));
+                        Arc::try_unwrap(old).unwrap_or_default()
+                    }
+                };
                 work.ids_sorted = std::mem::take(&mut spare.ids);
                 work.rank_sorted = std::mem::take(&mut spare.rank);
                 spare.id_slots = OnceLock::new();
@@ -382,6 +500,13 @@ impl World {
             }
             f.work = Some(work);
         }
+        externals.clear();
+        self.step_buffers = StepBuffers {
+            flocks: job_flocks,
+            relations,
+            needed,
+            externals,
+        };
         if let Some(p) = panic {
             return Err(Error::Internal(format!("the step failed: {p}")));
         }
@@ -413,7 +538,7 @@ impl Runner {
     /// The executor the step's loops run on.
     pub(crate) fn exec(&self) -> Arc<dyn Exec> {
         match self {
-            Runner::Rayon(e, _) => Arc::new(e.clone()),
+            Runner::Rayon(e, _) => Arc::clone(e) as Arc<dyn Exec>,
             Runner::Host(e) => Arc::clone(e),
         }
     }
