@@ -53,6 +53,12 @@ pub(crate) trait Lanes: Copy {
     fn lt(self, o: Self) -> Self::M;
     /// `self > o` (false when either is NaN).
     fn gt(self, o: Self) -> Self::M;
+    /// `self > o` in the lanes of `m`, false elsewhere (one masked compare where the
+    /// instruction set has them).
+    #[inline(always)]
+    fn gt_in(self, o: Self, m: Self::M) -> Self::M {
+        Self::and(m, self.gt(o))
+    }
     /// `self` where `m`, `+0.0` elsewhere.
     fn keep(self, m: Self::M) -> Self;
     /// `a` where `m`, `b` elsewhere.
@@ -476,6 +482,10 @@ mod x86 {
         #[inline(always)]
         fn gt(self, o: Self) -> __mmask16 {
             avx!(_mm512_cmp_ps_mask::<_CMP_GT_OQ>(self.0, o.0))
+        }
+        #[inline(always)]
+        fn gt_in(self, o: Self, m: __mmask16) -> __mmask16 {
+            avx!(_mm512_mask_cmp_ps_mask::<_CMP_GT_OQ>(m, self.0, o.0))
         }
         #[inline(always)]
         fn keep(self, m: __mmask16) -> Self {
