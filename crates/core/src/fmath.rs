@@ -55,8 +55,24 @@ pub fn cbrt64(x: f64) -> f64 {
 
 /// Euclidean remainder: `x mod m` in `[0, m)` for `m > 0` (the remainder itself is exact;
 /// adding `m` to a negative one rounds).
+///
+/// Within one period of `[0, m)` (a wrapped position after a step) no division is needed, and
+/// the result is the same bits: `fmod` of `x` in `[0, m)` is `x`, in `[m, 2m)` it is `x - m`
+/// (exact there: the two are within a factor of 2), and in `(-m, 0)` it is `x`, to which `m`
+/// is added as below.
 #[inline]
 pub fn rem_euclid(x: f32, m: f32) -> f32 {
+    if m > 0.0 && m < f32::INFINITY {
+        if (0.0..m).contains(&x) {
+            return x;
+        }
+        if x >= m && x < m + m {
+            return x - m;
+        }
+        if x < 0.0 && x > -m {
+            return x + m;
+        }
+    }
     let r = libm::fmodf(x, m);
     if r < 0.0 { r + m.abs() } else { r }
 }
@@ -70,6 +86,47 @@ pub fn to_radians(deg: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The remainder's shortcuts give `fmod`'s bits: every float of a few periods around 0 for
+    /// moduli of several sizes (small, awkward, large), the ends of each range, and zeros.
+    #[test]
+    fn rem_euclid_shortcuts_give_fmods_bits() {
+        let slow = |x: f32, m: f32| {
+            let r = libm::fmodf(x, m);
+            if r < 0.0 { r + m.abs() } else { r }
+        };
+        let mut checked = 0u64;
+        for m in [
+            1.0f32,
+            0.7,
+            3.0,
+            100.0,
+            1e-3,
+            123_456.79,
+            f32::MIN_POSITIVE,
+            3.4e38,
+        ] {
+            let mut xs = vec![0.0f32, -0.0, m, -m, m + m, -(m + m), 3.0 * m];
+            for k in [-2.5f32, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 2.5] {
+                let c = k * m;
+                let mut x = c;
+                for _ in 0..20_000 {
+                    xs.push(x);
+                    xs.push(-x);
+                    x = f32::from_bits(x.to_bits() + 1);
+                }
+            }
+            for &x in xs.iter().filter(|x| x.is_finite()) {
+                assert_eq!(
+                    rem_euclid(x, m).to_bits(),
+                    slow(x, m).to_bits(),
+                    "{x} mod {m}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 1_000_000);
+    }
 
     #[test]
     fn known_values() {

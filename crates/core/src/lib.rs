@@ -51,5 +51,5 @@ pub use params::{
     ObstacleAvoidance, ParamError, PlaneLock, SeparationMode, Target, TargetRelocation, Weights,
 };
 pub use rng::Rng;
-pub use rules::{BoidState, Derived, Env, Extra, Neighbourhood, fov_cos, step_boid};
+pub use rules::{BoidState, Derived, Env, Extra, Neighbourhood, fov_cos, step_boid, wander};
 pub use table::CEnum;

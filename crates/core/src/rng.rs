@@ -32,7 +32,7 @@ impl Rng {
         }
     }
 
-    #[cold]
+    #[inline]
     fn seed_state(&mut self, (seed, id, step, stream): (u64, u32, u64, u32)) {
         let mut s = mix(seed ^ 0x9e37_79b9_7f4a_7c15);
         s = mix(s ^ u64::from(id).wrapping_mul(0xd1b5_4a32_d192_ed03));

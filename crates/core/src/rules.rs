@@ -381,6 +381,26 @@ fn unit_and_length(v: Vec3) -> (Option<Vec3>, f32) {
     }
 }
 
+/// Reynolds wander: a target on a circle ahead, jittered a little every step (the boid's first
+/// random draw). From the boid's heading and its wander target, the rule's vector and the next
+/// wander target. (`step_boid` and the eight-boid path both call it.)
+pub fn wander(
+    heading: Vec3,
+    target: Vec3,
+    p: &FlockParams,
+    rng: &mut Rng,
+    dt: f32,
+) -> (Vec3, Vec3) {
+    let jitter = rng.unit_vector() * (p.wander_jitter * dt);
+    let mut on = p.plane.apply(target + jitter);
+    if on == Vec3::ZERO {
+        on = heading;
+    }
+    let next = normalize_or_zero(on) * p.wander_radius;
+    let m = p.plane.apply(heading * p.wander_distance + next);
+    (m, next)
+}
+
 /// The next state of one boid. Pure: the same inputs give the same bits.
 ///
 /// Never returns a non-finite state: if arithmetic overflows (absurd but accepted weights), the
@@ -458,16 +478,8 @@ pub fn step_boid(
     let push = bounds_push(&p.bounds, own.position);
     rules.bounds = Part::new(w.bounds, push, push != Vec3::ZERO);
     if w.wander != 0.0 {
-        // Reynolds wander: a target on a circle ahead, jittered a little every step.
-        let jitter = rng.unit_vector() * (p.wander_jitter * dt);
-        let mut on = p.plane.apply(extra.wander + jitter);
-        if on == Vec3::ZERO {
-            on = own.heading;
-        }
-        extra.wander = normalize_or_zero(on) * p.wander_radius;
-        let m = p
-            .plane
-            .apply(own.heading * p.wander_distance + extra.wander);
+        let m;
+        (m, extra.wander) = wander(own.heading, extra.wander, p, rng, dt);
         rules.wander = Part::new(w.wander, m, true);
     }
     if w.path != 0.0

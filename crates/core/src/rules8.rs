@@ -301,22 +301,22 @@ impl Hoods8 {
 
 /// Whether [`step_boids8`] gives exactly what [`step_boid`] gives for these params and
 /// environment, for every boid whose neighbourhood has no external steering: a weighted sum,
-/// the acceleration integrator, soft-box, soft-sphere or no bounds, and nothing that draws a
-/// random number or needs a target, a path, wander, obstacles, a floor (a heightfield) or
-/// smoothing state.
+/// the acceleration integrator, soft-box, soft-sphere, wrapping or no bounds, wander (its
+/// vectors worked out per boid by [`crate::wander`], the one random draw), and nothing
+/// else that draws a random number or needs a target, a path, obstacles, a floor (a
+/// heightfield) or smoothing state.
 pub fn fast_rules_apply(p: &FlockParams, env: &Env<'_>) -> bool {
     let w = &p.weights;
     p.combine == Combine::WeightedSum
         && p.integrator == Integrator::Acceleration
         && matches!(
             p.bounds,
-            Bounds::None | Bounds::SoftBox { .. } | Bounds::SoftSphere { .. }
+            Bounds::None | Bounds::SoftBox { .. } | Bounds::SoftSphere { .. } | Bounds::Wrap { .. }
         )
         && p.speed_change_probability <= 0.0
         && p.rule_probability >= 1.0
         && p.cohesion_smooth_time <= 0.0
         && (p.target.is_none() || env.target.is_none())
-        && w.wander == 0.0
         && w.path == 0.0
         && (env.obstacles.is_empty()
             || p.obstacle_avoidance == ObstacleAvoidance::None
@@ -380,32 +380,41 @@ fn bounds_push(b: &Bounds, p: V8) -> V8 {
 /// has it, else for the build's baseline (two four-lane halves on x86-64). The same
 /// operations either way, so the same bits.
 #[inline]
-pub fn step_boids8_on(wide: bool, own: &States8, n: &Hoods8, p: &FlockParams, dt: f32) -> States8 {
+pub fn step_boids8_on(
+    wide: bool,
+    own: &States8,
+    n: &Hoods8,
+    wander: &V8,
+    p: &FlockParams,
+    dt: f32,
+) -> States8 {
     #[cfg(target_arch = "x86_64")]
     if wide && std::arch::is_x86_feature_detected!("avx2") {
         #[expect(unsafe_code, reason = "the measured hot loop's AVX2 instance")]
         // SAFETY: the CPU has AVX2 (detected just above), all the instance needs.
-        return unsafe { step_boids8_avx2(own, n, p, dt) };
+        return unsafe { step_boids8_avx2(own, n, wander, p, dt) };
     }
     let _ = wide;
-    step_boids8(own, n, p, dt)
+    step_boids8(own, n, wander, p, dt)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn step_boids8_avx2(own: &States8, n: &Hoods8, p: &FlockParams, dt: f32) -> States8 {
-    step_boids8_impl(own, n, p, dt)
+fn step_boids8_avx2(own: &States8, n: &Hoods8, wander: &V8, p: &FlockParams, dt: f32) -> States8 {
+    step_boids8_impl(own, n, wander, p, dt)
 }
 
 /// [`step_boid`] for eight boids at once, for params where [`fast_rules_apply`] holds and
-/// neighbourhoods without external steering. Lane `l` of the result is, bit for bit, what
-/// `step_boid` returns for lane `l` (extra state untouched).
-pub fn step_boids8(own: &States8, n: &Hoods8, p: &FlockParams, dt: f32) -> States8 {
-    step_boids8_impl(own, n, p, dt)
+/// neighbourhoods without external steering. `wander`: each lane's wander vector, from
+/// [`crate::rules::wander`] (ignored when the wander weight is 0). Lane `l` of the result is,
+/// bit for bit, what `step_boid` returns for lane `l` (extra state untouched: the wander
+/// target is the caller's, from the same call).
+pub fn step_boids8(own: &States8, n: &Hoods8, wander: &V8, p: &FlockParams, dt: f32) -> States8 {
+    step_boids8_impl(own, n, wander, p, dt)
 }
 
 #[inline(always)]
-fn step_boids8_impl(own: &States8, n: &Hoods8, p: &FlockParams, dt: f32) -> States8 {
+fn step_boids8_impl(own: &States8, n: &Hoods8, wander: &V8, p: &FlockParams, dt: f32) -> States8 {
     debug_assert_eq!(p.combine, Combine::WeightedSum);
     debug_assert_eq!(p.integrator, Integrator::Acceleration);
     let w = &p.weights;
@@ -440,6 +449,7 @@ fn step_boids8_impl(own: &States8, n: &Hoods8, p: &FlockParams, dt: f32) -> Stat
         (w.alignment, alignment),
         (w.cohesion, cohesion),
         (w.bounds, push),
+        (w.wander, *wander),
     ] {
         if weight != 0.0 {
             // glam's `f32 * Vec3`: each component `w * m`.
@@ -459,6 +469,17 @@ fn step_boids8_impl(own: &States8, n: &Hoods8, p: &FlockParams, dt: f32) -> Stat
     let speed = len.map(|x| x.clamp(p.min_speed, p.max_speed));
     let velocity = h.scale(speed).plane(p.plane);
     let mut position = (own.position + velocity.scale(dtv)).plane(p.plane);
+    if let Bounds::Wrap { min, max } = p.bounds {
+        // Lane by lane (`Period::wrap`: a floating remainder).
+        let period = crate::math::Period::new(min, max);
+        for l in 0..LANES {
+            let q = Vec3::new(position.0[0].0[l], position.0[1].0[l], position.0[2].0[l]);
+            let w = period.wrap(q);
+            for k in 0..3 {
+                position.0[k].0[l] = w[k];
+            }
+        }
+    }
     let mut velocity = velocity;
     // The world's hard wall at ±MAX_MAGNITUDE (`clamp_into`), then the velocity clamp.
     let (lo, hi) = (F8::splat(-MAX_MAGNITUDE), F8::splat(MAX_MAGNITUDE));

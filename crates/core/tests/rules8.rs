@@ -67,8 +67,19 @@ fn params(g: &mut Gen) -> FlockParams {
     p.min_speed = g.pick(&[0.0, 2.0, 5.0]);
     p.max_speed = p.min_speed + g.pick(&[0.0, 3.0, 1e9]);
     p.plane = g.pick(&[PlaneLock::None, PlaneLock::XY, PlaneLock::XZ]);
-    p.bounds = match g.next() % 4 {
+    // Wander (its jitter, radius and distance as the torus2d scenario and wilder).
+    if g.next().is_multiple_of(3) {
+        p.weights.wander = g.pick(&[0.055, 1.0, -2.0]);
+        p.wander_radius = g.pick(&[1.0, 0.5, 0.0]);
+        p.wander_distance = g.pick(&[0.0, 2.0]);
+        p.wander_jitter = g.pick(&[1000.0, 0.2, 0.0]);
+    }
+    p.bounds = match g.next() % 5 {
         0 => Bounds::None,
+        4 => Bounds::Wrap {
+            min: Vec3::new(-10.0, -7.0, -10.0),
+            max: g.pick(&[Vec3::new(10.0, 7.0, 10.0), Vec3::splat(0.5)]),
+        },
         1 => Bounds::SoftSphere {
             centre: Vec3::new(1.0, -2.0, 0.5),
             radius: g.pick(&[8.0, 0.5]),
@@ -108,6 +119,8 @@ fn neighbourhood(g: &mut Gen) -> Neighbourhood {
 
 fn state(g: &mut Gen) -> BoidState {
     let mut b = BoidState::new(g.vec(), g.vec());
+    let v = g.vec();
+    b.extra.wander = g.pick(&[Vec3::ZERO, Vec3::X, v]);
     if g.next().is_multiple_of(5) {
         b.heading = Vec3::new(0.0, 0.0, 1.0); // a heading kept from before a stop
         b.velocity = Vec3::ZERO;
@@ -146,15 +159,33 @@ fn eight_lanes_give_step_boids_bits() {
             states.push(b);
             ns.push(n);
         }
-        let next = step_boids8(&own, &hoods, &p, dt);
+        // Wander, lane by lane, with the draw step_boid makes for that lane.
+        let mut wander = V8::default();
+        let mut targets = [Vec3::ZERO; LANES];
+        if p.weights.wander != 0.0 {
+            for l in 0..LANES {
+                let (m, next) = boids_core::wander(
+                    states[l].heading,
+                    states[l].extra.wander,
+                    &p,
+                    &mut Rng::keyed(1, l as u32, 0, 0),
+                    dt,
+                );
+                for a in 0..3 {
+                    wander.0[a].0[l] = m[a];
+                }
+                targets[l] = next;
+            }
+        }
+        let next = step_boids8(&own, &hoods, &wander, &p, dt);
         // The AVX2 instance (where the CPU has it) and the baseline one agree bit for bit.
         assert_eq!(
-            step_boids8_on(true, &own, &hoods, &p, dt),
+            step_boids8_on(true, &own, &hoods, &wander, &p, dt),
             next,
             "case {case}"
         );
         assert_eq!(
-            step_boids8_on(false, &own, &hoods, &p, dt),
+            step_boids8_on(false, &own, &hoods, &wander, &p, dt),
             next,
             "case {case}"
         );
@@ -168,6 +199,13 @@ fn eight_lanes_give_step_boids_bits() {
                 dt,
             );
             let got = next.get(l);
+            if p.weights.wander != 0.0 {
+                assert_eq!(
+                    bits(targets[l]),
+                    bits(want.extra.wander),
+                    "case {case}, lane {l}: the wander target"
+                );
+            }
             assert_eq!(
                 (bits(got.position), bits(got.velocity), bits(got.heading)),
                 (bits(want.position), bits(want.velocity), bits(want.heading)),
@@ -231,16 +269,6 @@ fn what_the_eight_lanes_do_not_cover_is_refused() {
             },
         ),
         (
-            "wrap",
-            FlockParams {
-                bounds: Bounds::Wrap {
-                    min: Vec3::ZERO,
-                    max: Vec3::ONE,
-                },
-                ..ok
-            },
-        ),
-        (
             "turn back",
             FlockParams {
                 bounds: Bounds::TurnBack {
@@ -268,16 +296,6 @@ fn what_the_eight_lanes_do_not_cover_is_refused() {
             "smooth",
             FlockParams {
                 cohesion_smooth_time: 0.5,
-                ..ok
-            },
-        ),
-        (
-            "wander",
-            FlockParams {
-                weights: Weights {
-                    wander: 1.0,
-                    ..ok.weights
-                },
                 ..ok
             },
         ),

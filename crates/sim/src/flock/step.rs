@@ -11,7 +11,7 @@
 
 use super::{Boids, Flock, RULE_STREAM, Work};
 use boids_core::FlockParams;
-use boids_core::rules8::{fast_rules_apply, step_boids8_on};
+use boids_core::rules8::{LANES, V8, fast_rules_apply, step_boids8_on};
 use boids_core::{
     AlignmentMode, BoidState, Bounds, Env, Extra, Neighbourhood, Rng, Vec3, step_boid,
 };
@@ -272,11 +272,37 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
                     });
                     if simple {
                         let own = index.states8(s0, len);
-                        let next = step_boids8_on(wide, &own, hoods, params, input.dt);
+                        // Wander, boid by boid (its random draw is keyed by the boid's id):
+                        // the rule's vectors for the eight lanes and the next targets.
+                        let mut wander = V8::default();
+                        let mut targets = [Vec3::ZERO; LANES];
+                        if params.weights.wander != 0.0 {
+                            for l in 0..len {
+                                let s = s0 + l;
+                                let extra = extras.get(s).copied().unwrap_or_default();
+                                let mut rng =
+                                    Rng::keyed(input.seed, ids[s], input.step, RULE_STREAM);
+                                let (m, next) = boids_core::wander(
+                                    index.heading_at(s),
+                                    extra.wander,
+                                    params,
+                                    &mut rng,
+                                    input.dt,
+                                );
+                                for a in 0..3 {
+                                    wander.0[a].0[l] = m[a];
+                                }
+                                targets[l] = next;
+                            }
+                        }
+                        let next = step_boids8_on(wide, &own, hoods, &wander, params, input.dt);
                         for l in 0..len {
                             let s = s0 + l;
                             let mut b = next.get(l);
                             b.extra = extras.get(s).copied().unwrap_or_default();
+                            if params.weights.wander != 0.0 {
+                                b.extra.wander = targets[l];
+                            }
                             out.set(s - first, &b);
                         }
                     } else {
