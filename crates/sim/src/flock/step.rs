@@ -277,7 +277,7 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
                         let mut wander = V8::default();
                         let mut targets = [Vec3::ZERO; LANES];
                         if params.weights.wander != 0.0 {
-                            for l in 0..len {
+                            for (l, target) in targets.iter_mut().enumerate().take(len) {
                                 let s = s0 + l;
                                 let extra = extras.get(s).copied().unwrap_or_default();
                                 let mut rng =
@@ -292,16 +292,16 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
                                 for a in 0..3 {
                                     wander.0[a].0[l] = m[a];
                                 }
-                                targets[l] = next;
+                                *target = next;
                             }
                         }
                         let next = step_boids8_on(wide, &own, hoods, &wander, params, input.dt);
-                        for l in 0..len {
+                        for (l, &target) in targets.iter().enumerate().take(len) {
                             let s = s0 + l;
                             let mut b = next.get(l);
                             b.extra = extras.get(s).copied().unwrap_or_default();
                             if params.weights.wander != 0.0 {
-                                b.extra.wander = targets[l];
+                                b.extra.wander = target;
                             }
                             out.set(s - first, &b);
                         }
