@@ -19,6 +19,8 @@ pub struct Scratch {
     block: Vec<u32>,
     list: Vec<u32>,
     near: Vec<(u64, u32)>,
+    /// Squared distances of a run's candidates.
+    d2: Vec<f32>,
 }
 
 /// A flock's boids in cell order, one array per coordinate (positions, velocities, headings:
@@ -227,19 +229,28 @@ impl Index {
         runs: &[Run],
         scratch: &mut Scratch,
     ) -> Raw {
-        if k > 0 {
-            let mut block = std::mem::take(&mut scratch.block);
-            block.clear();
-            for &(a, b) in runs {
-                block.extend(a..b);
-            }
-            let r = self.list_raw(slot, spec, k, &block, scratch);
-            scratch.block = block;
-            return r;
-        }
         let size = kernel::kernel_size(self.axes, spec.period);
-        let soa = self.soa();
-        kernel::runs_fn(spec, soa.d3)(&soa, spec, size, slot, 1, runs)[0].lane(0)
+        let cands = runs.iter().flat_map(|&(a, b)| a as usize..b as usize);
+        if k > 0 {
+            let mut near = std::mem::take(&mut scratch.list);
+            if self.layout.period.is_none() {
+                self.within_runs(slot, spec.r2, runs, &mut scratch.d2, &mut scratch.near);
+                nearest_k(k, &mut scratch.near, &mut near);
+            } else {
+                let total = runs.iter().map(|&(a, b)| (b - a) as usize).sum();
+                self.keep_nearest(slot, k, spec.r2, cands, total, &mut near, &mut scratch.near);
+            }
+            let raw = kernel::one_boid(
+                &self.soa(),
+                spec,
+                size,
+                slot,
+                near.iter().map(|&j| j as usize),
+            );
+            scratch.list = near;
+            return raw;
+        }
+        kernel::one_boid(&self.soa(), spec, size, slot, cands)
     }
 
     /// The kernel over the candidate slots in `list` (ascending; any may be out of radius), or
@@ -254,15 +265,23 @@ impl Index {
     ) -> Raw {
         let size = kernel::kernel_size(self.axes, spec.period);
         let soa = self.soa();
-        let kernel = kernel::list_fn(spec, soa.d3);
         if k > 0 {
             let mut near = std::mem::take(&mut scratch.list);
-            self.keep_nearest(slot, k, spec.r2, list, &mut near, &mut scratch.near);
-            let raw = kernel(&soa, spec, size, slot, 1, &near)[0].lane(0);
+            let cands = list.iter().map(|&j| j as usize);
+            self.keep_nearest(
+                slot,
+                k,
+                spec.r2,
+                cands,
+                list.len(),
+                &mut near,
+                &mut scratch.near,
+            );
+            let raw = kernel::one_boid(&soa, spec, size, slot, near.iter().map(|&j| j as usize));
             scratch.list = near;
             return raw;
         }
-        kernel(&soa, spec, size, slot, 1, list)[0].lane(0)
+        kernel::one_boid(&soa, spec, size, slot, list.iter().map(|&j| j as usize))
     }
 
     /// The sums the boid in `slot` gets from the given neighbour slots (ascending), with the
@@ -283,37 +302,88 @@ impl Index {
             .hood(self.axes)
     }
 
+    /// Into `near`, the candidates of `runs` strictly within `r2` of the boid in `slot` (itself
+    /// excluded), as `(d2 bits << 32 | slot, slot)`, without a wrapping space: each run's
+    /// squared distances first (a loop the compiler vectorizes), then the ones within kept,
+    /// without a branch.
+    fn within_runs(
+        &self,
+        slot: usize,
+        r2: f32,
+        runs: &[Run],
+        d2s: &mut Vec<f32>,
+        near: &mut Vec<(u64, u32)>,
+    ) {
+        let q = self.position(slot);
+        let [px, py, pz] = &self.p;
+        near.clear();
+        for &(a, b) in runs {
+            let (a, b) = (a as usize, b as usize);
+            d2s.clear();
+            d2s.extend(
+                px[a..b]
+                    .iter()
+                    .zip(&py[a..b])
+                    .zip(&pz[a..b])
+                    .map(|((&x, &y), &z)| dist2(Vec3::new(x - q.x, y - q.y, z - q.z))),
+            );
+            let start = near.len();
+            near.resize(start + (b - a), (0, 0));
+            let mut m = start;
+            for (i, &d2) in d2s.iter().enumerate() {
+                let j = a + i;
+                // d2 >= 0, so its bits order like the number.
+                near[m] = ((u64::from(d2.to_bits()) << 32) | j as u64, j as u32);
+                m += usize::from(d2 < r2 && j != slot);
+            }
+            near.truncate(m);
+        }
+    }
+
     /// Into `out`, the `k` nearest of the candidates `list` strictly within `r2` of the boid in
     /// `slot` (itself excluded), ties by slot, in ascending slot order.
+    #[allow(clippy::too_many_arguments)]
     fn keep_nearest(
         &self,
         slot: usize,
         k: usize,
         r2: f32,
-        list: &[u32],
+        cands: impl Iterator<Item = usize>,
+        total: usize,
         out: &mut Vec<u32>,
         near: &mut Vec<(u64, u32)>,
     ) {
         let q = self.position(slot);
         let period = self.layout.period;
+        // Every candidate written, the count advanced only for those within `r2` (no branch
+        // to mispredict: about a third of a boid's candidates are within its radius).
         near.clear();
-        for &j in list {
-            if j as usize == slot {
-                continue;
+        near.resize(total.max(1), (0, 0));
+        let last = total.max(1) - 1;
+        let mut m = 0;
+        let mut keep = |j: usize, d2: f32| {
+            // d2 >= 0, so its bits order like the number.
+            let s = j as u32;
+            near[m.min(last)] = ((u64::from(d2.to_bits()) << 32) | u64::from(s), s);
+            m += usize::from(d2 < r2 && j != slot);
+        };
+        match period {
+            // Straight from the coordinate arrays (the common case: no wrapping space).
+            None => {
+                let [px, py, pz] = &self.p;
+                for j in cands {
+                    let o = Vec3::new(px[j] - q.x, py[j] - q.y, pz[j] - q.z);
+                    keep(j, dist2(o));
+                }
             }
-            let d2 = dist2(offset(self.position(j as usize), q, period.as_ref()));
-            if d2 < r2 {
-                // d2 >= 0, so its bits order like the number.
-                near.push(((u64::from(d2.to_bits()) << 32) | u64::from(j), j));
+            Some(per) => {
+                for j in cands {
+                    keep(j, dist2(offset(self.position(j), q, Some(&per))));
+                }
             }
         }
-        if near.len() > k {
-            near.select_nth_unstable(k - 1);
-            near.truncate(k);
-        }
-        near.sort_unstable_by_key(|&(_, j)| j);
-        out.clear();
-        out.extend(near.iter().map(|&(_, j)| j));
+        near.truncate(m);
+        nearest_k(k, near, out);
     }
 }
 
@@ -352,6 +422,18 @@ fn fill_in_pieces(
             fill(c * ch, &mut p);
         }
     });
+}
+
+/// Of the candidates in `near` (`(d2 bits << 32 | slot, slot)`), the `k` nearest, ties by slot,
+/// into `out` in ascending slot order.
+fn nearest_k(k: usize, near: &mut Vec<(u64, u32)>, out: &mut Vec<u32>) {
+    if near.len() > k {
+        near.select_nth_unstable(k - 1);
+        near.truncate(k);
+    }
+    near.sort_unstable_by_key(|&(_, j)| j);
+    out.clear();
+    out.extend(near.iter().map(|&(_, j)| j));
 }
 
 /// Copies `src[order[s]]` into `out[s]` for every slot, with `f` applied, in parallel for large

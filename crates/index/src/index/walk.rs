@@ -162,6 +162,22 @@ impl Index {
             };
             let (s0, s1) = (self.cell_start[c] as usize, self.cell_start[c1] as usize);
             c = c1;
+            if k > 0
+                && let Some(rows) = rows
+            {
+                // The k nearest, boid by boid, among the chords of its row's rows.
+                packer.flush(&mut emit);
+                let mut runs = [(0u32, 0u32); 18];
+                for slot in s0..s1 {
+                    let q = self.position(slot);
+                    let nr = self
+                        .layout
+                        .chord_runs(&chords, &rows, &self.cell_start, q, &mut runs);
+                    let raw = self.runs_raw(slot, spec, k, &runs[..nr], scratch);
+                    packer.push(slot, &raw, &mut emit);
+                }
+                continue;
+            }
             let Some(rows) = rows.filter(|_| k == 0) else {
                 if self.kind == IndexKind::KdTree
                     && let Some(tree) = &self.tree
