@@ -18,7 +18,8 @@ pub struct Scratch {
     runs: Vec<Run>,
     block: Vec<u32>,
     list: Vec<u32>,
-    near: Vec<(u64, u32)>,
+    /// Candidates as `d2 bits << 32 | slot` (so they order by distance, then slot).
+    near: Vec<u64>,
     /// Squared distances of a run's candidates.
     d2: Vec<f32>,
 }
@@ -303,7 +304,7 @@ impl Index {
     }
 
     /// Into `near`, the candidates of `runs` strictly within `r2` of the boid in `slot` (itself
-    /// excluded), as `(d2 bits << 32 | slot, slot)`, without a wrapping space: each run's
+    /// excluded), as `d2 bits << 32 | slot`, without a wrapping space: each run's
     /// squared distances first (a loop the compiler vectorizes), then the ones within kept,
     /// without a branch.
     fn within_runs(
@@ -312,7 +313,7 @@ impl Index {
         r2: f32,
         runs: &[Run],
         d2s: &mut Vec<f32>,
-        near: &mut Vec<(u64, u32)>,
+        near: &mut Vec<u64>,
     ) {
         let q = self.position(slot);
         let [px, py, pz] = &self.p;
@@ -328,12 +329,12 @@ impl Index {
                     .map(|((&x, &y), &z)| dist2(Vec3::new(x - q.x, y - q.y, z - q.z))),
             );
             let start = near.len();
-            near.resize(start + (b - a), (0, 0));
+            near.resize(start + (b - a), 0);
             let mut m = start;
             for (i, &d2) in d2s.iter().enumerate() {
                 let j = a + i;
                 // d2 >= 0, so its bits order like the number.
-                near[m] = ((u64::from(d2.to_bits()) << 32) | j as u64, j as u32);
+                near[m] = (u64::from(d2.to_bits()) << 32) | j as u64;
                 m += usize::from(d2 < r2 && j != slot);
             }
             near.truncate(m);
@@ -351,20 +352,20 @@ impl Index {
         cands: impl Iterator<Item = usize>,
         total: usize,
         out: &mut Vec<u32>,
-        near: &mut Vec<(u64, u32)>,
+        near: &mut Vec<u64>,
     ) {
         let q = self.position(slot);
         let period = self.layout.period;
         // Every candidate written, the count advanced only for those within `r2` (no branch
         // to mispredict: about a third of a boid's candidates are within its radius).
         near.clear();
-        near.resize(total.max(1), (0, 0));
+        near.resize(total.max(1), 0);
         let last = total.max(1) - 1;
         let mut m = 0;
         let mut keep = |j: usize, d2: f32| {
             // d2 >= 0, so its bits order like the number.
             let s = j as u32;
-            near[m.min(last)] = ((u64::from(d2.to_bits()) << 32) | u64::from(s), s);
+            near[m.min(last)] = (u64::from(d2.to_bits()) << 32) | u64::from(s);
             m += usize::from(d2 < r2 && j != slot);
         };
         match period {
@@ -424,16 +425,36 @@ fn fill_in_pieces(
     });
 }
 
-/// Of the candidates in `near` (`(d2 bits << 32 | slot, slot)`), the `k` nearest, ties by slot,
-/// into `out` in ascending slot order.
-fn nearest_k(k: usize, near: &mut Vec<(u64, u32)>, out: &mut Vec<u32>) {
-    if near.len() > k {
-        near.select_nth_unstable(k - 1);
-        near.truncate(k);
-    }
-    near.sort_unstable_by_key(|&(_, j)| j);
+/// The `k` searched by insertion, up to this many.
+const SMALL_K: usize = 16;
+
+/// Of the candidates in `near` (`d2 bits << 32 | slot`), the `k` nearest, ties by slot, into
+/// `out` in ascending slot order.
+fn nearest_k(k: usize, near: &mut Vec<u64>, out: &mut Vec<u32>) {
     out.clear();
-    out.extend(near.iter().map(|&(_, j)| j));
+    if near.len() > k && k <= SMALL_K {
+        // The k smallest keys by insertion into a sorted list (k is small; the keys are
+        // distinct, as the slots are).
+        let mut best = [u64::MAX; SMALL_K];
+        for &x in near.iter() {
+            if x < best[k - 1] {
+                let mut i = k - 1;
+                while i > 0 && best[i - 1] > x {
+                    best[i] = best[i - 1];
+                    i -= 1;
+                }
+                best[i] = x;
+            }
+        }
+        out.extend(best[..k].iter().map(|&x| x as u32));
+    } else {
+        if near.len() > k {
+            near.select_nth_unstable(k - 1);
+            near.truncate(k);
+        }
+        out.extend(near.iter().map(|&x| x as u32));
+    }
+    out.sort_unstable();
 }
 
 /// Copies `src[order[s]]` into `out[s]` for every slot, with `f` applied, in parallel for large

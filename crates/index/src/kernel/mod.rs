@@ -701,7 +701,8 @@ pub fn one_boid(
         if d3 {
             d2 += d[2] * d[2];
         }
-        if !(d2 < spec.r2) {
+        // Strictly inside (false for a NaN, as the lanes' compare).
+        if d2.partial_cmp(&spec.r2) != Some(std::cmp::Ordering::Less) {
             continue;
         }
         let unit = if needs_inv {
