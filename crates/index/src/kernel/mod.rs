@@ -910,6 +910,15 @@ macro_rules! pick_runs {
     };
 }
 
+/// The fallback instruction sets (plain arrays, SSE2: used only on x86-64 CPUs without AVX2,
+/// or when asked for) read the separation form and the extra sums from the spec at run time:
+/// the same bits in a twelfth of the code.
+macro_rules! pick_runs_any {
+    ($f:ident, $k:expr) => {
+        pick!($f, ($k & !TAIL) | 0x70, [0x70])
+    };
+}
+
 /// The list kernel reads the separation form and the extra sums from the spec at run time.
 macro_rules! pick_list {
     ($f:ident, $k:expr) => {
@@ -923,7 +932,7 @@ pub fn runs_fn(spec: &Spec, d3: bool) -> RunsFn {
     let k = form(spec, d3, true);
     match spec.level {
         #[cfg(target_arch = "x86_64")]
-        SimdLevel::Sse2 => pick_runs!(runs_sse2, k),
+        SimdLevel::Sse2 => pick_runs_any!(runs_sse2, k),
         #[cfg(target_arch = "x86_64")]
         SimdLevel::Avx2 => pick_runs!(runs_avx2, k),
         #[cfg(target_arch = "x86_64")]
@@ -932,7 +941,7 @@ pub fn runs_fn(spec: &Spec, d3: bool) -> RunsFn {
         SimdLevel::Neon => pick_runs!(runs_neon, k),
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         SimdLevel::Simd128 => pick_runs!(runs_simd128, k),
-        _ => pick_runs!(runs_scalar, k),
+        _ => pick_runs_any!(runs_scalar, k),
     }
 }
 
