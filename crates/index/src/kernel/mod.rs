@@ -20,10 +20,10 @@
 //! is one correctly rounded IEEE operation per lane and no fused multiply-add is used.
 //!
 //! **Per candidate:** `d = p_j - q` (nearest image when the space wraps), `d2 = (dx·dx + dy·dy)
-//! + dz·dz`; in radius when `d2 < r²`; in view when the field of view is all around, or (a
-//! half-angle of exactly 90°) when `h·d > 0`, or else when `(h·d)·(1/√d2) > cos`, with
-//! `1/√d2` taken as 0 for a coincident boid (so it is seen only by a view wider than 90°);
-//! separation for those in view with `d2 < s²`: `d/√d2`, `d/d2` or `d`, by mode.
+//! + dz·dz`; in radius when `d2 < r²`; in view when the field of view is all around, or else
+//! when `(h·d)·(1/√max(d2, MIN_POSITIVE)) > cos` (a coincident boid's offset is zero: it is seen
+//! only by a view wider than 90°); separation for those in view with `d2 < s²`: `d/√d2`,
+//! `d/d2` or `d`, by mode, subtracted.
 
 #![allow(
     clippy::needless_range_loop,
@@ -120,8 +120,8 @@ pub struct Spec {
     pub r2: f32,
     /// Separation radius squared.
     pub s2: f32,
-    /// Cosine of the field-of-view half-angle: `-∞` when the view is all around, exactly `0`
-    /// for a half-angle of 90° (the half-space test `h·d > 0`); see [`fov_cos`].
+    /// Cosine of the field-of-view half-angle: `-∞` when the view is all around; see
+    /// [`fov_cos`].
     pub cos: f32,
     /// Separation form.
     pub sep: SeparationMode,
@@ -136,7 +136,7 @@ pub struct Spec {
 }
 
 /// The kernel's cosine for a field-of-view half-angle in degrees: `-∞` from 180° up (no
-/// limit), exactly `0` at 90° (the half-space test), else the cosine.
+/// limit), else the `f32` cosine (at 90°, Unity's: just below zero).
 pub fn fov_cos(half_angle_deg: f32) -> f32 {
     boids_core::fov_cos(half_angle_deg)
 }
@@ -246,9 +246,8 @@ impl Raw8 {
 
 /// Field of view: all around.
 const FOV_ALL: u8 = 0;
-/// Field of view: the half-space in front (90°).
-const FOV_HALF: u8 = 1;
-/// Field of view: any other angle.
+/// Field of view: `(h·d)·(1/|d|) > cos` (a half-angle of 90° is Unity's `f32` cosine, just
+/// below zero, as every other angle's).
 const FOV_COS: u8 = 2;
 
 /// Separation: `d / |d|`.
@@ -481,13 +480,8 @@ fn chunk<L: Lanes, S: Source<L>, const K: u8>(
         if d3 {
             dot = dot.add(c.h[2].mul(d[2]));
         }
-        if fov == FOV_HALF {
-            // h·d > 0
-            dot.gt_in(c.zero, inr)
-        } else {
-            // (h·d)/|d| > cos
-            dot.mul(unit).gt_in(c.cos, inr)
-        }
+        // (h·d)/|d| > cos
+        dot.mul(unit).gt_in(c.cos, inr)
     };
     acc.n = L::tally(acc.n, ok);
     let sep = if sep_all {
@@ -668,8 +662,6 @@ pub fn one_boid(
     let form = sep_form(spec.sep);
     let fov = if spec.cos == f32::NEG_INFINITY {
         FOV_ALL
-    } else if spec.cos == 0.0 {
-        FOV_HALF
     } else {
         FOV_COS
     };
@@ -715,11 +707,7 @@ pub fn one_boid(
             if d3 {
                 dot += h[2] * d[2];
             }
-            let seen = if fov == FOV_HALF {
-                dot > 0.0
-            } else {
-                dot * unit > spec.cos
-            };
+            let seen = dot * unit > spec.cos;
             if !seen {
                 continue;
             }
@@ -855,8 +843,6 @@ fn sep_form(sep: SeparationMode) -> u8 {
 fn form(spec: &Spec, d3: bool, sep: bool) -> u8 {
     let fov = if spec.cos == f32::NEG_INFINITY {
         FOV_ALL
-    } else if spec.cos == 0.0 {
-        FOV_HALF
     } else {
         FOV_COS
     };
@@ -887,16 +873,12 @@ macro_rules! pick {
     (@views $f:ident, $k:expr, $sep:expr) => {
         match $k & !TAIL {
             0 => $f::<{ $sep }>,
-            1 => $f::<{ 1 | $sep }>,
             2 => $f::<{ 2 | $sep }>,
             4 => $f::<{ 4 | $sep }>,
-            5 => $f::<{ 5 | $sep }>,
             6 => $f::<{ 6 | $sep }>,
             8 => $f::<{ 8 | $sep }>,
-            9 => $f::<{ 9 | $sep }>,
             10 => $f::<{ 10 | $sep }>,
             12 => $f::<{ 12 | $sep }>,
-            13 => $f::<{ 13 | $sep }>,
             _ => $f::<{ 14 | $sep }>,
         }
     };
@@ -1011,8 +993,6 @@ mod tests {
             let dot = (hq[0] * e[0] + hq[1] * e[1]) + hq[2] * e[2];
             let seen = if spec.cos == f32::NEG_INFINITY {
                 true
-            } else if spec.cos == 0.0 {
-                dot > 0.0
             } else {
                 dot * inv > spec.cos
             };
