@@ -5,7 +5,8 @@
 //   node tests/js/bench.mjs [N...]        (default 1000 10000; 30 timed steps after 3)
 //
 // BOIDS_WASM / BOIDS_CLI as for tests/js/boids.test.mjs. WebAssembly here has one thread and
-// the portable (scalar) kernel; the native figure is the CPU's best kernel on one thread.
+// the simd128 kernel (scripts/web builds with it); the native figure is the CPU's best kernel
+// on one thread.
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { resolve, dirname } from 'node:path';
