@@ -115,15 +115,9 @@ pub(crate) fn spec_of(p: &FlockParams, level: SimdLevel) -> Spec {
     }
 }
 
-/// Sorts the boids into cell order in the index (if they changed since) and permutes the
-/// per-boid arrays that travel with them. (Never inlined: `scripts/profile` counts what runs
-/// inside it and [`step`].)
-#[inline(never)]
-pub(crate) fn prepare(exec: &dyn Exec, p: &FlockParams, st: &Boids, w: &mut Work) {
-    if w.prepared {
-        return;
-    }
-    w.index.build_with(
+/// Builds `index` over the boids `st` at the flock's perception radius, in its space.
+fn build_index(exec: &dyn Exec, p: &FlockParams, st: &Boids, index: &mut boids_index::Index) {
+    index.build_with(
         exec,
         Points {
             positions: &st.positions,
@@ -133,6 +127,17 @@ pub(crate) fn prepare(exec: &dyn Exec, p: &FlockParams, st: &Boids, w: &mut Work
         p.perception_radius,
         period_of(&p.bounds),
     );
+}
+
+/// Sorts the boids into cell order in the index (if they changed since) and permutes the
+/// per-boid arrays that travel with them. (Never inlined: `scripts/profile` counts what runs
+/// inside it and [`step`].)
+#[inline(never)]
+pub(crate) fn prepare(exec: &dyn Exec, p: &FlockParams, st: &Boids, w: &mut Work) {
+    if w.prepared {
+        return;
+    }
+    build_index(exec, p, st, &mut w.index);
     let order = w.index.order();
     boids_index::permute_with(exec, order, &st.ids, &mut w.ids_sorted, |x| x);
     boids_index::permute_with(exec, order, &st.rank, &mut w.rank_sorted, |x| x);
@@ -154,16 +159,7 @@ pub(crate) struct Stepped {
 /// boid's neighbourhood with the view all around and no k limit, counted.
 pub(crate) fn pairs_within_radius(p: &FlockParams, st: &Boids) -> u64 {
     let mut index = boids_index::Index::new(boids_core::IndexKind::Grid);
-    index.build_with(
-        &boids_index::SerialExec,
-        Points {
-            positions: &st.positions,
-            velocities: &st.velocities,
-            headings: &st.headings,
-        },
-        p.perception_radius,
-        period_of(&p.bounds),
-    );
+    build_index(&boids_index::SerialExec, p, st, &mut index);
     let spec = Spec {
         cos: f32::NEG_INFINITY,
         ..spec_of(p, SimdLevel::detect())
