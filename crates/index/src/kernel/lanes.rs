@@ -1,8 +1,8 @@
 //! Lanes of `f32`: the one vocabulary the neighbour kernel is written in. Each instruction set
 //! supplies the operations (`Scalar`: eight as plain arrays, every target; `Sse2` and `Neon`
 //! and `Wasm`: eight in two 4-lane registers; `Avx`: eight in one register; `Avx512`: sixteen
-//! in one register, with AVX-512's mask registers), and the kernel (`super::hoods_runs`,
-//! `super::hoods_list`) is generic over them.
+//! in one register, with AVX-512's mask registers), and the kernel (`super::hoods`) is generic over
+//! them.
 //!
 //! Every operation is one IEEE-754 operation per lane, correctly rounded (add, subtract,
 //! multiply, divide, square root), or exact (compares, bitwise selects, integer counts): no

@@ -14,8 +14,7 @@
 //! (`tests::reference`). The lanes need no reduction: they go straight to the eight-boid rules
 //! ([`Raw8::hoods8`]).
 //!
-//! **One kernel, written once** (`hoods_runs` over runs of slots, `hoods_list` over a list,
-//! both on the same per-candidate step) over the lane type of `lanes.rs`: plain arrays (every
+//! **One kernel, written once** (`hoods`, over runs of slots or over a list) over the lane type of `lanes.rs`: plain arrays (every
 //! target), SSE2, AVX2, AVX-512 (mask registers), NEON and WebAssembly simd128. Every operation
 //! is one correctly rounded IEEE operation per lane and no fused multiply-add is used.
 //!
@@ -387,7 +386,7 @@ struct One<'a> {
 impl<L: Lanes> Source<L> for One<'_> {
     #[inline(always)]
     fn pos(&self, a: usize) -> L {
-        // SAFETY: the caller checked `j < len` (`hoods_runs`, `hoods_list`).
+        // SAFETY: the caller checked `j < len` (`Cands::span`).
         L::splat(unsafe { *self.soa.p[a].get_unchecked(self.j) })
     }
     #[inline(always)]
@@ -589,52 +588,65 @@ fn span<L: Lanes, const K: u8>(
     }
 }
 
-/// The neighbourhoods of the boids in slots `first..first + n` (`n <= 8`, one a lane) over the
-/// candidates in `runs` (ascending, disjoint runs of slots). Each lane adds its candidates one
-/// by one in slot order (the others add `+0.0`, which changes no bits), so a boid's sums are
-/// the same whatever batch it is in, however the candidates are grouped into runs or lists and
-/// whatever else they include: every index kind, walk and single query gives the same bits.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn hoods_runs<L: Lanes, const K: u8>(
-    soa: &Soa<'_>,
-    spec: &Spec,
-    size: [f32; 3],
-    first: usize,
-    n: usize,
-    runs: &[Run],
-) -> Batch {
-    let len = soa.len();
-    let c = batch::<L>(soa, spec, size, first, n);
-    let mut acc = Acc::<L>::new();
-    for &(a, b) in runs {
+/// The candidates of a kernel call: ascending, disjoint spans of slots (runs of the grid, or a
+/// list from the k-d tree, a slot a span). (Methods, not a closure: a closure would not inherit
+/// the instance's target features.)
+trait Cands: Copy {
+    /// How many spans.
+    fn spans(self) -> usize;
+    /// Span `i`, checked to lie inside `len` slots.
+    fn span(self, i: usize, len: usize) -> (usize, usize);
+}
+
+impl Cands for &[Run] {
+    #[inline(always)]
+    fn spans(self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn span(self, i: usize, len: usize) -> (usize, usize) {
+        let (a, b) = self[i];
         assert!(
             a <= b && b as usize <= len,
             "kernel: a run outside the arrays"
         );
-        span::<L, K>(&mut acc, &c, soa, first, n, a as usize, b as usize);
+        (a as usize, b as usize)
     }
-    acc.finish(K & XTRA != 0, K & SEP_ALL != 0)
 }
 
-/// [`hoods_runs`] over the candidate slots in `list` (ascending).
+impl Cands for &[u32] {
+    #[inline(always)]
+    fn spans(self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn span(self, i: usize, len: usize) -> (usize, usize) {
+        let j = self[i] as usize;
+        assert!(j < len, "kernel: a slot outside the arrays");
+        (j, j + 1)
+    }
+}
+
+/// The neighbourhoods of the boids in slots `first..first + n` (`n <= W`, one a lane) over the
+/// candidates `cands`. Each lane adds its candidates one by one in slot order (the others add
+/// `+0.0`, which changes no bits), so a boid's sums are the same whatever batch it is in,
+/// however the candidates are grouped into runs or lists and whatever else they include: every
+/// index kind, walk and single query gives the same bits.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn hoods_list<L: Lanes, const K: u8>(
+fn hoods<L: Lanes, const K: u8, C: Cands>(
     soa: &Soa<'_>,
     spec: &Spec,
     size: [f32; 3],
     first: usize,
     n: usize,
-    list: &[u32],
+    cands: C,
 ) -> Batch {
     let len = soa.len();
     let c = batch::<L>(soa, spec, size, first, n);
     let mut acc = Acc::<L>::new();
-    for &j in list {
-        let j = j as usize;
-        assert!(j < len, "kernel: a slot outside the arrays");
-        span::<L, K>(&mut acc, &c, soa, first, n, j, j + 1);
+    for i in 0..cands.spans() {
+        let (a, b) = cands.span(i, len);
+        span::<L, K>(&mut acc, &c, soa, first, n, a, b);
     }
     acc.finish(K & XTRA != 0, K & SEP_ALL != 0)
 }
@@ -757,13 +769,17 @@ macro_rules! instances {
     // `$feat`: the target features the instance is compiled with (checked by the caller's
     // choice of level), or none for a baseline set.
     ($runs:ident, $list:ident, $L:ty $(, $feat:literal)?) => {
-        fn $runs<const K: u8>(
+        instances!(@one $runs, &[Run], $L $(, $feat)?);
+        instances!(@one $list, &[u32], $L $(, $feat)?);
+    };
+    (@one $name:ident, $C:ty, $L:ty $(, $feat:literal)?) => {
+        fn $name<const K: u8>(
             soa: &Soa<'_>,
             spec: &Spec,
             size: [f32; 3],
             first: usize,
             n: usize,
-            runs: &[Run],
+            cands: $C,
         ) -> Batch {
             $(#[target_feature(enable = $feat)])?
             fn inner<const K: u8>(
@@ -772,41 +788,15 @@ macro_rules! instances {
                 size: [f32; 3],
                 first: usize,
                 n: usize,
-                runs: &[Run],
+                cands: $C,
             ) -> Batch {
-                hoods_runs::<$L, K>(soa, spec, size, first, n, runs)
+                hoods::<$L, K, $C>(soa, spec, size, first, n, cands)
             }
             #[allow(unused_unsafe)]
             // SAFETY: the level of this instance is chosen only when the CPU has its features
             // (`SimdLevel::is_supported`), or they are the target's baseline.
             unsafe {
-                inner::<K>(soa, spec, size, first, n, runs)
-            }
-        }
-
-        fn $list<const K: u8>(
-            soa: &Soa<'_>,
-            spec: &Spec,
-            size: [f32; 3],
-            first: usize,
-            n: usize,
-            list: &[u32],
-        ) -> Batch {
-            $(#[target_feature(enable = $feat)])?
-            fn inner<const K: u8>(
-                soa: &Soa<'_>,
-                spec: &Spec,
-                size: [f32; 3],
-                first: usize,
-                n: usize,
-                list: &[u32],
-            ) -> Batch {
-                hoods_list::<$L, K>(soa, spec, size, first, n, list)
-            }
-            #[allow(unused_unsafe)]
-            // SAFETY: as for the runs instance.
-            unsafe {
-                inner::<K>(soa, spec, size, first, n, list)
+                inner::<K>(soa, spec, size, first, n, cands)
             }
         }
     };
