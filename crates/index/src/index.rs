@@ -20,8 +20,6 @@ pub struct Scratch {
     list: Vec<u32>,
     /// Candidates as `d2 bits << 32 | slot` (so they order by distance, then slot).
     near: Vec<u64>,
-    /// Squared distances of a run's candidates.
-    d2: Vec<f32>,
 }
 
 /// A flock's boids in cell order, one array per coordinate (positions, velocities, headings:
@@ -234,9 +232,8 @@ impl Index {
         let cands = runs.iter().flat_map(|&(a, b)| a as usize..b as usize);
         if k > 0 {
             let mut near = std::mem::take(&mut scratch.list);
-            if self.layout.period.is_none() {
-                self.within_runs(slot, spec.r2, runs, &mut scratch.d2, &mut scratch.near);
-                nearest_k(k, &mut scratch.near, &mut near);
+            if self.layout.period.is_none() && k <= SMALL_K {
+                self.nearest_in_runs(slot, k, spec.r2, runs, &mut near);
             } else {
                 let total = runs.iter().map(|&(a, b)| (b - a) as usize).sum();
                 self.keep_nearest(slot, k, spec.r2, cands, total, &mut near, &mut scratch.near);
@@ -303,42 +300,49 @@ impl Index {
             .hood(self.axes)
     }
 
-    /// Into `near`, the candidates of `runs` strictly within `r2` of the boid in `slot` (itself
-    /// excluded), as `d2 bits << 32 | slot`, without a wrapping space: each run's
-    /// squared distances first (a loop the compiler vectorizes), then the ones within kept,
-    /// without a branch.
-    fn within_runs(
-        &self,
-        slot: usize,
-        r2: f32,
-        runs: &[Run],
-        d2s: &mut Vec<f32>,
-        near: &mut Vec<u64>,
-    ) {
+    /// Into `out`, the `k` nearest (k <= [`SMALL_K`]) of the candidates of `runs` strictly
+    /// within `r2` of the boid in `slot` (itself excluded), ties by slot, in ascending slot
+    /// order, without a wrapping space. Eight candidates at a time: their squared distances (a
+    /// loop the compiler vectorizes), then, only when one of them is as near as the k-th best
+    /// so far (once k are kept, few are), each offered to the k best.
+    fn nearest_in_runs(&self, slot: usize, k: usize, r2: f32, runs: &[Run], out: &mut Vec<u32>) {
+        const CH: usize = 8;
         let q = self.position(slot);
         let [px, py, pz] = &self.p;
-        near.clear();
+        let mut best = Best::new(k, r2);
         for &(a, b) in runs {
             let (a, b) = (a as usize, b as usize);
-            d2s.clear();
-            d2s.extend(
-                px[a..b]
-                    .iter()
-                    .zip(&py[a..b])
-                    .zip(&pz[a..b])
-                    .map(|((&x, &y), &z)| dist2(Vec3::new(x - q.x, y - q.y, z - q.z))),
-            );
-            let start = near.len();
-            near.resize(start + (b - a), 0);
-            let mut m = start;
-            for (i, &d2) in d2s.iter().enumerate() {
-                let j = a + i;
-                // d2 >= 0, so its bits order like the number.
-                near[m] = (u64::from(d2.to_bits()) << 32) | j as u64;
-                m += usize::from(d2 < r2 && j != slot);
+            let mut j = a;
+            while j < b {
+                // The arrays run PAD >= 8 slots past the last boid, so eight slots from `j`
+                // exist; the ones past the run or the boid itself get a NaN (never kept).
+                let (Some(x), Some(y), Some(z)) =
+                    (px.get(j..j + CH), py.get(j..j + CH), pz.get(j..j + CH))
+                else {
+                    unreachable!("the coordinate arrays are padded")
+                };
+                let mut d = [0u32; CH];
+                for i in 0..CH {
+                    // `dist2`'s sum, lane by lane.
+                    let (dx, dy, dz) = (x[i] - q.x, y[i] - q.y, z[i] - q.z);
+                    d[i] = ((dx * dx + dy * dy) + dz * dz).to_bits();
+                }
+                if j + CH > b {
+                    d[b - j..].fill(f32::NAN.to_bits());
+                }
+                if let Some(own) = d.get_mut(slot.wrapping_sub(j)) {
+                    *own = f32::NAN.to_bits();
+                }
+                let near = best.bound_bits();
+                if d.iter().fold(false, |any, &d2| any | (d2 <= near)) {
+                    for (i, &d2) in d.iter().enumerate() {
+                        best.offer(f32::from_bits(d2), j + i);
+                    }
+                }
+                j += CH;
             }
-            near.truncate(m);
         }
+        best.into_slots(out);
     }
 
     /// Into `out`, the `k` nearest of the candidates `list` strictly within `r2` of the boid in
@@ -356,32 +360,33 @@ impl Index {
     ) {
         let q = self.position(slot);
         let period = self.layout.period;
+        let d2_of = |j: usize| match period {
+            // Straight from the coordinate arrays (the common case: no wrapping space).
+            None => {
+                let [px, py, pz] = &self.p;
+                dist2(Vec3::new(px[j] - q.x, py[j] - q.y, pz[j] - q.z))
+            }
+            Some(per) => dist2(offset(self.position(j), q, Some(&per))),
+        };
+        if k <= SMALL_K {
+            let mut best = Best::new(k, r2);
+            for j in cands {
+                best.offer(if j == slot { f32::NAN } else { d2_of(j) }, j);
+            }
+            best.into_slots(out);
+            return;
+        }
         // Every candidate written, the count advanced only for those within `r2` (no branch
         // to mispredict: about a third of a boid's candidates are within its radius).
         near.clear();
         near.resize(total.max(1), 0);
         let last = total.max(1) - 1;
         let mut m = 0;
-        let mut keep = |j: usize, d2: f32| {
+        for j in cands {
+            let d2 = d2_of(j);
             // d2 >= 0, so its bits order like the number.
-            let s = j as u32;
-            near[m.min(last)] = (u64::from(d2.to_bits()) << 32) | u64::from(s);
+            near[m.min(last)] = (u64::from(d2.to_bits()) << 32) | j as u64;
             m += usize::from(d2 < r2 && j != slot);
-        };
-        match period {
-            // Straight from the coordinate arrays (the common case: no wrapping space).
-            None => {
-                let [px, py, pz] = &self.p;
-                for j in cands {
-                    let o = Vec3::new(px[j] - q.x, py[j] - q.y, pz[j] - q.z);
-                    keep(j, dist2(o));
-                }
-            }
-            Some(per) => {
-                for j in cands {
-                    keep(j, dist2(offset(self.position(j), q, Some(&per))));
-                }
-            }
         }
         near.truncate(m);
         nearest_k(k, near, out);
@@ -428,32 +433,77 @@ fn fill_in_pieces(
 /// The `k` searched by insertion, up to this many.
 const SMALL_K: usize = 16;
 
+/// The `k` nearest candidates seen so far (k <= [`SMALL_K`]), as keys `d2 bits << 32 | slot`
+/// (they order by distance, then slot: d2 >= 0, whose bits order like the number), ascending.
+/// The places not yet filled hold the radius's key, so one compare against the last place
+/// tests the radius (strictly: a candidate at exactly `r2` has a key at or above it) and the
+/// k-th distance together.
+struct Best {
+    keys: [u64; SMALL_K],
+    k: usize,
+    bound: u64,
+}
+
+impl Best {
+    fn new(k: usize, r2: f32) -> Self {
+        debug_assert!((1..=SMALL_K).contains(&k));
+        // Nothing is strictly within a radius of 0, a negative one or a NaN.
+        let bound = if r2 > 0.0 {
+            u64::from(r2.to_bits()) << 32
+        } else {
+            0
+        };
+        Best {
+            keys: [bound; SMALL_K],
+            k,
+            bound,
+        }
+    }
+
+    /// The bits of the k-th best distance so far (or the radius's): a candidate whose
+    /// distance's bits are above them cannot be kept.
+    #[inline(always)]
+    fn bound_bits(&self) -> u32 {
+        (self.keys[self.k - 1] >> 32) as u32
+    }
+
+    /// Offers the candidate in `slot` at squared distance `d2` (a NaN is never kept: its key
+    /// is above every bound, as is an infinite distance's).
+    #[inline(always)]
+    fn offer(&mut self, d2: f32, slot: usize) {
+        let key = (u64::from(d2.to_bits()) << 32) | slot as u64;
+        if key < self.keys[self.k - 1] {
+            let mut i = self.k - 1;
+            while i > 0 && self.keys[i - 1] > key {
+                self.keys[i] = self.keys[i - 1];
+                i -= 1;
+            }
+            self.keys[i] = key;
+        }
+    }
+
+    /// The slots kept, ascending, into `out`.
+    fn into_slots(self, out: &mut Vec<u32>) {
+        out.clear();
+        out.extend(
+            self.keys[..self.k]
+                .iter()
+                .filter(|&&x| x < self.bound)
+                .map(|&x| x as u32),
+        );
+        out.sort_unstable();
+    }
+}
+
 /// Of the candidates in `near` (`d2 bits << 32 | slot`), the `k` nearest, ties by slot, into
 /// `out` in ascending slot order.
 fn nearest_k(k: usize, near: &mut Vec<u64>, out: &mut Vec<u32>) {
     out.clear();
-    if near.len() > k && k <= SMALL_K {
-        // The k smallest keys by insertion into a sorted list (k is small; the keys are
-        // distinct, as the slots are).
-        let mut best = [u64::MAX; SMALL_K];
-        for &x in near.iter() {
-            if x < best[k - 1] {
-                let mut i = k - 1;
-                while i > 0 && best[i - 1] > x {
-                    best[i] = best[i - 1];
-                    i -= 1;
-                }
-                best[i] = x;
-            }
-        }
-        out.extend(best[..k].iter().map(|&x| x as u32));
-    } else {
-        if near.len() > k {
-            near.select_nth_unstable(k - 1);
-            near.truncate(k);
-        }
-        out.extend(near.iter().map(|&x| x as u32));
+    if near.len() > k {
+        near.select_nth_unstable(k - 1);
+        near.truncate(k);
     }
+    out.extend(near.iter().map(|&x| x as u32));
     out.sort_unstable();
 }
 

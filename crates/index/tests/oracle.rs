@@ -166,7 +166,7 @@ fn every_kind_and_instruction_set_sums_the_same_neighbours_bit_for_bit() {
             .collect();
         let vel: Vec<Vec3> = heads.iter().map(|h| *h * 2.0).collect();
         let r = 1.0f32;
-        for k in [0usize, 5] {
+        for k in [0usize, 5, 17] {
             let mut reference: Option<Vec<String>> = None;
             for kind in [Kind::BruteForce, Kind::Grid, Kind::KdTree] {
                 let mut idx = Index::new(kind);

@@ -127,6 +127,12 @@ impl Index {
         s
     }
 
+    /// Whether the `k` nearest (`k > 0`) go through the batch k-nearest kernel (k up to
+    /// [`kernel::KNN_MAX`], flocks up to [`kernel::KNN_MAX_LEN`]) rather than boid by boid.
+    fn batch_knn(&self, k: usize) -> bool {
+        k <= kernel::KNN_MAX && self.len() <= kernel::KNN_MAX_LEN
+    }
+
     /// The walk itself: `f(first slot, lanes, sums)` for consecutive batches of slots, in
     /// slot order.
     fn walk(
@@ -146,6 +152,7 @@ impl Index {
         let soa = self.soa();
         let size = kernel::kernel_size(self.axes, spec.period);
         let runs_kernel = kernel::runs_fn(spec, soa.d3);
+        let knn_kernel = kernel::knn_fn(spec, soa.d3);
         let chords = self.layout.chords(radius);
         let nx = self.layout.dims[0] as usize;
         let ny = self.layout.dims[1] as usize;
@@ -162,10 +169,13 @@ impl Index {
             };
             let (s0, s1) = (self.cell_start[c] as usize, self.cell_start[c1] as usize);
             c = c1;
+            let batch_knn = self.batch_knn(k);
             if k > 0
+                && !batch_knn
                 && let Some(rows) = rows
             {
-                // The k nearest, boid by boid, among the chords of its row's rows.
+                // The k nearest of many (or in a huge flock), boid by boid, among the chords
+                // of its row's rows.
                 packer.flush(&mut emit);
                 let mut runs = [(0u32, 0u32); 18];
                 for slot in s0..s1 {
@@ -178,7 +188,7 @@ impl Index {
                 }
                 continue;
             }
-            let Some(rows) = rows.filter(|_| k == 0) else {
+            let Some(rows) = rows.filter(|_| k == 0 || batch_knn) else {
                 if self.kind == IndexKind::KdTree
                     && let Some(tree) = &self.tree
                 {
@@ -214,7 +224,11 @@ impl Index {
                 let nr = self
                     .layout
                     .span_runs(&chords, &rows, &self.cell_start, lo, hi, &mut runs);
-                let raws = runs_kernel(&soa, spec, size, first, n, &runs[..nr]);
+                let raws = if k == 0 {
+                    runs_kernel(&soa, spec, size, first, n, &runs[..nr])
+                } else {
+                    knn_kernel(&soa, spec, size, first, n, &runs[..nr], k)
+                };
                 emit_batch(&mut emit, first, n, &raws);
                 first += n;
             }
@@ -242,6 +256,8 @@ impl Index {
         let soa = self.soa();
         let size = kernel::kernel_size(self.axes, spec.period);
         let list_kernel = kernel::list_fn(spec, soa.d3);
+        let knn_kernel = kernel::knn_fn(spec, soa.d3);
+        let batch_knn = self.batch_knn(k);
         let width = kernel::width(spec.level);
         let mut slot = slots.start;
         while slot < slots.end {
@@ -265,17 +281,32 @@ impl Index {
             tree.within(centre, reach, period.as_ref(), |j| block.push(j));
             block.sort_unstable();
             block.dedup();
-            if k > 0 {
+            if k > 0 && !batch_knn {
                 for s in slot..end {
                     let raw = self.list_raw(s, spec, k, &block, scratch);
                     packer.push(s, &raw, emit);
                 }
             } else {
+                if k > 0 {
+                    // The list as runs of consecutive slots, for the batch k-nearest kernel.
+                    let runs = &mut scratch.runs;
+                    runs.clear();
+                    for &j in &block {
+                        match runs.last_mut() {
+                            Some(r) if r.1 == j => r.1 = j + 1,
+                            _ => runs.push((j, j + 1)),
+                        }
+                    }
+                }
                 packer.flush(emit);
                 let mut b = slot;
                 while b < end {
                     let n = (end - b).min(width);
-                    let raws = list_kernel(&soa, spec, size, b, n, &block);
+                    let raws = if k == 0 {
+                        list_kernel(&soa, spec, size, b, n, &block)
+                    } else {
+                        knn_kernel(&soa, spec, size, b, n, &scratch.runs, k)
+                    };
                     emit_batch(emit, b, n, &raws);
                     b += n;
                 }

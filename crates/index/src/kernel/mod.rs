@@ -14,6 +14,10 @@
 //! (`tests::reference`). The lanes need no reduction: they go straight to the eight-boid rules
 //! ([`Raw8::hoods8`]).
 //!
+//! **The k nearest** (`hoods_knn`, a k-nearest limit up to [`KNN_MAX`]): the same batches and
+//! candidates; each lane first keeps its k nearest, sorted, without a branch, then adds them in
+//! slot order, each lane reading its own neighbour: the same bits as the one-boid path.
+//!
 //! **One kernel, written once** (`hoods`, over runs of slots or over a list) over the lane type of `lanes.rs`: plain arrays (every
 //! target), SSE2, AVX2, AVX-512 (mask registers), NEON and WebAssembly simd128. Every operation
 //! is one correctly rounded IEEE operation per lane and no fused multiply-add is used.
@@ -652,6 +656,154 @@ fn hoods<L: Lanes, const K: u8, C: Cands>(
 }
 
 // ---------------------------------------------------------------------------------------------
+// The k nearest, boids in lanes.
+
+/// The most neighbours the batch k-nearest kernel keeps a boid ([`knn_fn`]).
+pub const KNN_MAX: usize = 16;
+
+/// The batch k-nearest kernel carries slots through its lanes as `f32` values, exact below
+/// 2^24: it serves flocks up to this many boids.
+pub const KNN_MAX_LEN: usize = 1 << 24;
+
+/// Candidates gathered lane by lane: lane `l` reads slot `idx[l]`.
+struct Gathered<'a> {
+    soa: &'a Soa<'a>,
+    idx: [usize; MAX_WIDTH],
+}
+
+/// Lane `l` of the result is `x[idx[l]]`.
+#[inline(always)]
+fn gather<L: Lanes>(x: &[f32], idx: &[usize; MAX_WIDTH]) -> L {
+    let mut t = [0.0f32; MAX_WIDTH];
+    for l in 0..L::W {
+        t[l] = x[idx[l]];
+    }
+    // SAFETY: `t` holds MAX_WIDTH >= W values.
+    unsafe { L::load(t.as_ptr()) }
+}
+
+impl<L: Lanes> Source<L> for Gathered<'_> {
+    #[inline(always)]
+    fn pos(&self, a: usize) -> L {
+        gather(self.soa.p[a], &self.idx)
+    }
+    #[inline(always)]
+    fn vel(&self, a: usize) -> L {
+        gather(self.soa.v[a], &self.idx)
+    }
+    #[inline(always)]
+    fn head(&self, a: usize) -> L {
+        gather(self.soa.h[a], &self.idx)
+    }
+}
+
+/// For the boids in slots `first..first + n` (`n <= W`, one a lane), the `k` nearest
+/// (`1..=KNN_MAX`) of the candidates `runs` strictly within the radius (ties by slot), each
+/// lane's in ascending slot order, without a branch per candidate: every lane keeps its k
+/// nearest so far, sorted by distance, in `k` pairs of lanes (squared distance, slot as
+/// `f32`); a candidate goes in front of every kept one it is strictly nearer than (the places
+/// not yet filled hold the radius, so a candidate must be strictly within it; candidates come
+/// in ascending slot order, so an equal distance keeps the lower slot in front). The squared
+/// distance is the kernel's (`dist2`, the nearest image where space wraps), so the same
+/// neighbours as the one-boid selection.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn hoods_knn<L: Lanes, const K: u8>(
+    soa: &Soa<'_>,
+    spec: &Spec,
+    size: [f32; 3],
+    first: usize,
+    n: usize,
+    runs: &[Run],
+    k: usize,
+) -> Batch {
+    let len = soa.len();
+    assert!(
+        (1..=KNN_MAX).contains(&k) && len <= KNN_MAX_LEN,
+        "kernel: a k-nearest batch outside its limits"
+    );
+    let c = batch::<L>(soa, spec, size, first, n);
+    let (per, d3) = (K & PER != 0, K & D3 != 0);
+    let inf = L::splat(f32::INFINITY);
+    let mut bd = [c.r2; KNN_MAX];
+    let mut bs = [inf; KNN_MAX];
+    for &(a, b) in runs {
+        assert!(
+            a <= b && b as usize <= len,
+            "kernel: a run outside the arrays"
+        );
+        for j in a as usize..b as usize {
+            let src = One { soa, j };
+            let mut d = [
+                Source::<L>::pos(&src, 0).sub(c.q[0]),
+                Source::<L>::pos(&src, 1).sub(c.q[1]),
+                c.zero,
+            ];
+            if d3 {
+                d[2] = Source::<L>::pos(&src, 2).sub(c.q[2]);
+            }
+            if per {
+                for a in 0..3 {
+                    d[a] = wrap(d[a], c.half[a], c.neg_half[a], c.size[a]);
+                }
+            }
+            let mut d2 = d[0].mul(d[0]).add(d[1].mul(d[1]));
+            if d3 {
+                d2 = d2.add(d[2].mul(d[2]));
+            }
+            if j >= first && j < first + n {
+                // A boid is not its own neighbour (`+∞` is never strictly nearer).
+                d2 = L::select(L::except((j - first) as i32), d2, inf);
+            }
+            let s = L::splat(j as f32);
+            // From the back, so each place reads the one in front of it before it moves.
+            let mut here = d2.lt(bd[k - 1]);
+            for i in (1..k).rev() {
+                let front = d2.lt(bd[i - 1]);
+                bd[i] = L::select(here, L::select(front, bd[i - 1], d2), bd[i]);
+                bs[i] = L::select(here, L::select(front, bs[i - 1], s), bs[i]);
+                here = front;
+            }
+            bd[0] = L::select(here, d2, bd[0]);
+            bs[0] = L::select(here, s, bs[0]);
+        }
+    }
+    // The kept slots ascending, lane by lane (a transposition sort; unfilled places hold +∞
+    // and stay last).
+    for pass in 0..k {
+        let mut i = pass % 2;
+        while i + 1 < k {
+            let swap = bs[i + 1].lt(bs[i]);
+            let (x, y) = (bs[i], bs[i + 1]);
+            bs[i] = L::select(swap, y, x);
+            bs[i + 1] = L::select(swap, x, y);
+            i += 2;
+        }
+    }
+    // Each lane adds its own neighbours one by one in slot order: the kernel's step (`K` holds
+    // the general view test, true for every finite product when the cosine is -∞, and the
+    // run-time separation form and extra sums), as `one_boid` over them.
+    let mut acc = Acc::<L>::new();
+    for place in &bs[..k] {
+        let mut t = [0.0f32; MAX_WIDTH];
+        place.store(&mut t);
+        if t[..n].iter().all(|&x| x == f32::INFINITY) {
+            // Every later place is unfilled too.
+            break;
+        }
+        let idx = std::array::from_fn(|l| {
+            if t[l] < f32::INFINITY {
+                t[l] as usize
+            } else {
+                first
+            }
+        });
+        chunk::<L, _, K>(&mut acc, &c, Some(place.lt(inf)), &Gathered { soa, idx });
+    }
+    acc.finish(true, false)
+}
+
+// ---------------------------------------------------------------------------------------------
 // One boid alone.
 
 /// The neighbourhood of the boid in slot `own` over the candidate slots `cands` (ascending,
@@ -765,12 +917,42 @@ pub type RunsFn = fn(&Soa<'_>, &Spec, [f32; 3], usize, usize, &[Run]) -> Batch;
 /// A list kernel instance: `(soa, spec, size, first, n, list)`; see [`list_fn`].
 pub type ListFn = fn(&Soa<'_>, &Spec, [f32; 3], usize, usize, &[u32]) -> Batch;
 
+/// A k-nearest kernel instance: `(soa, spec, size, first, n, runs, k)`; see [`knn_fn`].
+pub type KnnFn = fn(&Soa<'_>, &Spec, [f32; 3], usize, usize, &[Run], usize) -> Batch;
+
 macro_rules! instances {
     // `$feat`: the target features the instance is compiled with (checked by the caller's
     // choice of level), or none for a baseline set.
-    ($runs:ident, $list:ident, $L:ty $(, $feat:literal)?) => {
+    ($runs:ident, $list:ident, $knn:ident, $L:ty $(, $feat:literal)?) => {
         instances!(@one $runs, &[Run], $L $(, $feat)?);
         instances!(@one $list, &[u32], $L $(, $feat)?);
+        fn $knn<const K: u8>(
+            soa: &Soa<'_>,
+            spec: &Spec,
+            size: [f32; 3],
+            first: usize,
+            n: usize,
+            runs: &[Run],
+            k: usize,
+        ) -> Batch {
+            $(#[target_feature(enable = $feat)])?
+            fn inner<const K: u8>(
+                soa: &Soa<'_>,
+                spec: &Spec,
+                size: [f32; 3],
+                first: usize,
+                n: usize,
+                runs: &[Run],
+                k: usize,
+            ) -> Batch {
+                hoods_knn::<$L, K>(soa, spec, size, first, n, runs, k)
+            }
+            #[allow(unused_unsafe)]
+            // SAFETY: as for the other instances.
+            unsafe {
+                inner::<K>(soa, spec, size, first, n, runs, k)
+            }
+        }
     };
     (@one $name:ident, $C:ty, $L:ty $(, $feat:literal)?) => {
         fn $name<const K: u8>(
@@ -802,22 +984,23 @@ macro_rules! instances {
     };
 }
 
-instances!(runs_scalar, list_scalar, Scalar);
+instances!(runs_scalar, list_scalar, knn_scalar, Scalar);
 #[cfg(target_arch = "x86_64")]
-instances!(runs_sse2, list_sse2, lanes::Sse2);
+instances!(runs_sse2, list_sse2, knn_sse2, lanes::Sse2);
 #[cfg(target_arch = "x86_64")]
-instances!(runs_avx2, list_avx2, lanes::Avx, "avx2,popcnt");
+instances!(runs_avx2, list_avx2, knn_avx2, lanes::Avx, "avx2,popcnt");
 #[cfg(target_arch = "x86_64")]
 instances!(
     runs_avx512,
     list_avx512,
+    knn_avx512,
     lanes::Avx512,
     "avx2,popcnt,avx512f,avx512vl,avx512bw,avx512dq"
 );
 #[cfg(target_arch = "aarch64")]
-instances!(runs_neon, list_neon, lanes::Neon);
+instances!(runs_neon, list_neon, knn_neon, lanes::Neon);
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-instances!(runs_simd128, list_simd128, lanes::Wasm);
+instances!(runs_simd128, list_simd128, knn_simd128, lanes::Wasm);
 
 /// The separation form as the kernel's constant.
 fn sep_form(sep: SeparationMode) -> u8 {
@@ -932,6 +1115,37 @@ pub fn list_fn(spec: &Spec, d3: bool) -> ListFn {
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         SimdLevel::Simd128 => pick_list!(list_simd128, k),
         _ => pick_list!(list_scalar, k),
+    }
+}
+
+/// The batch k-nearest kernel for a spec on its instruction set (`d3` as for [`runs_fn`]):
+/// compiled for the wrap and axis forms only, with the general view test and the separation
+/// form and extra sums read at run time.
+pub fn knn_fn(spec: &Spec, d3: bool) -> KnnFn {
+    const TAIL: u8 = FOV_COS | SEP_ANY | XTRA;
+    let k = form(spec, d3, false) & (PER | D3);
+    macro_rules! pick_nearest {
+        ($f:ident) => {
+            match k {
+                0 => $f::<TAIL>,
+                PER => $f::<{ PER | TAIL }>,
+                D3 => $f::<{ D3 | TAIL }>,
+                _ => $f::<{ PER | D3 | TAIL }>,
+            }
+        };
+    }
+    match spec.level {
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::Sse2 => pick_nearest!(knn_sse2),
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::Avx2 => pick_nearest!(knn_avx2),
+        #[cfg(target_arch = "x86_64")]
+        SimdLevel::Avx512 => pick_nearest!(knn_avx512),
+        #[cfg(target_arch = "aarch64")]
+        SimdLevel::Neon => pick_nearest!(knn_neon),
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        SimdLevel::Simd128 => pick_nearest!(knn_simd128),
+        _ => pick_nearest!(knn_scalar),
     }
 }
 
