@@ -526,7 +526,7 @@ pub fn permute_with<T: Copy + Send + Sync, U: Send + Default + Clone>(
     out: &mut Vec<U>,
     f: impl Fn(T) -> U + Sync + Send,
 ) {
-    out.clear();
+    // Every entry is written below: only a longer array's new tail needs a value first.
     out.resize(order.len(), U::default());
     let fill = |start: usize, o: &mut [U]| {
         for (k, o) in o.iter_mut().enumerate() {
@@ -556,7 +556,7 @@ impl Index {
         self.layout = Layout::choose_with(exec, points.positions, radius, period);
         let layout = self.layout;
         // Cell of every boid, then the stable sort by cell.
-        self.keys.clear();
+        // Every key is written below: no need to clear what is kept.
         self.keys.resize(n, 0);
         let key = |start: usize, keys: &mut [u32]| {
             for (k, p) in keys.iter_mut().zip(&points.positions[start..]) {
@@ -585,8 +585,9 @@ impl Index {
             .chain(self.v.iter_mut().map(|c| (c, 0.0)))
             .chain(self.h.iter_mut().map(|c| (c, 0.0)))
         {
-            c.clear();
+            // Slots `..n` are all written below: only the padding needs its value.
             c.resize(n + PAD, pad);
+            c[n..].fill(pad);
         }
         let (pos, vel, heads) = (points.positions, points.velocities, points.headings);
         // One piece of every array per chunk of slots, so each call writes its own.

@@ -107,10 +107,25 @@ impl Layout {
             Some(per) => (per.min, per.size),
             None if n == 0 => (Vec3::ZERO, Vec3::ZERO),
             None => {
-                let fold = |(lo, hi): (Vec3, Vec3), p: &Vec3| (lo.min(*p), hi.max(*p));
                 let empty = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+                // Four running boxes (four independent chains of compares, not one), then
+                // their union: minimum and maximum are exact whatever the grouping.
+                let fold = |(lo, hi): (Vec3, Vec3), ps: &[Vec3]| {
+                    let mut b = [empty; 4];
+                    let mut quads = ps.chunks_exact(4);
+                    for q in &mut quads {
+                        for (b, p) in b.iter_mut().zip(q) {
+                            *b = (b.0.min(*p), b.1.max(*p));
+                        }
+                    }
+                    for p in quads.remainder() {
+                        b[0] = (b[0].0.min(*p), b[0].1.max(*p));
+                    }
+                    b.iter()
+                        .fold((lo, hi), |(lo, hi), b| (lo.min(b.0), hi.max(b.1)))
+                };
                 let (lo, hi) = if n < 16_384 {
-                    positions.iter().fold(empty, fold)
+                    fold(empty, positions)
                 } else {
                     // Minimum and maximum are exact whatever the grouping.
                     const CH: usize = 8192;
@@ -121,7 +136,7 @@ impl Layout {
                         1,
                         &|c: usize, part: &mut [(Vec3, Vec3)]| {
                             let end = ((c + 1) * CH).min(n);
-                            part[0] = positions[c * CH..end].iter().fold(empty, fold);
+                            part[0] = fold(empty, &positions[c * CH..end]);
                         },
                     );
                     parts
@@ -190,8 +205,14 @@ impl Layout {
     #[inline(always)]
     pub fn key(&self, p: Vec3) -> u32 {
         let c: [u32; 3] = std::array::from_fn(|a| {
-            let k = self.coord(a, p[a]);
-            k.clamp(0, i64::from(self.dims[a]) - 1) as u32
+            // `coord` clamped into the grid, without the saturating conversion: a coordinate
+            // below 0 (or a NaN, which `max` sends to 0) is cell 0, and at or above 0 the
+            // truncation is the floor; 4e9 (an exact f32) keeps the conversion in range and
+            // is past the last cell (dims <= MAX_CELLS_PER_AXIS = 1e9). The same cell as
+            // `coord(a, x).clamp(0, dims - 1)` for every x (`key_is_the_clamped_coord`).
+            #[allow(clippy::manual_clamp, reason = "`max` sends a NaN to 0; `clamp` keeps it")]
+            let t = ((p[a] - self.min[a]) * self.inv[a]).max(0.0).min(4.0e9);
+            (t as u32).min(self.dims[a] - 1)
         });
         (c[2] * self.dims[1] + c[1]) * self.dims[0] + c[0]
     }
@@ -744,6 +765,53 @@ pub fn counting_sort_with(
 
 #[cfg(test)]
 mod tests {
+    /// The cell a key computes is `coord` clamped into the grid, for every kind of value:
+    /// far below and above the grid, at cell boundaries, infinities and NaN.
+    #[test]
+    fn key_is_the_clamped_coord() {
+        let pts = [Vec3::ZERO, Vec3::new(10.0, 3.0, 7.0)];
+        let l = Layout::choose(&pts, 0.37, None);
+        let mut xs = vec![
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            -1e30,
+            1e30,
+            -0.0,
+            0.0,
+            f32::MIN_POSITIVE,
+            4.0e9,
+            -4.0e9,
+        ];
+        let mut s = 7u64;
+        for i in 0..200_000 {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let u = (s >> 40) as f32 / 16_777_216.0;
+            xs.push(match i % 4 {
+                0 => u * 14.0 - 2.0,
+                1 => (u * 40.0).round() * 0.37 * 0.25,
+                2 => f32::from_bits((s >> 32) as u32),
+                _ => (u - 0.5) * 1e12,
+            });
+        }
+        let mut checked = 0;
+        for &x in &xs {
+            for a in 0..3 {
+                let mut p = Vec3::new(1.0, 1.0, 1.0);
+                p[a] = x;
+                let want: [u32; 3] = std::array::from_fn(|b| {
+                    l.coord(b, p[b]).clamp(0, i64::from(l.dims[b]) - 1) as u32
+                });
+                let want = (want[2] * l.dims[1] + want[1]) * l.dims[0] + want[0];
+                assert_eq!(l.key(p), want, "x = {x:e} ({:#x}), axis {a}", x.to_bits());
+                checked += 1;
+            }
+        }
+        assert!(checked > 600_000 && l.dims[0] > 4);
+    }
+
     use super::*;
 
     #[test]
