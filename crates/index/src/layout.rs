@@ -210,7 +210,10 @@ impl Layout {
             // truncation is the floor; 4e9 (an exact f32) keeps the conversion in range and
             // is past the last cell (dims <= MAX_CELLS_PER_AXIS = 1e9). The same cell as
             // `coord(a, x).clamp(0, dims - 1)` for every x (`key_is_the_clamped_coord`).
-            #[allow(clippy::manual_clamp, reason = "`max` sends a NaN to 0; `clamp` keeps it")]
+            #[allow(
+                clippy::manual_clamp,
+                reason = "`max` sends a NaN to 0; `clamp` keeps it"
+            )]
             let t = ((p[a] - self.min[a]) * self.inv[a]).max(0.0).min(4.0e9);
             (t as u32).min(self.dims[a] - 1)
         });
