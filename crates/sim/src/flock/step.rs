@@ -80,6 +80,15 @@ impl<'a> Out<'a> {
         )
     }
 
+    /// Slot `k`'s position, velocity and heading from lane `l` of `next` (its extras untouched).
+    #[inline]
+    fn set_motion(&mut self, k: usize, next: &boids_core::rules8::States8, l: usize) {
+        let v = |x: &boids_core::rules8::V8| Vec3::new(x.0[0].0[l], x.0[1].0[l], x.0[2].0[l]);
+        self.p[k] = v(&next.position);
+        self.v[k] = v(&next.velocity);
+        self.h[k] = v(&next.heading);
+    }
+
     #[inline]
     fn set(&mut self, k: usize, b: &BoidState) {
         self.p[k] = b.position;
@@ -217,6 +226,9 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
         // Eight boids at a time through the common rules, where they apply (the same bits as
         // step_boid: boids_core::rules8).
         let fast = fast_rules_apply(params, &env);
+        // No lane can need the one-by-one path: no steering from other flocks, no nearest-boid
+        // stand-in.
+        let plain = input.external.is_empty() && !params.fallback_to_nearest;
         let wide = matches!(input.level, SimdLevel::Avx2 | SimdLevel::Avx512);
         let advance = |s: usize,
                        mut hood: Neighbourhood,
@@ -262,10 +274,11 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
                         .iter()
                         .map(|&c| u64::from(c))
                         .sum::<u64>();
-                    let simple = (0..len).all(|l| {
-                        input.external.get(s0 + l).is_none_or(|e| *e == Vec3::ZERO)
-                            && !(hoods.count[l] == 0 && params.fallback_to_nearest)
-                    });
+                    let simple = plain
+                        || (0..len).all(|l| {
+                            input.external.get(s0 + l).is_none_or(|e| *e == Vec3::ZERO)
+                                && !(hoods.count[l] == 0 && params.fallback_to_nearest)
+                        });
                     if simple {
                         let own = index.states8(s0, len);
                         // Wander, boid by boid (its random draw is keyed by the boid's id):
@@ -292,14 +305,22 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
                             }
                         }
                         let next = step_boids8_on(wide, &own, hoods, &wander, params, input.dt);
-                        for (l, &target) in targets.iter().enumerate().take(len) {
-                            let s = s0 + l;
-                            let mut b = next.get(l);
-                            b.extra = extras.get(s).copied().unwrap_or_default();
-                            if params.weights.wander != 0.0 {
-                                b.extra.wander = target;
+                        if out.e.is_empty() {
+                            // No per-boid extras to carry (the common case): the new states
+                            // only.
+                            for l in 0..len {
+                                out.set_motion(s0 + l - first, &next, l);
                             }
-                            out.set(s - first, &b);
+                        } else {
+                            for (l, &target) in targets.iter().enumerate().take(len) {
+                                let s = s0 + l;
+                                let mut b = next.get(l);
+                                b.extra = extras.get(s).copied().unwrap_or_default();
+                                if params.weights.wander != 0.0 {
+                                    b.extra.wander = target;
+                                }
+                                out.set(s - first, &b);
+                            }
                         }
                     } else {
                         for l in 0..len {
