@@ -169,25 +169,9 @@ impl Index {
             };
             let (s0, s1) = (self.cell_start[c] as usize, self.cell_start[c1] as usize);
             c = c1;
+            // Past the batch k-nearest kernel's limits, the k nearest go boid by boid (below:
+            // `query_raw` takes the same chords through the same rows).
             let batch_knn = self.batch_knn(k);
-            if k > 0
-                && !batch_knn
-                && let Some(rows) = rows
-            {
-                // The k nearest of many (or in a huge flock), boid by boid, among the chords
-                // of its row's rows.
-                packer.flush(&mut emit);
-                let mut runs = [(0u32, 0u32); 18];
-                for slot in s0..s1 {
-                    let q = self.position(slot);
-                    let nr = self
-                        .layout
-                        .chord_runs(&chords, &rows, &self.cell_start, q, &mut runs);
-                    let raw = self.runs_raw(slot, spec, k, &runs[..nr], scratch);
-                    packer.push(slot, &raw, &mut emit);
-                }
-                continue;
-            }
             let Some(rows) = rows.filter(|_| k == 0 || batch_knn) else {
                 if self.kind == IndexKind::KdTree
                     && let Some(tree) = &self.tree
