@@ -896,8 +896,9 @@ typedef struct BoidsWorldDef {
   uint64_t seed;
   /**
    * Worker threads: 0 = one per core (Rayon's global pool), 1..=1024 = a pool of that many,
-   * shared by the worlds with the same count. Must be 0 when `enqueue_task` is set. In
-   * WebAssembly (no threads): 0 or 1, both the calling thread; more is refused.
+   * shared by the worlds with the same count (with 1, `boids_world_step` runs on the calling
+   * thread; `boids_world_step_begin` on the pool's). Must be 0 when `enqueue_task` is set.
+   * In WebAssembly (no threads): 0 or 1, both the calling thread; more is refused.
    */
   uint32_t threads;
   /**

@@ -177,8 +177,9 @@ pub struct BoidsWorldDef {
     /// Seed of every random draw.
     pub seed: u64,
     /// Worker threads: 0 = one per core (Rayon's global pool), 1..=1024 = a pool of that many,
-    /// shared by the worlds with the same count. Must be 0 when `enqueue_task` is set. In
-    /// WebAssembly (no threads): 0 or 1, both the calling thread; more is refused.
+    /// shared by the worlds with the same count (with 1, `boids_world_step` runs on the calling
+    /// thread; `boids_world_step_begin` on the pool's). Must be 0 when `enqueue_task` is set.
+    /// In WebAssembly (no threads): 0 or 1, both the calling thread; more is refused.
     pub threads: u32,
     /// Set by `boids_default_world_def`; do not touch.
     pub internal_cookie: u32,

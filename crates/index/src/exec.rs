@@ -59,6 +59,13 @@ impl RayonExec {
     pub fn new(pool: Option<Arc<rayon::ThreadPool>>) -> Self {
         RayonExec { pool }
     }
+
+    /// `true` when there is one thread to run on (a pool of one, or no threads at all): the
+    /// loops then run on the calling thread, in order, without handing them to the pool and
+    /// waiting for it (two thread switches a loop).
+    pub fn single(&self) -> bool {
+        NO_THREADS || self.pool.as_ref().is_some_and(|p| p.current_num_threads() == 1)
+    }
 }
 
 impl Exec for RayonExec {
@@ -73,7 +80,7 @@ impl Exec for RayonExec {
     }
 
     fn for_ranges(&self, n: usize, grain: usize, task: &(dyn Fn(Range<usize>) + Sync)) {
-        if NO_THREADS {
+        if self.single() {
             return SerialExec.for_ranges(n, grain, task);
         }
         let grain = grain.max(1);
@@ -101,7 +108,8 @@ impl Exec for RayonExec {
     }
 
     fn is_rayon(&self) -> bool {
-        !NO_THREADS
+        // A pool of one: kiddo's parallel build would run on Rayon's global pool instead.
+        !self.single()
     }
 }
 

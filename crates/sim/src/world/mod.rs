@@ -77,8 +77,9 @@ pub struct WorldConfig {
     pub seed: u64,
     /// Worker threads: 0 uses Rayon's global pool (`RAYON_NUM_THREADS`); n > 0 runs the world
     /// on a pool of n threads, shared by every world of the process that asked for n (so
-    /// several worlds never oversubscribe the CPU). In WebAssembly without threads: 0 or 1, both
-    /// the calling thread; more is refused.
+    /// several worlds never oversubscribe the CPU). With 1, `step` runs on the calling thread
+    /// (no hand-over to the pool) and only `step_begin` uses the pool's thread. In
+    /// WebAssembly without threads: 0 or 1, both the calling thread; more is refused.
     pub threads: usize,
     /// The instruction set of the neighbour kernel: `None` takes `BOIDS_SIMD` from the
     /// environment, or else the fastest this CPU supports. Every choice gives the same bits;

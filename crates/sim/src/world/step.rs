@@ -544,10 +544,12 @@ impl Runner {
     }
 
     /// Runs `f` where the step's loops belong: inside the world's Rayon pool, or on the
-    /// calling thread for Rayon's global pool and for a host's job system.
+    /// calling thread for Rayon's global pool, a pool of one thread and a host's job system.
     pub(crate) fn install(&self, f: &mut (dyn FnMut() + Send)) {
         match self {
-            Runner::Rayon(_, Some(pool)) => pool.install(f),
+            // A pool of one thread: this thread does the same work without two thread
+            // switches (its loops run in order: `RayonExec::single`).
+            Runner::Rayon(e, Some(pool)) if !e.single() => pool.install(f),
             _ => f(),
         }
     }
