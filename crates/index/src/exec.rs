@@ -64,7 +64,11 @@ impl RayonExec {
     /// loops then run on the calling thread, in order, without handing them to the pool and
     /// waiting for it (two thread switches a loop).
     pub fn single(&self) -> bool {
-        NO_THREADS || self.pool.as_ref().is_some_and(|p| p.current_num_threads() == 1)
+        NO_THREADS
+            || self
+                .pool
+                .as_ref()
+                .is_some_and(|p| p.current_num_threads() == 1)
     }
 }
 
