@@ -432,22 +432,12 @@ fn sep_term<L: Lanes>(x: [L; 3], unit: L, form: u8) -> [L; 3] {
     [x[0].mul(by), x[1].mul(by), x[2].mul(by)]
 }
 
-/// One candidate into every lane's sums (the lanes of `m` only, when given: a batch's own
-/// slots, where a lane must skip itself; lanes past the batch's boids compute sums nobody
-/// reads).
+/// The candidate's offset from each lane's boid, `d = p - q` (the nearest image when the space
+/// wraps; a flat third axis left at zero), and its square `(dx·dx + dy·dy) + dz·dz`: the start
+/// of every use of a candidate (the sums, the k-nearest selection).
 #[inline(always)]
-fn chunk<L: Lanes, S: Source<L>, const K: u8>(
-    acc: &mut Acc<L>,
-    c: &Ctx<L>,
-    m: Option<L::M>,
-    src: &S,
-) {
-    let (fov, per, d3, sep_all) = (K & 3, K & PER != 0, K & D3 != 0, K & SEP_ALL != 0);
-    let sep_form = if K & SEP_MASK == SEP_ANY {
-        c.sep
-    } else {
-        (K & SEP_MASK) >> 4
-    };
+fn offset_d2<L: Lanes, S: Source<L>, const K: u8>(c: &Ctx<L>, src: &S) -> ([L; 3], L) {
+    let (per, d3) = (K & PER != 0, K & D3 != 0);
     // d = p - q (the candidate's coordinates first, so the query's can be read from
     // memory: fewer registers held across the loop).
     let mut d = [src.pos(0).sub(c.q[0]), src.pos(1).sub(c.q[1]), c.zero];
@@ -463,6 +453,26 @@ fn chunk<L: Lanes, S: Source<L>, const K: u8>(
     if d3 {
         d2 = d2.add(d[2].mul(d[2]));
     }
+    (d, d2)
+}
+
+/// One candidate into every lane's sums (the lanes of `m` only, when given: a batch's own
+/// slots, where a lane must skip itself; lanes past the batch's boids compute sums nobody
+/// reads).
+#[inline(always)]
+fn chunk<L: Lanes, S: Source<L>, const K: u8>(
+    acc: &mut Acc<L>,
+    c: &Ctx<L>,
+    m: Option<L::M>,
+    src: &S,
+) {
+    let (fov, d3, sep_all) = (K & 3, K & D3 != 0, K & SEP_ALL != 0);
+    let sep_form = if K & SEP_MASK == SEP_ANY {
+        c.sep
+    } else {
+        (K & SEP_MASK) >> 4
+    };
+    let (d, d2) = offset_d2::<L, S, K>(c, src);
     let mut inr = d2.lt(c.r2);
     if let Some(m) = m {
         inr = L::and(m, inr);
@@ -700,9 +710,9 @@ impl<L: Lanes> Source<L> for Gathered<'_> {
     }
 }
 
-/// For the boids in slots `first..first + n` (`n <= W`, one a lane), the `k` nearest
-/// (`1..=KNN_MAX`) of the candidates `runs` strictly within the radius (ties by slot), each
-/// lane's in ascending slot order, without a branch per candidate: every lane keeps its k
+/// The neighbourhoods of the boids in slots `first..first + n` (`n <= W`, one a lane) over the
+/// `k` nearest (`1..=KNN_MAX`) of the candidates `runs` strictly within the radius (ties by
+/// slot), chosen without a branch per candidate: every lane keeps its k
 /// nearest so far, sorted by distance, in `k` pairs of lanes (squared distance, slot as
 /// `f32`); a candidate goes in front of every kept one it is strictly nearer than (the places
 /// not yet filled hold the radius, so a candidate must be strictly within it; candidates come
@@ -726,34 +736,13 @@ fn hoods_knn<L: Lanes, const K: u8>(
         "kernel: a k-nearest batch outside its limits"
     );
     let c = batch::<L>(soa, spec, size, first, n);
-    let (per, d3) = (K & PER != 0, K & D3 != 0);
     let inf = L::splat(f32::INFINITY);
     let mut bd = [c.r2; KNN_MAX];
     let mut bs = [inf; KNN_MAX];
-    for &(a, b) in runs {
-        assert!(
-            a <= b && b as usize <= len,
-            "kernel: a run outside the arrays"
-        );
-        for j in a as usize..b as usize {
-            let src = One { soa, j };
-            let mut d = [
-                Source::<L>::pos(&src, 0).sub(c.q[0]),
-                Source::<L>::pos(&src, 1).sub(c.q[1]),
-                c.zero,
-            ];
-            if d3 {
-                d[2] = Source::<L>::pos(&src, 2).sub(c.q[2]);
-            }
-            if per {
-                for a in 0..3 {
-                    d[a] = wrap(d[a], c.half[a], c.neg_half[a], c.size[a]);
-                }
-            }
-            let mut d2 = d[0].mul(d[0]).add(d[1].mul(d[1]));
-            if d3 {
-                d2 = d2.add(d[2].mul(d[2]));
-            }
+    for i in 0..runs.spans() {
+        let (a, b) = runs.span(i, len);
+        for j in a..b {
+            let (_, mut d2) = offset_d2::<L, _, K>(&c, &One { soa, j });
             if j >= first && j < first + n {
                 // A boid is not its own neighbour (`+∞` is never strictly nearer).
                 d2 = L::select(L::except((j - first) as i32), d2, inf);
