@@ -768,6 +768,8 @@ pub fn counting_sort_with(
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     /// The cell a key computes is `coord` clamped into the grid, for every kind of value:
     /// far below and above the grid, at cell boundaries, infinities and NaN.
     #[test]
@@ -814,8 +816,6 @@ mod tests {
         }
         assert!(checked > 600_000 && l.dims[0] > 4);
     }
-
-    use super::*;
 
     #[test]
     fn parallel_counting_sort_matches_the_serial_one() {

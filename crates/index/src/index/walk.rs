@@ -153,6 +153,9 @@ impl Index {
         let size = kernel::kernel_size(self.axes, spec.period);
         let runs_kernel = kernel::runs_fn(spec, soa.d3);
         let knn_kernel = kernel::knn_fn(spec, soa.d3);
+        // Past the batch k-nearest kernel's limits, the k nearest go boid by boid (below:
+        // `query_raw` takes the same chords through the same rows).
+        let batch_knn = self.batch_knn(k);
         let chords = self.layout.chords(radius);
         let nx = self.layout.dims[0] as usize;
         let ny = self.layout.dims[1] as usize;
@@ -169,9 +172,6 @@ impl Index {
             };
             let (s0, s1) = (self.cell_start[c] as usize, self.cell_start[c1] as usize);
             c = c1;
-            // Past the batch k-nearest kernel's limits, the k nearest go boid by boid (below:
-            // `query_raw` takes the same chords through the same rows).
-            let batch_knn = self.batch_knn(k);
             let Some(rows) = rows.filter(|_| k == 0 || batch_knn) else {
                 if self.kind == IndexKind::KdTree
                     && let Some(tree) = &self.tree

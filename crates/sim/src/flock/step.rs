@@ -83,10 +83,10 @@ impl<'a> Out<'a> {
     /// Slot `k`'s position, velocity and heading from lane `l` of `next` (its extras untouched).
     #[inline]
     fn set_motion(&mut self, k: usize, next: &boids_core::rules8::States8, l: usize) {
-        let v = |x: &boids_core::rules8::V8| Vec3::new(x.0[0].0[l], x.0[1].0[l], x.0[2].0[l]);
-        self.p[k] = v(&next.position);
-        self.v[k] = v(&next.velocity);
-        self.h[k] = v(&next.heading);
+        let b = next.get(l);
+        self.p[k] = b.position;
+        self.v[k] = b.velocity;
+        self.h[k] = b.heading;
     }
 
     #[inline]
