@@ -18,9 +18,10 @@
 //! candidates; each lane first keeps its k nearest, sorted, without a branch, then adds them in
 //! slot order, each lane reading its own neighbour: the same bits as the one-boid path.
 //!
-//! **One kernel, written once** (`hoods`, over runs of slots or over a list) over the lane type of `lanes.rs`: plain arrays (every
-//! target), SSE2, AVX2, AVX-512 (mask registers), NEON and WebAssembly simd128. Every operation
-//! is one correctly rounded IEEE operation per lane and no fused multiply-add is used.
+//! **One kernel, written once** (`hoods`, over runs of slots or over a list) over the lane type
+//! of `lanes.rs`: plain arrays (every target), SSE2, AVX2, AVX-512 (mask registers), NEON and
+//! WebAssembly simd128. Every operation is one correctly rounded IEEE operation per lane and no
+//! fused multiply-add is used.
 //!
 //! **Per candidate:** `d = p_j - q` (nearest image when the space wraps), `d2 = (dx·dx + dy·dy)
 //! + dz·dz`; in radius when `d2 < r²`; in view when the field of view is all around, or else
