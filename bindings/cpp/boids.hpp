@@ -532,13 +532,16 @@ public:
     /// Workers that may run the engine's ranges at once (1..=1024).
     virtual std::uint32_t workers() const = 0;
     /// Run `task(start, end, context)` for ranges [start, end) covering 0..items exactly once
-    /// (each at least `min_range` long but the last), on any threads, in any order. Return a
-    /// handle for finish(), or nullptr when every call has already been made here. Called from
-    /// the stepping thread and, during a step begun with step_begin, from one of your workers:
-    /// thread-safe, and never calling back into boids.
+    /// (each at least `min_range` long but the last), on your workers, in any order, without
+    /// waiting for a worker here. Return a handle for finish(), or nullptr when every call has
+    /// already been made here. Called from any thread that steps, ends or destroys the world
+    /// and from the worker running a begun step: thread-safe, and never calling back into
+    /// boids for that world.
     virtual void* enqueue(BoidsTaskFn task, std::uint32_t items, std::uint32_t min_range, void* context) = 0;
-    /// Wait until every call of the task `handle` has returned, then forget it. Called once per
-    /// non-null handle, on the thread that steps, ends or destroys the world. Never throws.
+    /// Forget the task `handle` (wait until every call of it has returned). boids calls it only
+    /// once every call has returned, so it never waits; at most once per non-null handle (a
+    /// task a worker still holds when the world is destroyed is never finished: forget it when
+    /// its call returns). Never throws.
     virtual void finish(void* handle) noexcept = 0;
 
     /// The C callbacks over this object (what World's constructor puts in the def).

@@ -1,38 +1,52 @@
 //! A host's job system running a world's parallel work: `BoidsWorldDef`'s task interface
 //! (shaped after Box2D v3's `enqueueTask` / `finishTask`) as a [`boids_sim::Exec`].
 //!
-//! Each parallel loop of a step becomes one task of `chunks` items. The engine does not trust
-//! the host to run it soon (a host may have one worker, busy with the step itself): the thread
-//! that enqueued the task claims chunks too, from the same counter as the host's calls, and
-//! waits only for chunks another thread has claimed and not finished. So a loop ends even if the
-//! host runs none of its calls, and never waits on the host's queue.
+//! The rule everything here rests on: **the engine never waits for the host.** A call into the
+//! library waits only for work it can do itself, or for work another thread is already doing
+//! inside the library (which never waits on anything). So no pattern of calls, made from any
+//! thread (a host worker included, between dequeuing one of the engine's tasks and running it),
+//! can close a cycle through a host worker that is busy or blocked:
+//!
+//! - each parallel loop becomes one task of `chunks` items, and the thread that enqueued it
+//!   claims chunks too, from the same counter as the host's calls; it waits only for chunks
+//!   another thread has claimed and not finished, so a loop ends even if the host runs none
+//!   of its calls;
+//! - a step begun by `boids_world_step_begin` is one task whose job is claimable: whoever comes
+//!   first runs it (the host's worker, or the thread that ends or destroys the world), and a
+//!   call that comes later finds nothing left;
+//! - `finish_task` is called only for a task every call of which has returned (the engine adds
+//!   up the items of the calls that returned), so it returns at once; a task whose calls have
+//!   not all come yet is kept and finished by a later call that steps, begins, ends or destroys
+//!   the world, once they have. While [`MAX_OUTSTANDING`] tasks of a world wait for their
+//!   calls, the engine enqueues no more and runs its loops on the stepping thread;
+//! - dropping the executor (destroying the world) waits up to [`DESTROY_WAIT`] for the calls
+//!   the host still owes, finishes those tasks, and forgets the rest (a worker that destroys
+//!   the world before running a task it holds): their calls, when they come, find no task;
+//! - reads never go through the host (`World::read_exec` copies on the calling thread).
 //!
 //! The host never holds a pointer into the engine's memory: the `task_context` it is given is a
 //! token, looked up in a table of live tasks on every call. A call that comes after its task was
-//! finished (a host whose `finish_task` did not wait, or that ran calls after returning NULL from
-//! `enqueue_task`) finds no task and returns at once, and one that is still running when
-//! `finish_task` returns is counted: the step then fails with `BOIDS_RESULT_PANIC` ("the host's
-//! job system broke its contract") and the world keeps the state before it. Breaking the
-//! contract is undefined behaviour by the header's terms; this is what the engine does about it
-//! where catching it costs nothing.
+//! finished or forgotten finds no task and returns at once. A host that breaks its contract in a
+//! way the engine sees for free (an `enqueue_task` that returns NULL with calls left to make,
+//! calls that cover more than the task's items) fails the step with `BOIDS_RESULT_PANIC`
+//! ("the host's job system broke its contract") and the world keeps the state before it.
 //!
-//! Inside a step begun by `boids_world_step_begin`, which runs as a task on a host worker, the
-//! `finish_task` calls wait until `boids_world_step_end` (a worker that waited for its own
-//! queue could wait forever); elsewhere each loop finishes its task before it returns. While the
-//! engine runs a world's step on a thread, or calls its host from one, the thread is marked
-//! (`registry::inside_step`), and a call on that world from there returns `BUSY`.
+//! While the engine runs a world's step on a thread, or calls its host from one, the thread is
+//! marked (`registry::inside_step`), and a call on that world from there returns `BUSY`: it
+//! could only wait for the step it is part of.
 
 use crate::registry::inside_step;
 use crate::types::{BoidsEnqueueTaskFn, BoidsFinishTaskFn};
 use boids_sim::Exec;
+use boids_sim::exec::NO_THREADS;
 use std::any::Any;
-use std::cell::Cell;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 type Enqueue = unsafe extern "C" fn(
     crate::types::BoidsTaskFn,
@@ -43,17 +57,48 @@ type Enqueue = unsafe extern "C" fn(
 ) -> *mut c_void;
 type Finish = unsafe extern "C" fn(*mut c_void, *mut c_void);
 
-thread_local! {
-    /// Set while this thread runs a step begun by `boids_world_step_begin` on the host.
-    static IN_BEGUN_STEP: Cell<bool> = const { Cell::new(false) };
+/// Most tasks of one world whose calls the host has not all made yet: beyond it the engine
+/// enqueues nothing and runs its loops on the stepping thread (a host whose workers do not come
+/// costs a bounded number of handles, not one a loop for ever).
+pub(crate) const MAX_OUTSTANDING: usize = 256;
+
+/// How long destroying a world waits for the calls its host still owes before it forgets
+/// their tasks (never finished: a worker that destroys the world before running a task it
+/// holds could only make the call after the destroy returns).
+pub(crate) const DESTROY_WAIT: Duration = Duration::from_secs(1);
+
+/// What the host's calls of one task have done.
+struct Calls {
+    /// The task's item count, as given to `enqueue_task`.
+    items: u64,
+    /// Items of the calls that have returned.
+    covered: AtomicU64,
+    /// Calls inside the task now.
+    running: AtomicUsize,
+}
+
+impl Calls {
+    fn new(items: u32) -> Calls {
+        Calls {
+            items: u64::from(items),
+            covered: AtomicU64::new(0),
+            running: AtomicUsize::new(0),
+        }
+    }
+
+    /// Every call has returned: `finish_task` would not wait.
+    fn all_returned(&self) -> bool {
+        self.covered.load(Ordering::Acquire) >= self.items
+            && self.running.load(Ordering::Acquire) == 0
+    }
 }
 
 /// What a host's call of a task runs.
 trait Task: Send + Sync {
     /// One call of the host's (any range: the engine hands out its own chunks).
     fn call(&self);
-    /// Calls of the host's inside [`Task::call`] now.
-    fn calls_running(&self) -> usize;
+    /// The calls made so far.
+    fn calls(&self) -> &Calls;
 }
 
 /// The tasks the hosts hold tokens of, by token.
@@ -62,7 +107,7 @@ static TASKS: Mutex<Option<HashMap<usize, Arc<dyn Task>>>> = Mutex::new(None);
 static NEXT_TOKEN: AtomicUsize = AtomicUsize::new(1);
 
 fn tasks<T>(f: impl FnOnce(&mut HashMap<usize, Arc<dyn Task>>) -> T) -> T {
-    let mut g = TASKS.lock().unwrap_or_else(|p| p.into_inner());
+    let mut g = lock(&TASKS);
     f(g.get_or_insert_with(HashMap::new))
 }
 
@@ -84,17 +129,24 @@ fn unregister(token: usize) {
     tasks(|t| t.remove(&token));
 }
 
-/// The host's call of the task behind `context` (a token); a stale token does nothing.
-fn call_token(context: *mut c_void) {
+/// The host's call of the task behind `context` (a token) for `start..end`; a stale token
+/// does nothing.
+fn call_token(start: u32, end: u32, context: *mut c_void) {
     let token = context as usize;
     let task = tasks(|t| t.get(&token).cloned());
     if let Some(task) = task {
+        let calls = task.calls();
+        calls.running.fetch_add(1, Ordering::AcqRel);
         // The task catches its own panics; nothing else can unwind here.
         let _ = catch_unwind(AssertUnwindSafe(|| task.call()));
+        calls
+            .covered
+            .fetch_add(u64::from(end.saturating_sub(start)), Ordering::AcqRel);
+        calls.running.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
-/// A task handle the host returned, with its token; finished later.
+/// A task handle the host returned, with its token; finished once its calls have returned.
 struct Pending {
     handle: *mut c_void,
     token: usize,
@@ -107,19 +159,19 @@ pub(crate) struct HostExec {
     finish: Finish,
     user: *mut c_void,
     workers: usize,
-    /// The task of the step in flight, if the host took it.
-    begun: Mutex<Option<(Pending, Arc<Begun>)>>,
-    /// The tasks its loops enqueued, finished by `finish_step`.
-    deferred: Mutex<Vec<Pending>>,
+    /// The step in flight, if the host took its task (claimable until someone runs it).
+    begun: Mutex<Option<Arc<Begun>>>,
+    /// Tasks handed to the host and not finished yet (their calls have not all returned).
+    outstanding: Mutex<Vec<Pending>>,
     /// The first breach of the host's contract seen since the last `take_fault`.
     fault: Mutex<Option<String>>,
 }
 
 // SAFETY: the world def's contract: the functions are thread-safe and they and `usercontext`
 // stay valid until the world is destroyed; the engine never dereferences `user` itself. The
-// handles in `deferred` are opaque values the host gave out and are only passed back to it.
+// handles in `outstanding` are opaque values the host gave out and are only passed back to it.
 unsafe impl Send for HostExec {}
-// SAFETY: as for `Send`; shared use only reads the fields and locks `deferred`.
+// SAFETY: as for `Send`; shared use only reads the fields and locks the lists.
 unsafe impl Sync for HostExec {}
 
 impl HostExec {
@@ -136,7 +188,7 @@ impl HostExec {
             user,
             workers: workers.max(1) as usize,
             begun: Mutex::new(None),
-            deferred: Mutex::new(Vec::new()),
+            outstanding: Mutex::new(Vec::new()),
             fault: Mutex::new(None),
         })
     }
@@ -148,13 +200,19 @@ impl HostExec {
     }
 
     /// Hands `task` to the host as `items` calls of `call`; returns the host's handle (NULL:
-    /// the host says it made every call already) and the token.
+    /// the host says it made every call already) and the token. `None`: the host holds
+    /// [`MAX_OUTSTANDING`] tasks whose calls have not come, so nothing was enqueued and the
+    /// caller runs the work itself.
     fn enqueue(
         &self,
         call: crate::types::BoidsTaskFn,
         items: usize,
         task: Arc<dyn Task>,
-    ) -> (*mut c_void, usize) {
+    ) -> Option<(*mut c_void, usize)> {
+        self.sweep();
+        if lock(&self.outstanding).len() >= MAX_OUTSTANDING {
+            return None;
+        }
         let items = u32::try_from(items).unwrap_or(u32::MAX);
         let token = register(task);
         // SAFETY: the def's contract for `enqueue_task`. The context is a token, not a pointer:
@@ -162,38 +220,53 @@ impl HostExec {
         let handle = inside_step(self.key(), || unsafe {
             (self.enqueue)(call, items, 1, token as *mut c_void, self.user)
         });
-        (handle, token)
+        Some((handle, token))
     }
 
-    /// Calls the host's `finish_task` for `p`, then forgets its token; a call of the task still
-    /// running when `finish_task` has returned is a breach of the contract.
-    fn finish_now(&self, p: Pending) {
-        // SAFETY: `handle` came from this host's `enqueue_task` and is finished once.
-        inside_step(self.key(), || unsafe { (self.finish)(p.handle, self.user) });
-        unregister(p.token);
-        if p.task.calls_running() > 0 {
-            self.breach(
-                "finish_task returned while a call of its task was still running (finish_task \
-                 must wait for every call)",
-            );
-        }
-    }
-
-    /// Finishes `handle` now, or at the end of a step begun on the host.
-    fn release(&self, handle: *mut c_void, token: usize, task: Arc<dyn Task>) {
+    /// Keeps the task the host took until its calls have returned (finished now if they have).
+    fn hold(&self, handle: *mut c_void, token: usize, task: Arc<dyn Task>) {
         if handle.is_null() {
             unregister(token);
             return;
         }
-        let p = Pending {
+        lock(&self.outstanding).push(Pending {
             handle,
             token,
             task,
-        };
-        if IN_BEGUN_STEP.with(Cell::get) {
-            lock(&self.deferred).push(p);
-        } else {
-            self.finish_now(p);
+        });
+        self.sweep();
+    }
+
+    /// Finishes every held task whose calls have all returned (the host's `finish_task` then
+    /// returns at once). Called without holding the list: `finish_task` is the host's code.
+    fn sweep(&self) {
+        let mut held = std::mem::take(&mut *lock(&self.outstanding));
+        let mut k = 0;
+        while k < held.len() {
+            if held[k].task.calls().all_returned() {
+                let p = held.swap_remove(k);
+                self.finish_now(p);
+            } else {
+                k += 1;
+            }
+        }
+        if !held.is_empty() {
+            lock(&self.outstanding).append(&mut held);
+        }
+    }
+
+    /// Calls the host's `finish_task` for `p` (whose calls have returned), then forgets its
+    /// token. Calls that covered more than the task's items are a breach of the contract.
+    fn finish_now(&self, p: Pending) {
+        // SAFETY: `handle` came from this host's `enqueue_task` and is finished once.
+        inside_step(self.key(), || unsafe { (self.finish)(p.handle, self.user) });
+        unregister(p.token);
+        let calls = p.task.calls();
+        if calls.covered.load(Ordering::Acquire) > calls.items {
+            self.breach(
+                "its calls of a task covered more than the task's item_count (each item must \
+                 be in exactly one call)",
+            );
         }
     }
 
@@ -204,6 +277,36 @@ impl HostExec {
                  dropped"
             )
         });
+    }
+}
+
+impl Drop for HostExec {
+    /// The world is being destroyed: waits (at most [`DESTROY_WAIT`]) for the calls the host
+    /// still owes, finishes those tasks, and forgets the rest: a worker that destroys the world
+    /// between dequeuing a task and running it could only make that call after this returns.
+    fn drop(&mut self) {
+        let mut deadline = None;
+        let mut spins = 0u32;
+        loop {
+            self.sweep();
+            if lock(&self.outstanding).is_empty() || NO_THREADS {
+                // Without threads nothing could make the calls while this waits.
+                break;
+            }
+            let end = *deadline.get_or_insert_with(|| Instant::now() + DESTROY_WAIT);
+            if Instant::now() >= end {
+                break;
+            }
+            spins += 1;
+            if spins < 64 {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(Duration::from_micros(100));
+            }
+        }
+        for p in std::mem::take(&mut *lock(&self.outstanding)) {
+            unregister(p.token);
+        }
     }
 }
 
@@ -222,8 +325,7 @@ struct Ranges {
     chunks: usize,
     next: AtomicUsize,
     done: AtomicUsize,
-    /// The host's calls inside `call` now.
-    running: AtomicUsize,
+    calls: Calls,
     panic: Mutex<Option<Box<dyn Any + Send>>>,
     wake: (Mutex<()>, Condvar),
 }
@@ -250,17 +352,17 @@ impl Ranges {
             // waits for `done == chunks`, and this chunk is not done yet).
             let task = unsafe { &*self.task };
             if let Err(p) = catch_unwind(AssertUnwindSafe(|| task(range))) {
-                let mut slot = self.panic.lock().unwrap_or_else(|e| e.into_inner());
-                slot.get_or_insert(p);
+                lock(&self.panic).get_or_insert(p);
             }
             if self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.chunks {
-                let _g = self.wake.0.lock().unwrap_or_else(|e| e.into_inner());
+                let _g = lock(&self.wake.0);
                 self.wake.1.notify_all();
             }
         }
     }
 
-    /// Waits until every chunk has been run (by any thread).
+    /// Waits until every chunk has been run (by any thread): only chunks another thread has
+    /// claimed and is running, which never wait on anything.
     fn wait(&self) {
         for _ in 0..256 {
             if self.done.load(Ordering::Acquire) == self.chunks {
@@ -268,7 +370,7 @@ impl Ranges {
             }
             std::hint::spin_loop();
         }
-        let mut g = self.wake.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut g = lock(&self.wake.0);
         while self.done.load(Ordering::Acquire) < self.chunks {
             g = self.wake.1.wait(g).unwrap_or_else(|e| e.into_inner());
         }
@@ -277,55 +379,50 @@ impl Ranges {
 
 impl Task for Ranges {
     fn call(&self) {
-        self.running.fetch_add(1, Ordering::AcqRel);
         self.work();
-        self.running.fetch_sub(1, Ordering::AcqRel);
     }
-    fn calls_running(&self) -> usize {
-        self.running.load(Ordering::Acquire)
+    fn calls(&self) -> &Calls {
+        &self.calls
     }
 }
 
 /// The host calls this for each range of a loop's task.
-extern "C" fn run_ranges(_start: u32, _end: u32, context: *mut c_void) {
-    call_token(context);
+extern "C" fn run_ranges(start: u32, end: u32, context: *mut c_void) {
+    call_token(start, end, context);
 }
 
-/// A step begun by `boids_world_step_begin`, waiting for a host worker.
+/// A step begun by `boids_world_step_begin`: its job, for whoever comes first.
 struct Begun {
     job: Mutex<Option<Box<dyn FnOnce() + Send>>>,
     /// The host job system's key, for the marker.
     key: usize,
-    running: AtomicUsize,
+    calls: Calls,
 }
 
 impl Begun {
-    /// Runs the step, if no one has yet, with its loops' tasks kept for `finish_step`.
+    /// Runs the step, if no one has yet (the host's worker, or the thread that ends or
+    /// destroys the world).
     fn run(&self) {
-        let job = self.job.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let job = lock(&self.job).take();
         if let Some(job) = job {
-            let was = IN_BEGUN_STEP.with(|f| f.replace(true));
             // The job catches its own panics (the world reports them at step end).
             let _ = inside_step(self.key, || catch_unwind(AssertUnwindSafe(job)));
-            IN_BEGUN_STEP.with(|f| f.set(was));
         }
     }
 }
 
 impl Task for Begun {
     fn call(&self) {
-        self.running.fetch_add(1, Ordering::AcqRel);
         self.run();
-        self.running.fetch_sub(1, Ordering::AcqRel);
     }
-    fn calls_running(&self) -> usize {
-        self.running.load(Ordering::Acquire)
+    fn calls(&self) -> &Calls {
+        &self.calls
     }
 }
 
 /// The host calls this for the task of a begun step (one item).
-extern "C" fn run_begun(_start: u32, _end: u32, context: *mut c_void) {
-    call_token(context);
+extern "C" fn run_begun(start: u32, end: u32, context: *mut c_void) {
+    call_token(start, end, context);
 }
 
 impl Exec for HostExec {
@@ -353,25 +450,23 @@ impl Exec for HostExec {
             chunks,
             next: AtomicUsize::new(0),
             done: AtomicUsize::new(0),
-            running: AtomicUsize::new(0),
+            calls: Calls::new(u32::try_from(chunks).unwrap_or(u32::MAX)),
             panic: Mutex::new(None),
             wake: (Mutex::new(()), Condvar::new()),
         });
-        let (handle, token) = self.enqueue(run_ranges, chunks, ranges.clone());
+        let taken = self.enqueue(run_ranges, chunks, ranges.clone());
         let own = ranges.work();
         ranges.wait();
-        if handle.is_null() && own > 0 {
-            self.breach(
-                "enqueue_task returned NULL (every call made) before every call of its task \
-                 was made",
-            );
+        if let Some((handle, token)) = taken {
+            if handle.is_null() && own > 0 {
+                self.breach(
+                    "enqueue_task returned NULL (every call made) before every call of its task \
+                     was made",
+                );
+            }
+            self.hold(handle, token, ranges.clone());
         }
-        let panic = ranges
-            .panic
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
-        self.release(handle, token, ranges);
+        let panic = lock(&ranges.panic).take();
         if let Some(p) = panic {
             resume_unwind(p);
         }
@@ -381,36 +476,31 @@ impl Exec for HostExec {
         let begun = Arc::new(Begun {
             job: Mutex::new(Some(job)),
             key: self.key(),
-            running: AtomicUsize::new(0),
+            calls: Calls::new(1),
         });
-        let (handle, token) = self.enqueue(run_begun, 1, begun.clone());
-        if handle.is_null() {
-            // The host says it ran the task; if it did not, the step runs here.
-            unregister(token);
-            begun.run();
-        } else {
-            let pending = Pending {
-                handle,
-                token,
-                task: begun.clone(),
-            };
-            *lock(&self.begun) = Some((pending, begun));
+        match self.enqueue(run_begun, 1, begun.clone()) {
+            // The host says it ran the task (if it did not, the step runs here), or it holds
+            // too many of this world's tasks already: the step runs here.
+            None => begun.run(),
+            Some((handle, token)) if handle.is_null() => {
+                unregister(token);
+                begun.run();
+            }
+            Some((handle, token)) => {
+                *lock(&self.begun) = Some(begun.clone());
+                self.hold(handle, token, begun);
+            }
         }
     }
 
     fn finish_step(&self) {
-        // A step the host has not started yet runs here (the job is taken once), so step end
-        // never waits on the host's queue; then the step's own task is finished, and the
-        // tasks its loops enqueued, in order.
+        // A step no worker has started runs here (the job is taken once), so ending a step
+        // never waits on the host's queue, even on the worker that holds the step's task.
         let begun = lock(&self.begun).take();
-        if let Some((p, begun)) = begun {
+        if let Some(begun) = begun {
             begun.run();
-            self.finish_now(p);
         }
-        let rest = std::mem::take(&mut *lock(&self.deferred));
-        for p in rest {
-            self.finish_now(p);
-        }
+        self.sweep();
     }
 
     fn take_fault(&self) -> Option<String> {

@@ -51,6 +51,9 @@ pub(crate) struct Cell {
     brief: AtomicBool,
     /// One `step_end` at a time: a second waits for the first, then finds no step in flight.
     ending: Mutex<()>,
+    /// Set (under the write lock) when the world is destroyed: a call that looked the cell up
+    /// before and gets the lock after finds the world gone.
+    dead: AtomicBool,
     /// The world's host job system (its address; 0 for none): the key of the thread-local
     /// marker that refuses calls made from inside the world's own step.
     host_key: usize,
@@ -87,6 +90,7 @@ pub(crate) fn insert(world: World, host_key: usize) -> Result<BoidsWorldId, Fail
             stepping: AtomicBool::new(false),
             brief: AtomicBool::new(false),
             ending: Mutex::new(()),
+            dead: AtomicBool::new(false),
             host_key,
         }))
         .ok_or_else(|| Fail::new(BoidsResult::InvalidArgument, "too many worlds"))
@@ -172,38 +176,49 @@ fn step_in_flight() -> Fail {
     )
 }
 
+/// `g`, unless the world was destroyed while this call waited for it.
+fn alive<G>(cell: &Cell, id: BoidsWorldId, g: G) -> Result<G, Fail> {
+    if cell.dead.load(Ordering::Acquire) {
+        return Err(invalid(id));
+    }
+    Ok(g)
+}
+
 /// The world for a change: `BUSY` while a step is in flight or another thread changes it;
-/// reads on other threads (short, and allowed at any time) are waited for.
-fn write(cell: &Cell) -> Result<RwLockWriteGuard<'_, Entry>, Fail> {
+/// reads on other threads are waited for (they never wait on anything: a read copies on the
+/// calling thread, never through a host's job system).
+fn write(cell: &Cell, id: BoidsWorldId) -> Result<RwLockWriteGuard<'_, Entry>, Fail> {
     if cell.stepping.load(Ordering::Acquire) {
         return Err(step_in_flight());
     }
-    match cell.lock.try_write() {
-        Ok(g) => Ok(g),
+    let g = match cell.lock.try_write() {
+        Ok(g) => g,
         Err(TryLockError::WouldBlock) => match cell.lock.try_read() {
             // Only readers hold it: wait for them (new readers wait behind this writer).
             Ok(r) => {
                 drop(r);
-                cell.lock.write().map_err(|_| poisoned())
+                cell.lock.write().map_err(|_| poisoned())?
             }
-            Err(TryLockError::WouldBlock) => Err(busy(cell)),
-            Err(TryLockError::Poisoned(_)) => Err(poisoned()),
+            Err(TryLockError::WouldBlock) => return Err(busy(cell)),
+            Err(TryLockError::Poisoned(_)) => return Err(poisoned()),
         },
-        Err(TryLockError::Poisoned(_)) => Err(poisoned()),
-    }
+        Err(TryLockError::Poisoned(_)) => return Err(poisoned()),
+    };
+    alive(cell, id, g)
 }
 
 /// The world for a read: shared with other readers; waits for a step's start or install;
 /// `BUSY` while another thread changes it.
-fn read(cell: &Cell) -> Result<RwLockReadGuard<'_, Entry>, Fail> {
-    match cell.lock.try_read() {
-        Ok(g) => Ok(g),
+fn read(cell: &Cell, id: BoidsWorldId) -> Result<RwLockReadGuard<'_, Entry>, Fail> {
+    let g = match cell.lock.try_read() {
+        Ok(g) => g,
         Err(TryLockError::WouldBlock) if cell.brief.load(Ordering::Acquire) => {
-            cell.lock.read().map_err(|_| poisoned())
+            cell.lock.read().map_err(|_| poisoned())?
         }
-        Err(TryLockError::WouldBlock) => Err(busy(cell)),
-        Err(TryLockError::Poisoned(_)) => Err(poisoned()),
-    }
+        Err(TryLockError::WouldBlock) => return Err(busy(cell)),
+        Err(TryLockError::Poisoned(_)) => return Err(poisoned()),
+    };
+    alive(cell, id, g)
 }
 
 /// Runs `f` on the locked world (refused with `BUSY` while a step begun by
@@ -223,7 +238,7 @@ pub(crate) fn with_entry<T>(
 ) -> Result<T, Fail> {
     let cell = get(id)?;
     not_from_own_step(&cell)?;
-    let mut g = write(&cell)?;
+    let mut g = write(&cell, id)?;
     if g.world.is_stepping() {
         return Err(step_in_flight());
     }
@@ -259,7 +274,7 @@ pub(crate) fn with_entry_shared<T>(
     if cell.stepping.load(Ordering::Acquire) {
         return Err(step_in_flight());
     }
-    let g = read(&cell)?;
+    let g = read(&cell, id)?;
     if g.world.is_stepping() {
         return Err(step_in_flight());
     }
@@ -279,13 +294,18 @@ pub(crate) fn step_begin(id: BoidsWorldId, dt: f32) -> Result<(), Fail> {
     let cell = get(id)?;
     not_from_own_step(&cell)?;
     let _brief = Brief::set(&cell.brief);
-    let mut g = write(&cell)?;
+    let mut g = write(&cell, id)?;
     if g.world.is_stepping() {
         return Err(step_in_flight());
     }
-    g.world.step_begin(dt)?;
+    // In flight from before the host is handed the step's task: a worker that takes the task
+    // and ends the step at once (from its job wrapper) finds it, and waits for this call to
+    // return before it ends it.
     cell.stepping.store(true, Ordering::Release);
-    Ok(())
+    let r = g.world.step_begin(dt);
+    cell.stepping
+        .store(g.world.is_stepping(), Ordering::Release);
+    Ok(r?)
 }
 
 /// Ends the step in flight (`boids_world_step_end`): waits for it while readers go on, then
@@ -305,11 +325,11 @@ pub(crate) fn step_end(id: BoidsWorldId) -> Result<(), Fail> {
     }
     {
         // Shared: reads on other threads go on while the step finishes.
-        let g = cell.lock.read().map_err(|_| poisoned())?;
+        let g = alive(&cell, id, cell.lock.read().map_err(|_| poisoned())?)?;
         g.world.step_wait();
     }
     let _brief = Brief::set(&cell.brief);
-    let mut g = cell.lock.write().map_err(|_| poisoned())?;
+    let mut g = alive(&cell, id, cell.lock.write().map_err(|_| poisoned())?)?;
     let r = g.world.step_end();
     cell.stepping
         .store(g.world.is_stepping(), Ordering::Release);
@@ -330,25 +350,44 @@ pub(crate) fn with_world_in_flight<T>(
 ) -> Result<T, Fail> {
     let cell = get(id)?;
     not_from_own_step(&cell)?;
-    let g = read(&cell)?;
+    let g = read(&cell, id)?;
     f(&g.world)
 }
 
-/// Destroys a world; `BUSY` (and nothing destroyed) while another thread is using it. A step
-/// in flight is waited for (after the world has left the registry, so other worlds' calls do
-/// not wait with it).
+/// Destroys a world; `BUSY` (and nothing destroyed) while another thread is using it. The world
+/// is torn down here, before this returns: a step in flight is ended (a begun step no worker
+/// has started runs here) and the host's job system, if any, is let go (its tasks finished, or
+/// forgotten after `host::DESTROY_WAIT`), so the host's callbacks are never called after
+/// `boids_world_destroy` returns.
 pub(crate) fn remove(id: BoidsWorldId) -> Result<(), Fail> {
-    let cell = worlds(|w| {
-        let cell = w.get(id).ok_or_else(|| invalid(id))?;
-        not_from_own_step(cell)?;
-        if let Err(TryLockError::WouldBlock) = cell.lock.try_write() {
+    let cell = get(id)?;
+    not_from_own_step(&cell)?;
+    let mut g = match cell.lock.try_write() {
+        Ok(g) => g,
+        Err(TryLockError::WouldBlock) => {
             return Err(Fail::new(
                 BoidsResult::Busy,
                 "world is in use by another thread; destroy it when that call returns",
             ));
         }
-        Ok(w.remove(id))
-    })?;
-    drop(cell);
+        // A world left inconsistent by a panic may still be destroyed.
+        Err(TryLockError::Poisoned(p)) => p.into_inner(),
+    };
+    let g = alive(&cell, id, &mut *g)?;
+    // What the cell holds from now on (a world on no thread pool: nothing to start).
+    let spare = World::with_exec(
+        boids_sim::WorldConfig {
+            simd: Some(boids_sim::SimdLevel::Scalar),
+            ..boids_sim::WorldConfig::default()
+        },
+        Arc::new(boids_sim::SerialExec),
+    )
+    .map_err(|e| Fail::new(BoidsResult::Panic, e.to_string()))?;
+    worlds(|w| w.remove(id));
+    cell.dead.store(true, Ordering::Release);
+    let world = std::mem::replace(&mut g.world, spare);
+    g.raw.clear();
+    drop(world);
+    cell.stepping.store(false, Ordering::Release);
     Ok(())
 }

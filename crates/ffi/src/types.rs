@@ -116,8 +116,9 @@ pub struct BoidsMeshId {
 /// Work the engine hands a host's job system (see `BoidsWorldDef::enqueue_task`): call it with
 /// `task_context` for each range `[start, end)` the host cuts `0..item_count` into. The engine
 /// hands out its work inside the task as well, so one call may do the work of several ranges
-/// and a call may return at once; every call must be made, and made before `finish_task` for
-/// the task returns. Safe to call from any thread.
+/// and a call may return at once. Every call must be made, by the host's workers, on their own
+/// (the engine calls `finish_task` only once they all have returned), at any time, even after
+/// the world is destroyed (then it returns at once). Safe to call from any thread.
 pub type BoidsTaskFn = unsafe extern "C" fn(start: u32, end: u32, task_context: *mut c_void);
 
 /// A host's job system takes a task: run `task(start, end, task_context)` on its workers for
@@ -125,14 +126,16 @@ pub type BoidsTaskFn = unsafe extern "C" fn(start: u32, end: u32, task_context: 
 /// `min_range` long (but the last), in any order, on any threads. Return a handle the engine
 /// passes back to `finish_task`, or NULL when every call has already been made on the calling
 /// thread (a host that cannot take more tasks runs them at once: `task(0, item_count,
-/// task_context)`). Called from the thread that steps the world and, during a step begun by
-/// `boids_world_step_begin`, from the host's worker that runs that step: it must be
-/// thread-safe. `task_context` is an opaque token, not a pointer.
+/// task_context)`). It must return without waiting for a worker. Called from any thread that
+/// steps, begins, ends or destroys the world, and from the host's worker that runs a begun
+/// step: it must be thread-safe. `task_context` is an opaque token, not a pointer.
 ///
 /// What a task callback may call: this function and `finish_task` may call the library for
 /// other worlds; every call on the world whose step they serve returns `BOIDS_RESULT_BUSY`
 /// ("called from inside this world's own step") and changes nothing, since it could only wait
 /// for the step it is part of. The same holds for whatever runs inside `task` on that thread.
+/// Anywhere else (a job of the host's, or its job wrapper between taking one of the engine's
+/// ranges and running it) a worker may make any call: see `BoidsWorldDef`.
 pub type BoidsEnqueueTaskFn = Option<
     unsafe extern "C" fn(
         task: BoidsTaskFn,
@@ -143,20 +146,28 @@ pub type BoidsEnqueueTaskFn = Option<
     ) -> *mut c_void,
 >;
 
-/// A host's job system waits until every call of the task `user_task` (a handle
-/// `enqueue_task` returned) has returned, then forgets the handle. Called once per non-NULL
-/// handle, on the thread that steps the world (`boids_world_step`, `boids_world_step_end`,
-/// `boids_world_destroy`) or, for the tasks of a begun step, on the thread that ends it. It
-/// may help by running queued work while it waits. Calls on the world it serves return
-/// `BOIDS_RESULT_BUSY` (see `BoidsEnqueueTaskFn`).
+/// A host's job system forgets a task: waits until every call of the task `user_task` (a
+/// handle `enqueue_task` returned) has returned, then forgets the handle. The engine calls it
+/// only once every call of the task has returned (it adds up the items of the calls), so it
+/// never waits, and a host whose tasks run only inside `finish_task` is never asked to run
+/// them. Called at most once per non-NULL handle, on the thread of the call that finds the
+/// task's calls returned: the one that enqueued it, or a later `boids_world_step`,
+/// `boids_world_step_begin`, `boids_world_step_end` or `boids_world_destroy` on the world, or
+/// the host's worker running a begun step of it. `boids_world_destroy` finishes every handle
+/// whose calls have returned within one second; a task whose calls have not come by then (a
+/// worker that destroys the world between taking the task and running it) is never finished:
+/// its call, when it comes, returns at once, and the host forgets that handle itself. While 256
+/// of a world's tasks wait for their calls, the engine hands the host no more and runs its
+/// loops on the stepping thread. Calls on the world it serves return `BOIDS_RESULT_BUSY` (see
+/// `BoidsEnqueueTaskFn`).
 ///
-/// A host that breaks this contract (a `finish_task` that returns before the task's calls have,
-/// a task called after its `finish_task`, or an `enqueue_task` that returns NULL before making
+/// A host that breaks this contract (calls that do not cover `0..item_count` exactly once, a
+/// task called after its `finish_task`, or an `enqueue_task` that returns NULL before making
 /// every call) has undefined behaviour. Where catching it costs nothing the engine does: the
-/// task context is a token, so a late call finds no task and returns at once; a call still
-/// running when `finish_task` returns, or a NULL handle with calls left for the engine to make,
-/// fails the step with `BOIDS_RESULT_PANIC` (the message says which), and the world keeps the
-/// state before it.
+/// task context is a token, so a late call finds no task and returns at once; a NULL handle
+/// with calls left for the engine to make, or calls that cover more than `item_count`, fail
+/// the step that sees it with `BOIDS_RESULT_PANIC` (the message says which), and the world
+/// keeps the state before that step.
 pub type BoidsFinishTaskFn =
     Option<unsafe extern "C" fn(user_task: *mut c_void, user_context: *mut c_void)>;
 
@@ -167,6 +178,25 @@ pub type BoidsFinishTaskFn =
 /// `b2WorldDef`), set `enqueue_task`, `finish_task`, `worker_count` and optionally
 /// `user_context`, and leave `threads` 0. The bits of every step are the same either way, for
 /// any worker count and any order the host runs the ranges in.
+///
+/// The rule that keeps a host's workers from hanging: the engine never waits for the host. A
+/// call waits only for work its own thread can do, or for work another thread is already doing
+/// inside the library (which waits for nothing): the thread that enqueues a task claims its
+/// ranges too; a begun step no worker has started runs on the thread that ends or destroys the
+/// world; reads never hand the host a task; `finish_task` is only called for a task whose calls
+/// have returned. So a host's worker may make any call on any world at any time, from a job of
+/// its own or from its job wrapper between taking one of the engine's ranges and running it,
+/// and gets what the call documents:
+/// - the reads (`boids_flock_count`, `boids_flock_read_*`) copy on the calling thread; any
+///   number run at once, also while a step is in flight;
+/// - a change (every other call on the world) waits for the reads in progress, and returns
+///   `BOIDS_RESULT_BUSY` while another change runs or a step is in flight;
+/// - `boids_world_step_end` runs a begun step no worker has started, also on the worker that
+///   holds the step's task (the task then finds nothing left), and waits for reads, never for
+///   the host; `boids_world_destroy` does the same, then waits at most one second for calls
+///   the host still owes (see `BoidsFinishTaskFn`);
+/// - from inside the world's own step (the host's `enqueue_task` or `finish_task`, or a task
+///   the engine runs on that thread) every call on that world returns `BOIDS_RESULT_BUSY`.
 ///
 /// Size: 48 bytes where pointers are 8 bytes (4 padding bytes follow `worker_count`, as every C
 /// compiler lays it out), 32 bytes where they are 4 (wasm32, armv7);
@@ -192,7 +222,8 @@ pub struct BoidsWorldDef {
     /// The host's job system waits for a task. Set together with `enqueue_task`.
     pub finish_task: BoidsFinishTaskFn,
     /// Passed to `enqueue_task` and `finish_task` unchanged; the engine never reads it. It and
-    /// the functions must stay valid until the world is destroyed.
+    /// the functions must stay valid until `boids_world_destroy` returns (they are never called
+    /// after). The host's tasks may still be called after that: they return at once.
     pub user_context: *mut c_void,
 }
 

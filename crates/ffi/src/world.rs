@@ -110,8 +110,11 @@ pub unsafe extern "C" fn boids_world_create(
 }
 
 /// Destroys a world and everything in it; its id and every flock and obstacle id in it go
-/// stale. A step in flight (`boids_world_step_begin`) is waited for first, and its result
-/// dropped. Destroying twice returns `BOIDS_RESULT_INVALID_ID`; while another thread is inside a
+/// stale. A step in flight (`boids_world_step_begin`) is ended first (one no worker has started
+/// runs on this thread) and its result dropped. With a host's job system, it then waits at
+/// most one second for the calls the host still owes the world's tasks and finishes their
+/// handles (see `BoidsFinishTaskFn`); the host's callbacks are never called after this returns.
+/// Destroying twice returns `BOIDS_RESULT_INVALID_ID`; while another thread is inside a
 /// call on the world, or from inside the world's own step (the host's `enqueue_task` or
 /// `finish_task`), `BOIDS_RESULT_BUSY` (nothing destroyed).
 #[unsafe(no_mangle)]
@@ -147,8 +150,10 @@ pub extern "C" fn boids_world_step(world: BoidsWorldId, dt: f32) -> BoidsResult 
 /// and nothing starts. The state after `boids_world_step_end` is bit-identical to
 /// `boids_world_step`'s.
 /// With a host's job system (`BoidsWorldDef::enqueue_task`), the step runs as one task of the
-/// host's, which enqueues the step's own tasks from its worker; if the host has not started it
-/// by `boids_world_step_end`, it runs there.
+/// host's, which enqueues the step's own tasks from its worker; if no worker has started it by
+/// `boids_world_step_end`, it runs there (also when the thread that ends it is the worker that
+/// holds the task, which then finds nothing left). A worker that takes the task and ends the
+/// step before this call has returned waits for it.
 /// Threads: any thread; while another thread changes the world, `BOIDS_RESULT_BUSY` (reads on
 /// other threads wait for it instead).
 #[unsafe(no_mangle)]
@@ -170,8 +175,10 @@ pub extern "C" fn boids_world_step_begin(world: BoidsWorldId, dt: f32) -> BoidsR
 ///
 /// It never returns `BUSY` because of other threads: reads running on other threads go on
 /// while the step finishes, and the result is installed once they return. Two threads that
-/// end one step: one gets `OK`, the other waits for it and gets `INVALID_ARGUMENT`.
-/// Threads: any thread (not necessarily the one that began the step).
+/// end one step: one gets `OK`, the other waits for it and gets `INVALID_ARGUMENT`. It never
+/// waits for a host's job system: a step no worker has started runs here.
+/// Threads: any thread (not necessarily the one that began the step), a host's worker
+/// included, also one that holds the step's task.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_world_step_end(world: BoidsWorldId) -> BoidsResult {
     boundary(|| registry::step_end(world))

@@ -13,11 +13,14 @@
 )]
 
 use boids_ffi::*;
-use std::collections::VecDeque;
 use std::ffi::{CStr, c_void};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
-use std::thread::JoinHandle;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+#[path = "host_tasks/pool.rs"]
+mod pool;
+use pool::{Item, Pool, Range, enqueue, finish};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -27,160 +30,13 @@ fn msg() -> String {
         .into_owned()
 }
 
-/// One task the engine enqueued: how many of its ranges have not returned yet.
-struct Task {
-    left: Mutex<usize>,
-    done: Condvar,
-}
-
-/// A range to run: the engine's function and context, and the task it belongs to.
-struct Job {
-    call: BoidsTaskFn,
-    start: u32,
-    end: u32,
-    context: usize,
-    task: Arc<Task>,
-}
-
-#[derive(Default)]
-struct Queue {
-    jobs: VecDeque<Job>,
-    stop: bool,
-}
-
-/// The host's pool.
-struct Pool {
-    queue: Mutex<Queue>,
-    wake: Condvar,
-    rng: AtomicU64,
-    enqueued: AtomicUsize,
-    finished: AtomicUsize,
-    ranges_run: AtomicUsize,
-    threads: Mutex<Vec<JoinHandle<()>>>,
-}
-
-impl Pool {
-    fn new(workers: usize, seed: u64) -> Arc<Pool> {
-        let pool = Arc::new(Pool {
-            queue: Mutex::new(Queue::default()),
-            wake: Condvar::new(),
-            rng: AtomicU64::new(seed | 1),
-            enqueued: AtomicUsize::new(0),
-            finished: AtomicUsize::new(0),
-            ranges_run: AtomicUsize::new(0),
-            threads: Mutex::new(Vec::new()),
-        });
-        for _ in 0..workers {
-            let p = Arc::clone(&pool);
-            pool.threads
-                .lock()
-                .unwrap()
-                .push(std::thread::spawn(move || p.work()));
-        }
-        pool
-    }
-
-    fn random(&self) -> u64 {
-        let mut s = self.rng.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
-        s ^= s >> 30;
-        s = s.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        s ^= s >> 27;
-        s
-    }
-
-    /// Runs queued ranges, taken from random places in the queue, until told to stop.
-    fn work(&self) {
-        loop {
-            let job = {
-                let mut q = self.queue.lock().unwrap();
-                loop {
-                    if q.stop {
-                        return;
-                    }
-                    if !q.jobs.is_empty() {
-                        let k = (self.random() % q.jobs.len() as u64) as usize;
-                        break q.jobs.swap_remove_back(k).unwrap();
-                    }
-                    q = self.wake.wait(q).unwrap();
-                }
-            };
-            unsafe { (job.call)(job.start, job.end, job.context as *mut c_void) };
-            self.ranges_run.fetch_add(1, Ordering::Relaxed);
-            let mut left = job.task.left.lock().unwrap();
-            *left -= 1;
-            if *left == 0 {
-                job.task.done.notify_all();
-            }
-        }
-    }
-
-    fn stop(&self) {
-        self.queue.lock().unwrap().stop = true;
-        self.wake.notify_all();
-        for t in self.threads.lock().unwrap().drain(..) {
-            t.join().unwrap();
-        }
-    }
-}
-
-/// `enqueue_task`: cut `0..items` into ranges of random length (at least `min_range`), queue
-/// them, return the task as the handle.
-unsafe extern "C" fn enqueue(
-    call: BoidsTaskFn,
-    items: u32,
-    min_range: u32,
-    context: *mut c_void,
-    user: *mut c_void,
-) -> *mut c_void {
-    let pool = unsafe { &*user.cast::<Pool>() };
-    pool.enqueued.fetch_add(1, Ordering::Relaxed);
-    let min = min_range.max(1);
-    let mut ranges = Vec::new();
-    let mut start = 0;
-    while start < items {
-        let len = min * (1 + (pool.random() % 3) as u32);
-        let end = items.min(start + len);
-        ranges.push((start, end));
-        start = end;
-    }
-    let task = Arc::new(Task {
-        left: Mutex::new(ranges.len()),
-        done: Condvar::new(),
-    });
-    {
-        let mut q = pool.queue.lock().unwrap();
-        for (start, end) in ranges {
-            q.jobs.push_back(Job {
-                call,
-                start,
-                end,
-                context: context as usize,
-                task: Arc::clone(&task),
-            });
-        }
-    }
-    pool.wake.notify_all();
-    Arc::into_raw(task).cast_mut().cast()
-}
-
-/// `finish_task`: wait until every range of the task has returned.
-unsafe extern "C" fn finish(handle: *mut c_void, user: *mut c_void) {
-    let pool = unsafe { &*user.cast::<Pool>() };
-    let task = unsafe { Arc::from_raw(handle.cast_const().cast::<Task>()) };
-    let mut left = task.left.lock().unwrap();
-    while *left > 0 {
-        left = task.done.wait(left).unwrap();
-    }
-    pool.finished.fetch_add(1, Ordering::Relaxed);
-}
-
 fn host_def(pool: &Arc<Pool>, workers: u32) -> BoidsWorldDef {
     let mut d = boids_default_world_def();
     d.seed = 5;
     d.enqueue_task = Some(enqueue);
     d.finish_task = Some(finish);
     d.worker_count = workers;
-    d.user_context = Arc::as_ptr(pool).cast_mut().cast();
+    d.user_context = pool.context();
     d
 }
 
@@ -204,8 +60,8 @@ fn hash(w: BoidsWorldId) -> u64 {
     h
 }
 
-/// Fills a world: a preset by name, or a 6,000-boid school.
-fn fill(w: BoidsWorldId, scene: &str) {
+/// Fills a world: a preset by name, or a 6,000-boid school; returns its (first) flock.
+fn fill(w: BoidsWorldId, scene: &str) -> BoidsFlockId {
     let name = std::ffi::CString::new(scene).unwrap();
     let mut f = BoidsFlockId::default();
     if scene == "school" {
@@ -229,6 +85,7 @@ fn fill(w: BoidsWorldId, scene: &str) {
             msg()
         );
     }
+    f
 }
 
 fn run(w: BoidsWorldId, steps: usize, overlap: bool) -> u64 {
@@ -326,36 +183,58 @@ fn a_loaded_world_and_a_destroyed_step_in_flight_on_the_hosts_pool() {
     pool.stop();
 }
 
-/// A host that queues tasks but never runs them (all of its workers busy with the game's own
-/// work for the whole frame): the engine's loops still end, and a begun step runs at its end.
+/// A host whose workers are busy with the game's own work for the whole frame and come after
+/// it (played here: the test runs the queued ranges between frames). Every step ends without
+/// them, with the engine's bits; no task is finished before its calls have come (the host's
+/// `finish_task` never waits); the ones whose calls came are finished by the next call that
+/// steps the world; after the world is destroyed every handle has been finished once.
 #[test]
-fn a_host_whose_workers_never_come_still_steps() {
-    let pool = Pool::new(0, 1);
-    let mut def = host_def(&pool, 4);
-    // `finish` would wait forever for ranges no worker runs: this host's finish runs them.
-    unsafe extern "C" fn finish_by_running(handle: *mut c_void, user: *mut c_void) {
-        let pool = unsafe { &*user.cast::<Pool>() };
-        loop {
-            let job = pool.queue.lock().unwrap().jobs.pop_front();
-            let Some(job) = job else { break };
-            unsafe { (job.call)(job.start, job.end, job.context as *mut c_void) };
-            *job.task.left.lock().unwrap() -= 1;
-        }
-        unsafe { finish(handle, user) };
-    }
-    def.finish_task = Some(finish_by_running);
+fn a_host_whose_workers_come_after_the_frame_still_steps() {
+    within("workers after the frame", || {
+        workers_after_the_frame(Pool::new(0, 1))
+    });
+}
+
+fn workers_after_the_frame(pool: Arc<Pool>) {
+    let def = host_def(&pool, 4);
     let reference = engine_world(1);
     fill(reference, "school");
     let mut w = BoidsWorldId::default();
     assert_eq!(unsafe { boids_world_create(&def, &mut w) }, BoidsResult::Ok);
     fill(w, "school");
-    assert_eq!(run(w, 6, true), run(reference, 6, false));
-    assert_eq!(run(w, 6, false), run(reference, 6, false));
+    let late_workers = |pool: &Pool| {
+        for item in pool.take_all() {
+            if let Item::Range(r) = item {
+                r.run(pool);
+            }
+        }
+    };
+    for overlap in [true, false] {
+        for _ in 0..6 {
+            assert_eq!(run(w, 1, overlap), run(reference, 1, false));
+            let (enqueued, finished) = (
+                pool.enqueued.load(Ordering::Relaxed),
+                pool.finished.load(Ordering::Relaxed),
+            );
+            assert!(pool.queued() > 0, "the step handed the host its tasks");
+            assert!(
+                finished < enqueued,
+                "no task is finished before its calls come"
+            );
+            late_workers(&pool);
+        }
+    }
+    // The next call that steps the world finishes what came.
+    let before = pool.finished.load(Ordering::Relaxed);
+    assert_eq!(run(w, 1, false), run(reference, 1, false));
+    assert!(pool.finished.load(Ordering::Relaxed) > before);
+    late_workers(&pool);
+    assert_eq!(boids_world_destroy(w), BoidsResult::Ok);
     assert_eq!(
         pool.enqueued.load(Ordering::Relaxed),
-        pool.finished.load(Ordering::Relaxed)
+        pool.finished.load(Ordering::Relaxed),
+        "every handle finished exactly once"
     );
-    boids_world_destroy(w);
     boids_world_destroy(reference);
 }
 
@@ -578,4 +457,386 @@ fn a_host_that_breaks_its_contract_gets_an_error_not_a_crash() {
         assert_eq!(boids_world_destroy(w), BoidsResult::Ok);
         boids_world_destroy(reference);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Call patterns that once hung for ever: a library call that waited for another call while
+// that one waited for the host, closing a cycle through a busy host worker. Each runs under a
+// time limit, so a hang fails the test instead of never ending.
+
+/// Runs `f` on a thread of its own and fails when it has not returned within a minute.
+fn within<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let limit = Duration::from_secs(60);
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(v) => v,
+        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{what}: hung (not done in {limit:?})"),
+        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{what}: panicked"),
+    }
+}
+
+/// A world on the pool with a 6,000-boid school (reads of it are large enough for the
+/// parallel path); its flock.
+fn host_world(pool: &Arc<Pool>, workers: u32) -> (BoidsWorldId, BoidsFlockId) {
+    let mut w = BoidsWorldId::default();
+    assert_eq!(
+        unsafe { boids_world_create(&host_def(pool, workers), &mut w) },
+        BoidsResult::Ok
+    );
+    let f = fill(w, "school");
+    (w, f)
+}
+
+/// Reads the flock's positions; the result.
+fn read(f: BoidsFlockId, buf: &mut Vec<BoidsVec3>) -> BoidsResult {
+    buf.resize(6000, BoidsVec3::default());
+    let mut n = 0;
+    unsafe { boids_flock_read_positions(f, buf.as_mut_ptr(), buf.len(), &mut n) }
+}
+
+fn observer(w: BoidsWorldId, x: f32) -> BoidsResult {
+    let p = BoidsVec3 { x, y: 0.0, z: 0.0 };
+    unsafe { boids_world_set_observer(w, &p) }
+}
+
+/// Every bulk read (and the count) runs on the calling thread: a read never hands the host a
+/// task, so it never waits for a host worker.
+#[test]
+fn reads_never_go_through_the_hosts_job_system() {
+    // No worker: a begun step's job waits in the queue while the reads run (and then runs in
+    // step_end), so nothing else enqueues meanwhile.
+    let pool = Pool::new(0, 4);
+    within("reads", move || reads_enqueue_nothing(&pool));
+}
+
+fn reads_enqueue_nothing(pool: &Arc<Pool>) {
+    let (w, f) = host_world(pool, 2);
+    assert_eq!(boids_world_step(w, DT), BoidsResult::Ok);
+    let before = pool.enqueued.load(Ordering::Relaxed);
+    let n = 6000;
+    let mut v = vec![BoidsVec3::default(); n];
+    let mut q = vec![BoidsQuat::default(); n];
+    let mut m = vec![BoidsMat4::default(); n];
+    let mut ids = vec![0u32; n];
+    let mut c = 0;
+    let t = BoidsMat4 {
+        m: std::array::from_fn(|i| if i % 5 == 0 { 1.0 } else { 0.0 }),
+    };
+    for in_flight in [false, true] {
+        if in_flight {
+            assert_eq!(boids_world_step_begin(w, DT), BoidsResult::Ok);
+        }
+        let before = pool.enqueued.load(Ordering::Relaxed);
+        unsafe {
+            assert_eq!(boids_flock_count(f, &mut c), BoidsResult::Ok);
+            assert_eq!(
+                boids_flock_read_positions(f, v.as_mut_ptr(), n, &mut c),
+                BoidsResult::Ok
+            );
+            assert_eq!(
+                boids_flock_read_velocities(f, v.as_mut_ptr(), n, &mut c),
+                BoidsResult::Ok
+            );
+            assert_eq!(
+                boids_flock_read_ids(f, ids.as_mut_ptr(), n, &mut c),
+                BoidsResult::Ok
+            );
+            assert_eq!(
+                boids_flock_read_orientations(f, q.as_mut_ptr(), n, &mut c),
+                BoidsResult::Ok
+            );
+            assert_eq!(
+                boids_flock_read_matrices(f, 1.0, m.as_mut_ptr(), n, &mut c),
+                BoidsResult::Ok
+            );
+            assert_eq!(
+                boids_flock_read_matrices_transformed(f, &t, 1.0, m.as_mut_ptr(), n, &mut c),
+                BoidsResult::Ok
+            );
+        }
+        assert_eq!(
+            pool.enqueued.load(Ordering::Relaxed),
+            before,
+            "a read enqueued a task (step in flight: {in_flight})"
+        );
+        if in_flight {
+            assert_eq!(boids_world_step_end(w), BoidsResult::Ok);
+        }
+    }
+    assert!(pool.enqueued.load(Ordering::Relaxed) > before);
+    assert_eq!(boids_world_destroy(w), BoidsResult::Ok);
+}
+
+/// Case a: a host worker that has taken a range first makes a changing call on the world the
+/// main thread is reading, from its job wrapper (`boids_world_step`, `boids_world_step_begin`
+/// then `_end`, `boids_world_set_observer`). Another world on the same host, stepped on a
+/// thread of its own, keeps the workers taking ranges all along. Once, the read handed its
+/// copy to the host and waited for the range the worker held, while the worker's change waited
+/// for the read. Now every read and every change returns (OK, or BUSY for one that met another
+/// change), and the changes happen.
+#[test]
+fn a_change_from_a_workers_wrapper_while_the_main_thread_reads() {
+    for change in ["step", "step_begin", "set_observer"] {
+        let pool = Pool::new(2, 21);
+        let (w, f) = host_world(&pool, 2);
+        let (other, _) = host_world(&pool, 2);
+        let results = Arc::new(Mutex::new(Vec::new()));
+        let active = Arc::new(AtomicUsize::new(0));
+        let (r2, p2, a2) = (
+            Arc::clone(&results),
+            Arc::downgrade(&pool),
+            Arc::clone(&active),
+        );
+        pool.set_wrapper(Some(Box::new(move |range: Range| {
+            a2.fetch_add(1, Ordering::SeqCst);
+            let r = match change {
+                "step" => boids_world_step(w, DT),
+                "step_begin" => match boids_world_step_begin(w, DT) {
+                    BoidsResult::Ok => boids_world_step_end(w),
+                    r => r,
+                },
+                _ => observer(w, 1.0),
+            };
+            r2.lock().unwrap().push(r);
+            a2.fetch_sub(1, Ordering::SeqCst);
+            if let Some(p) = p2.upgrade() {
+                range.run(&p);
+            }
+        })));
+        let reads = within(change, move || {
+            let stepper = std::thread::spawn(move || {
+                for _ in 0..60 {
+                    assert_eq!(boids_world_step(other, DT), BoidsResult::Ok);
+                }
+            });
+            let mut buf = Vec::new();
+            let mut ok = 0;
+            while !stepper.is_finished() {
+                match read(f, &mut buf) {
+                    BoidsResult::Ok => ok += 1,
+                    // A change holds the world at this instant.
+                    BoidsResult::Busy => {}
+                    r => panic!("read: {r:?} {}", msg()),
+                }
+            }
+            stepper.join().unwrap();
+            ok
+        });
+        assert!(reads > 0, "{change}: the main thread read");
+        // No worker makes a change from now on.
+        pool.set_wrapper(None);
+        while active.load(Ordering::SeqCst) > 0 {
+            std::thread::yield_now();
+        }
+        let results = results.lock().unwrap().clone();
+        assert!(
+            results.contains(&BoidsResult::Ok),
+            "{change}: a change was made"
+        );
+        assert!(
+            results
+                .iter()
+                .all(|r| matches!(r, BoidsResult::Ok | BoidsResult::Busy)),
+            "{change}: {results:?}"
+        );
+        assert_eq!(boids_world_destroy(w), BoidsResult::Ok);
+        assert_eq!(boids_world_destroy(other), BoidsResult::Ok);
+        pool.stop();
+    }
+}
+
+/// Case b, a game's ordinary day: the host has one worker, busy with a gameplay job of its own
+/// that sets the observer again and again, while the main thread reads; `finish_task` waits
+/// without helping. Once, the read's ranges sat in the queue behind the gameplay job, whose
+/// change waited for the read: a hang. Now both go on.
+#[test]
+fn a_gameplay_job_that_changes_the_world_while_it_is_read_on_a_one_worker_host() {
+    let pool = Pool::fifo(1);
+    let (w, f) = host_world(&pool, 1);
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let changes = Arc::new(AtomicUsize::new(0));
+    let (ended_tx, ended) = mpsc::channel();
+    let (s2, c2) = (Arc::clone(&stop), Arc::clone(&changes));
+    pool.push_game(move || {
+        let mut x = 0.0;
+        while !s2.load(Ordering::SeqCst) {
+            x += 1.0;
+            match observer(w, x) {
+                BoidsResult::Ok => {
+                    c2.fetch_add(1, Ordering::Relaxed);
+                }
+                BoidsResult::Busy => {}
+                r => panic!("set_observer: {r:?}"),
+            }
+        }
+        ended_tx.send(()).unwrap();
+    });
+    let reads = within("reads beside a gameplay job", move || {
+        let mut buf = Vec::new();
+        let mut ok = 0;
+        let start = Instant::now();
+        while ok < 300 || start.elapsed() < Duration::from_millis(200) {
+            match read(f, &mut buf) {
+                BoidsResult::Ok => ok += 1,
+                BoidsResult::Busy => {}
+                r => panic!("read: {r:?} {}", msg()),
+            }
+        }
+        stop.store(true, Ordering::SeqCst);
+        ok
+    });
+    assert!(reads >= 300);
+    // The gameplay job ends, and the world steps on the host's one worker as before.
+    ended.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(
+        changes.load(Ordering::Relaxed) > 0,
+        "the gameplay job changed the world"
+    );
+    within("a step after", move || {
+        assert_eq!(boids_world_step(w, DT), BoidsResult::Ok);
+        assert_eq!(boids_world_destroy(w), BoidsResult::Ok);
+    });
+    pool.stop();
+}
+
+/// `end_in_job`: the worker that takes the task `boids_world_step_begin` handed the host calls
+/// `boids_world_step_end` from its job wrapper before running it. Once, the end waited in
+/// `finish_task` for the task that very worker held. Now the end runs the step there (no
+/// worker had started it) and leaves the task's handle for later; the worker then runs the task
+/// and finds nothing left. One worker (every range of the step's loops waits for the worker
+/// that is ending the step) and two.
+#[test]
+fn a_worker_that_ends_the_step_whose_task_it_holds() {
+    for workers in [1u32, 2] {
+        let pool = Pool::new(workers as usize, 31);
+        let (w, _) = host_world(&pool, workers);
+        let reference = engine_world(1);
+        fill(reference, "school");
+        let (tx, rx) = mpsc::channel();
+        let tx = Mutex::new(tx);
+        let p2 = Arc::downgrade(&pool);
+        pool.set_wrapper(Some(Box::new(move |range: Range| {
+            if range.marked {
+                let r = boids_world_step_end(w);
+                tx.lock().unwrap().send((r, msg())).unwrap();
+            }
+            if let Some(p) = p2.upgrade() {
+                range.run(&p);
+            }
+        })));
+        let p3 = Arc::clone(&pool);
+        within("end_in_job", move || {
+            for _ in 0..5 {
+                p3.arm();
+                assert_eq!(boids_world_step_begin(w, DT), BoidsResult::Ok);
+                let (r, m) = rx.recv().unwrap();
+                assert_eq!(r, BoidsResult::Ok, "step_end in the job wrapper: {m}");
+                assert_eq!(boids_world_step(reference, DT), BoidsResult::Ok);
+                assert_eq!(hash(w), hash(reference), "the step the worker ended");
+                assert_eq!(
+                    boids_world_step_end(w),
+                    BoidsResult::InvalidArgument,
+                    "no step in flight"
+                );
+            }
+            // Whole steps and begun steps go on as ever.
+            assert_eq!(run(w, 3, false), run(reference, 3, false));
+            assert_eq!(boids_world_destroy(w), BoidsResult::Ok);
+        });
+        assert_eq!(
+            pool.enqueued.load(Ordering::Relaxed),
+            pool.finished.load(Ordering::Relaxed),
+            "{workers} workers: every handle finished once its calls came"
+        );
+        pool.stop();
+        boids_world_destroy(reference);
+    }
+}
+
+/// `destroy_in_job`: the same, with `boids_world_destroy` from the job wrapper. The destroy
+/// runs the step no worker had started, drops it, and returns; the task the worker holds can
+/// only be called after that, so its handle is never finished (the header says so), and its
+/// call finds nothing. Every other task is finished.
+#[test]
+fn a_worker_that_destroys_the_world_whose_step_task_it_holds() {
+    let pool = Pool::new(2, 41);
+    let (w, _) = host_world(&pool, 2);
+    let (tx, rx) = mpsc::channel();
+    let tx = Mutex::new(tx);
+    let (begun_tx, begun) = mpsc::channel::<()>();
+    let begun = Mutex::new(begun);
+    let p2 = Arc::downgrade(&pool);
+    pool.set_wrapper(Some(Box::new(move |range: Range| {
+        if range.marked {
+            // After step_begin has returned (during it, a destroy is BUSY: another thread is
+            // inside a call on the world).
+            begun.lock().unwrap().recv().unwrap();
+            let r = boids_world_destroy(w);
+            tx.lock().unwrap().send((r, msg())).unwrap();
+        }
+        if let Some(p) = p2.upgrade() {
+            range.run(&p);
+        }
+    })));
+    let p3 = Arc::clone(&pool);
+    within("destroy_in_job", move || {
+        run(w, 2, true);
+        p3.arm();
+        assert_eq!(boids_world_step_begin(w, DT), BoidsResult::Ok);
+        begun_tx.send(()).unwrap();
+        let (r, m) = rx.recv().unwrap();
+        assert_eq!(r, BoidsResult::Ok, "destroy in the job wrapper: {m}");
+        assert_eq!(boids_world_is_valid(w), 0);
+        assert_eq!(boids_world_step_end(w), BoidsResult::InvalidId);
+    });
+    // The held task's call has been made by now (it found nothing).
+    let start = Instant::now();
+    while pool.queued() > 0 && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(
+        pool.enqueued.load(Ordering::Relaxed) - pool.finished.load(Ordering::Relaxed),
+        1,
+        "only the task the destroying worker held is left unfinished"
+    );
+    pool.stop();
+}
+
+/// A host whose queue is never drained (no worker ever comes) and whose `finish_task` waits
+/// without helping: a read, a begun step (ended, and read while in flight) and whole steps all
+/// return with the engine's bits. Once, the read and the step's end waited in `finish_task` for
+/// ever. `finish_task` is never called for a task whose calls have not come, and once
+/// `MAX_OUTSTANDING` (256) of the world's tasks wait for theirs the engine hands the host no more.
+#[test]
+fn a_host_whose_queue_is_never_drained() {
+    let pool = Pool::new(0, 5);
+    let (w, f) = host_world(&pool, 4);
+    let reference = engine_world(1);
+    fill(reference, "school");
+    within("a queue never drained", move || {
+        let mut buf = Vec::new();
+        assert_eq!(read(f, &mut buf), BoidsResult::Ok, "a read");
+        for _ in 0..3 {
+            assert_eq!(boids_world_step_begin(w, DT), BoidsResult::Ok);
+            assert_eq!(read(f, &mut buf), BoidsResult::Ok, "a read during the step");
+            assert_eq!(boids_world_step_end(w), BoidsResult::Ok, "{}", msg());
+        }
+        assert_eq!(hash(w), run(reference, 3, false));
+        assert_eq!(run(w, 120, false), run(reference, 120, false));
+        assert_eq!(read(f, &mut buf), BoidsResult::Ok);
+    });
+    let enqueued = pool.enqueued.load(Ordering::Relaxed);
+    assert!(
+        (64..=256).contains(&enqueued),
+        "the host was handed tasks until 256 waited: {enqueued}"
+    );
+    assert_eq!(pool.finished.load(Ordering::Relaxed), 0);
+    within("destroy", move || {
+        assert_eq!(boids_world_destroy(w), BoidsResult::Ok);
+    });
+    assert_eq!(pool.finished.load(Ordering::Relaxed), 0);
+    boids_world_destroy(reference);
 }

@@ -1051,7 +1051,15 @@ macro_rules! pick {
 }
 
 /// The separation forms the runs kernel is compiled for, and the one with heading or speed
-/// sums.
+/// sums. (Unused where only the fallback instruction sets exist: 32-bit ARM, say.)
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
+    expect(unused_macros)
+)]
 macro_rules! pick_runs {
     ($f:ident, $k:expr) => {
         pick!($f, $k, [0x00, 0x10, 0x20, 0x80, 0x90, 0xa0, 0x70])

@@ -245,13 +245,19 @@ impl World {
         }
     }
 
-    /// The executor for reads: the world's workers, or the calling thread alone while a step
-    /// is in flight (reads must not queue behind the step's work).
+    /// The executor for reads: the world's own pool; the calling thread alone while a step is
+    /// in flight (reads must not queue behind the step's work) and on a host's job system
+    /// (a read must never wait for the host: a host worker blocked on this world, say by a
+    /// change that waits for the read, could never run it).
     pub(crate) fn read_exec(&self) -> Arc<dyn Exec> {
-        if self.in_flight.is_some() {
-            Arc::new(SerialExec)
-        } else {
-            self.runner.exec()
+        match &self.runner {
+            Runner::Rayon(..) if self.in_flight.is_none() => self.runner.exec(),
+            _ => {
+                // One shared executor: a read allocates nothing.
+                static SERIAL: std::sync::LazyLock<Arc<SerialExec>> =
+                    std::sync::LazyLock::new(|| Arc::new(SerialExec));
+                SERIAL.clone()
+            }
         }
     }
 
