@@ -12,9 +12,12 @@
 #   macos-universal  x86_64 and arm64 linked by ld64.lld against zig's libSystem stubs, joined by
 #                    llvm-lipo; each slice ad-hoc signed by the linker (-adhoc_codesign), the
 #                    signature redone by llvm-strip (built and inspected here, never run: no Mac)
+#   android, ios     static libraries (scripts/lib/phones.sh: built and checked here, never run)
 # Callers set ROOT to the repository and source scripts/lib/common.sh first.
 
-PLATFORMS="linux-x86_64 linux-aarch64 windows-x86_64 macos-universal"
+PLATFORMS="linux-x86_64 linux-aarch64 windows-x86_64 macos-universal android ios"
+# shellcheck source=scripts/lib/phones.sh
+. "$ROOT/scripts/lib/phones.sh"
 
 # The workspace version, from Cargo.toml.
 boids_version() {
@@ -42,6 +45,7 @@ platform_targets() { # platform
     linux-aarch64) echo aarch64-unknown-linux-gnu ;;
     windows-x86_64) echo x86_64-pc-windows-gnu ;;
     macos-universal) echo "x86_64-apple-darwin aarch64-apple-darwin" ;;
+    android | ios) ;; # built with the standard library from source (scripts/lib/phones.sh)
     *) return 1 ;;
   esac
 }
@@ -78,6 +82,10 @@ platform_tools() { # platform
   }
   tool llvm-nm llvm && tool llvm-strip llvm || return 1
   case "$1" in
+    android | ios)
+      tool llvm-objdump llvm && tool llvm-readelf llvm && tool python3 python3 || return 1
+      lipo_tool >/dev/null || { WHY="llvm-lipo is missing (Debian package llvm)"; return 1; }
+      phone_tools || return 1 ;;
     linux-*)
       if [ "${INSTALL:-0}" = 1 ]; then
         need_zigbuild || { WHY="zig and cargo-zigbuild could not be installed from PyPI"; return 1; }
@@ -265,6 +273,7 @@ platform_build() { # platform dir
       for arch in x86_64 arm64; do
         check_exports "$dir/lib/libboids_ffi.dylib" "$arch" && check_exports "$dir/lib/libboids_ffi.a" "$arch" || return 1
       done ;;
+    android | ios) phone_platform_build "$p" "$dir" || return 1 ;;
     *) WHY="unknown platform $p (known: $PLATFORMS)"; return 1 ;;
   esac
   rm -f "$dir/build.log"
@@ -283,6 +292,7 @@ platform_shared_lib() { # platform dir
 # holds lib/ and, on Windows, bin/); the texts go to DOCDIR (default DIR). The CMake and
 # pkg-config files find the prefix from their own path, so the tree can be moved.
 write_c_package() { # platform dir [docdir]
+  case "$1" in android | ios) write_phone_package "$@"; return ;; esac
   local p="$1" dir="$2" doc="${3:-$2}" v major minor
   v="$(boids_version)"
   major="${v%%.*}"

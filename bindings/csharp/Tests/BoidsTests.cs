@@ -608,6 +608,7 @@ static unsafe partial class BoidsTests
         Test("round trip: 256 random accepted settings and states read back equal and are accepted again", RoundTrips);
         Test("hostile matrix: one row per public member, every row refused cleanly with the state unchanged", HostileMatrix);
         UnityTests();
+        PhoneTests();
 
         Console.WriteLine(passed + " passed, " + failed + " failed");
         return failed == 0 ? 0 : 1;

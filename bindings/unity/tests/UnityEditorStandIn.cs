@@ -35,3 +35,70 @@ namespace UnityEditor
         public static void EndProperty() { }
     }
 }
+
+namespace UnityEditor
+{
+    public enum BuildTarget { StandaloneOSX = 2, StandaloneWindows64 = 19, iOS = 9, Android = 13, StandaloneLinux64 = 24 }
+    public enum BuildTargetGroup { Standalone = 1, iOS = 4, Android = 7 }
+    public enum ScriptingImplementation { Mono2x = 0, IL2CPP = 1 }
+    public enum iOSSdkVersion { DeviceSDK = 988, SimulatorSDK = 989 }
+
+    [AttributeUsage(AttributeTargets.Class)]
+    public sealed class InitializeOnLoadAttribute : Attribute { }
+
+    /// <summary>The player settings the package reads; the tests set them (stand-in only).</summary>
+    public static class PlayerSettings
+    {
+        static readonly System.Collections.Generic.Dictionary<string, ScriptingImplementation> backends =
+            new System.Collections.Generic.Dictionary<string, ScriptingImplementation>();
+        public static ScriptingImplementation GetScriptingBackend(Build.NamedBuildTarget target)
+        {
+            ScriptingImplementation b;
+            return backends.TryGetValue(target.TargetName, out b) ? b : ScriptingImplementation.Mono2x;
+        }
+        public static void SetScriptingBackend(Build.NamedBuildTarget target, ScriptingImplementation b) { backends[target.TargetName] = b; }
+        public static class iOS { public static iOSSdkVersion sdkVersion { get; set; } }
+    }
+
+    public class AssetImporter
+    {
+        public string assetPath { get; set; }
+    }
+
+    /// <summary>Unity's plugin importer: the tests register importers (StandInImporters) and
+    /// read back the include-in-build delegate a script set (stand-in only).</summary>
+    public class PluginImporter : AssetImporter
+    {
+        public delegate bool IncludeInBuildDelegate(string path);
+        public static readonly System.Collections.Generic.List<PluginImporter> StandInImporters =
+            new System.Collections.Generic.List<PluginImporter>();
+        public IncludeInBuildDelegate StandInIncludeInBuild;
+        public static PluginImporter[] GetAllImporters() { return StandInImporters.ToArray(); }
+        public void SetIncludeInBuildDelegate(IncludeInBuildDelegate d) { StandInIncludeInBuild = d; }
+        public bool ShouldIncludeInBuild() { return StandInIncludeInBuild == null || StandInIncludeInBuild(assetPath); }
+    }
+}
+
+namespace UnityEditor.Build
+{
+    public struct NamedBuildTarget
+    {
+        public string TargetName { get; private set; }
+        public static readonly NamedBuildTarget Android = new NamedBuildTarget { TargetName = "Android" };
+        public static readonly NamedBuildTarget iOS = new NamedBuildTarget { TargetName = "iPhone" };
+    }
+
+    public interface IOrderedCallback { int callbackOrder { get; } }
+    public interface IPreprocessBuildWithReport : IOrderedCallback { void OnPreprocessBuild(Reporting.BuildReport report); }
+
+    public class BuildFailedException : Exception
+    {
+        public BuildFailedException(string message) : base(message) { }
+    }
+}
+
+namespace UnityEditor.Build.Reporting
+{
+    public struct BuildSummary { public BuildTarget platform; }
+    public class BuildReport { public BuildSummary summary; }
+}

@@ -38,9 +38,8 @@ namespace BoidsFlocking
         /// first, so on a platform without the library nothing is called natively.</summary>
         internal static void EnsureReady()
         {
-#if UNITY_WEBGL && !UNITY_EDITOR
-            throw new PlatformNotSupportedException("boids: WebGL is not supported yet: the package has no library for Unity's WebGL player (see the package documentation, \"WebGL\")");
-#else
+            if (UnsupportedPlayer != null)
+                throw new PlatformNotSupportedException(UnsupportedPlayer);
             if (ready) return;
             lock (gate)
             {
@@ -48,8 +47,24 @@ namespace BoidsFlocking
                 CheckLayout();
                 ready = true;
             }
-#endif
         }
+
+        /// <summary>Why this player has no engine, or null: a WebGL player (no library yet) and an
+        /// Android player built with Mono (the package's Android libraries are static).</summary>
+        static readonly string UnsupportedPlayer =
+#if UNITY_WEBGL && !UNITY_EDITOR
+            "boids: WebGL is not supported yet: the package has no library for Unity's WebGL player (see the package documentation, \"WebGL\")";
+#elif UNITY_ANDROID && !ENABLE_IL2CPP && !UNITY_EDITOR
+            AndroidMonoMessage;
+#else
+            null;
+#endif
+
+        /// <summary>Why an Android player built with Mono has no engine (the editor's build
+        /// check refuses such a build with the same advice).</summary>
+        internal const string AndroidMonoMessage = "boids: this Android player was built with the Mono scripting backend, " +
+            "which cannot link the package's static Android libraries: set Project Settings > Player > Android > " +
+            "Other Settings > Configuration > Scripting Backend to IL2CPP (see the package documentation, \"Platforms\")";
 
         static void CheckLayout()
         {

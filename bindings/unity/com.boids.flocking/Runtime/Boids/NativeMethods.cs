@@ -172,14 +172,16 @@ namespace BoidsFlocking.Native
     /// <summary>One [DllImport] per export of include/boids.h, Cdecl, pointers as pointers.</summary>
     internal static unsafe class NativeMethods
     {
-#if UNITY_IOS && !UNITY_EDITOR
-        /// <summary>Statically linked into the player on iOS.</summary>
+#if (UNITY_IOS || (UNITY_ANDROID && ENABLE_IL2CPP)) && !UNITY_EDITOR
+        /// <summary>Statically linked into the player: iOS, and Android with IL2CPP (the package
+        /// carries static libraries for both).</summary>
         public const string Lib = "__Internal";
 #else
-        /// <summary>libboids_ffi.so / boids_ffi.dll / libboids_ffi.dylib. On WebGL too, on
-        /// purpose: the package ships no WebGL library, and IL2CPP links an `__Internal` import
-        /// directly (a build would fail on the missing symbols), while this name is looked up
-        /// only when called, which Interop.EnsureReady prevents with a clear exception.</summary>
+        /// <summary>libboids_ffi.so / boids_ffi.dll / libboids_ffi.dylib. On WebGL and on an
+        /// Android player built with Mono too, on purpose: the package has no library either can
+        /// load, and IL2CPP links an `__Internal` import directly (a build would fail on the
+        /// missing symbols), while this name is looked up only when called, which
+        /// Interop.EnsureReady prevents with a clear exception.</summary>
         public const string Lib = "boids_ffi";
 #endif
         const CallingConvention CC = CallingConvention.Cdecl;
