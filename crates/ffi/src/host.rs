@@ -19,9 +19,10 @@
 //!   not all come yet is kept and finished by a later call that steps, begins, ends or destroys
 //!   the world, once they have. While [`MAX_OUTSTANDING`] tasks of a world wait for their
 //!   calls, the engine enqueues no more and runs its loops on the stepping thread;
-//! - dropping the executor (destroying the world) waits up to [`DESTROY_WAIT`] for the calls
-//!   the host still owes, finishes those tasks, and forgets the rest (a worker that destroys
-//!   the world before running a task it holds): their calls, when they come, find no task;
+//! - dropping the executor (destroying the world) waits for the calls the host still owes while
+//!   the host keeps making calls, giving up after [`DESTROY_WAIT`] without one; it finishes those
+//!   tasks and forgets the rest (a worker that destroys the world before running a task it
+//!   holds): their calls, when they come, find no task;
 //! - reads never go through the host (`World::read_exec` copies on the calling thread).
 //!
 //! The host never holds a pointer into the engine's memory: the `task_context` it is given is a
@@ -62,10 +63,15 @@ type Finish = unsafe extern "C" fn(*mut c_void, *mut c_void);
 /// costs a bounded number of handles, not one a loop for ever).
 pub(crate) const MAX_OUTSTANDING: usize = 256;
 
-/// How long destroying a world waits for the calls its host still owes before it forgets
-/// their tasks (never finished: a worker that destroys the world before running a task it
-/// holds could only make the call after the destroy returns).
+/// Destroying a world waits for the calls its host still owes while the host keeps making calls
+/// (of any task: a busy host drains its queue in its own order), and gives up after this long
+/// without one: then it forgets the tasks left (never finished: a worker that destroys the world
+/// before running a task it holds could only make the call after the destroy returns).
 pub(crate) const DESTROY_WAIT: Duration = Duration::from_secs(1);
+
+/// Calls the hosts have made of any task, stale ones included: how a destroy sees a host that
+/// is still draining its queue.
+static CALLS_MADE: AtomicU64 = AtomicU64::new(0);
 
 /// What the host's calls of one task have done.
 struct Calls {
@@ -132,6 +138,7 @@ fn unregister(token: usize) {
 /// The host's call of the task behind `context` (a token) for `start..end`; a stale token
 /// does nothing.
 fn call_token(start: u32, end: u32, context: *mut c_void) {
+    CALLS_MADE.fetch_add(1, Ordering::Relaxed);
     let token = context as usize;
     let task = tasks(|t| t.get(&token).cloned());
     if let Some(task) = task {
@@ -281,11 +288,12 @@ impl HostExec {
 }
 
 impl Drop for HostExec {
-    /// The world is being destroyed: waits (at most [`DESTROY_WAIT`]) for the calls the host
-    /// still owes, finishes those tasks, and forgets the rest: a worker that destroys the world
-    /// between dequeuing a task and running it could only make that call after this returns.
+    /// The world is being destroyed: waits for the calls the host still owes while it keeps
+    /// making calls (giving up after [`DESTROY_WAIT`] without one), finishes those tasks, and
+    /// forgets the rest: a worker that destroys the world between dequeuing a task and running
+    /// it could only make that call after this returns.
     fn drop(&mut self) {
-        let mut deadline = None;
+        let mut quiet_since: Option<(Instant, u64)> = None;
         let mut spins = 0u32;
         loop {
             self.sweep();
@@ -293,9 +301,14 @@ impl Drop for HostExec {
                 // Without threads nothing could make the calls while this waits.
                 break;
             }
-            let end = *deadline.get_or_insert_with(|| Instant::now() + DESTROY_WAIT);
-            if Instant::now() >= end {
-                break;
+            let made = CALLS_MADE.load(Ordering::Relaxed);
+            match quiet_since {
+                Some((since, seen)) if seen == made => {
+                    if since.elapsed() >= DESTROY_WAIT {
+                        break;
+                    }
+                }
+                _ => quiet_since = Some((Instant::now(), made)),
             }
             spins += 1;
             if spins < 64 {
@@ -450,11 +463,13 @@ impl Exec for HostExec {
             chunks,
             next: AtomicUsize::new(0),
             done: AtomicUsize::new(0),
-            calls: Calls::new(u32::try_from(chunks).unwrap_or(u32::MAX)),
+            calls: Calls::new(u32::try_from(chunks.min(self.workers)).unwrap_or(u32::MAX)),
             panic: Mutex::new(None),
             wake: (Mutex::new(()), Condvar::new()),
         });
-        let taken = self.enqueue(run_ranges, chunks, ranges.clone());
+        // As many items as the host has workers: each call claims chunks until none is left, so
+        // more calls would only be ones that find nothing to do.
+        let taken = self.enqueue(run_ranges, chunks.min(self.workers), ranges.clone());
         let own = ranges.work();
         ranges.wait();
         if let Some((handle, token)) = taken {

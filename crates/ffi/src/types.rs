@@ -153,10 +153,12 @@ pub type BoidsEnqueueTaskFn = Option<
 /// them. Called at most once per non-NULL handle, on the thread of the call that finds the
 /// task's calls returned: the one that enqueued it, or a later `boids_world_step`,
 /// `boids_world_step_begin`, `boids_world_step_end` or `boids_world_destroy` on the world, or
-/// the host's worker running a begun step of it. `boids_world_destroy` finishes every handle
-/// whose calls have returned within one second; a task whose calls have not come by then (a
-/// worker that destroys the world between taking the task and running it) is never finished:
-/// its call, when it comes, returns at once, and the host forgets that handle itself. While 256
+/// the host's worker running a begun step of it. `boids_world_destroy` waits for the calls the
+/// world's tasks are still owed while the host keeps making calls (of any task), and finishes
+/// those handles; after one second in which the host makes no call at all, a task whose calls
+/// have not come (a worker that destroys the world between taking the task and running it) is
+/// never finished: its call, when it comes, returns at once, and the host forgets that handle
+/// itself. While 256
 /// of a world's tasks wait for their calls, the engine hands the host no more and runs its
 /// loops on the stepping thread. Calls on the world it serves return `BOIDS_RESULT_BUSY` (see
 /// `BoidsEnqueueTaskFn`).
@@ -193,8 +195,9 @@ pub type BoidsFinishTaskFn =
 ///   `BOIDS_RESULT_BUSY` while another change runs or a step is in flight;
 /// - `boids_world_step_end` runs a begun step no worker has started, also on the worker that
 ///   holds the step's task (the task then finds nothing left), and waits for reads, never for
-///   the host; `boids_world_destroy` does the same, then waits at most one second for calls
-///   the host still owes (see `BoidsFinishTaskFn`);
+///   the host; `boids_world_destroy` does the same, then waits for the calls the host still
+///   owes while it keeps making calls, at most one second without one (see
+///   `BoidsFinishTaskFn`);
 /// - from inside the world's own step (the host's `enqueue_task` or `finish_task`, or a task
 ///   the engine runs on that thread) every call on that world returns `BOIDS_RESULT_BUSY`.
 ///

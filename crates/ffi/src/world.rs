@@ -111,9 +111,10 @@ pub unsafe extern "C" fn boids_world_create(
 
 /// Destroys a world and everything in it; its id and every flock and obstacle id in it go
 /// stale. A step in flight (`boids_world_step_begin`) is ended first (one no worker has started
-/// runs on this thread) and its result dropped. With a host's job system, it then waits at
-/// most one second for the calls the host still owes the world's tasks and finishes their
-/// handles (see `BoidsFinishTaskFn`); the host's callbacks are never called after this returns.
+/// runs on this thread) and its result dropped. With a host's job system, it then waits for the
+/// calls the host still owes the world's tasks while the host keeps making calls (at most one
+/// second without any) and finishes their handles (see `BoidsFinishTaskFn`); the host's
+/// callbacks are never called after this returns.
 /// Destroying twice returns `BOIDS_RESULT_INVALID_ID`; while another thread is inside a
 /// call on the world, or from inside the world's own step (the host's `enqueue_task` or
 /// `finish_task`), `BOIDS_RESULT_BUSY` (nothing destroyed).

@@ -840,3 +840,40 @@ fn a_host_whose_queue_is_never_drained() {
     assert_eq!(pool.finished.load(Ordering::Relaxed), 0);
     boids_world_destroy(reference);
 }
+
+/// `boids_world_destroy` is the last time the host hears of a world: when it returns, every
+/// task handle the world was given has been finished, and no callback comes later (the host may
+/// free its job system right after). Destroyed with a step in flight that a worker is running,
+/// again and again.
+#[test]
+fn no_host_callback_after_the_destroy_returns() {
+    let pool = Pool::new(3, 61);
+    let p2 = Arc::clone(&pool);
+    within("destroys", move || {
+        for round in 0..40 {
+            let (w, _) = host_world(&p2, 3);
+            assert_eq!(boids_world_step(w, DT), BoidsResult::Ok);
+            assert_eq!(boids_world_step_begin(w, DT), BoidsResult::Ok);
+            if round % 2 == 1 {
+                // Let a worker take the step first.
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            assert_eq!(boids_world_destroy(w), BoidsResult::Ok);
+            let at_return = (
+                p2.enqueued.load(Ordering::SeqCst),
+                p2.finished.load(Ordering::SeqCst),
+            );
+            assert_eq!(
+                at_return.0, at_return.1,
+                "round {round}: every handle finished by the destroy"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+            assert_eq!(
+                p2.finished.load(Ordering::SeqCst),
+                at_return.1,
+                "round {round}: finish_task called after the destroy returned"
+            );
+        }
+    });
+    pool.stop();
+}

@@ -270,6 +270,10 @@ impl World {
         let mut job = job;
         let work = move || {
             let panic = run_caught(&mut job, &*exec);
+            // Let go of the executor before the result shows: once `step_end` sees it, the
+            // world holds the last reference, so a host's job system is dropped (its tasks
+            // finished) on the thread that destroys the world, never later on this worker.
+            drop(exec);
             let (lock, cv) = &*done;
             *lock.lock().unwrap_or_else(|p| p.into_inner()) = Some((job, panic));
             cv.notify_all();
