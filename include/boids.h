@@ -27,6 +27,16 @@
 #define BOIDS_MAX_MAGNITUDE 1e9
 
 /**
+ * Most triangles in one mesh (`boids_mesh_create`) or heightfield (two a cell).
+ */
+#define BOIDS_MAX_TRIANGLES 16777216
+
+/**
+ * Most vertices in one mesh (`boids_mesh_create`): three a triangle.
+ */
+#define BOIDS_MAX_VERTICES 50331648
+
+/**
  * `BoidsBounds::kind`: No bounds.
  */
 #define BOIDS_BOUNDS_NONE 0
@@ -1442,7 +1452,8 @@ const char *boids_last_error_message(void);
  * from both sides. Refused with `BOIDS_RESULT_INVALID_ARGUMENT` and the field named
  * (`mesh vertices[7] must be finite...`, `mesh indices[5] is 12, out of range for 8
  * vertices`): a vertex not finite or beyond the world's limits, an index out of range, an
- * index count that is not a multiple of 3, no triangle, more than 2^24 triangles. On success
+ * index count that is not a multiple of 3, no triangle, more than 2^24 triangles
+ * (`BOIDS_MAX_TRIANGLES`), more than 3 × 2^24 vertices (`BOIDS_MAX_VERTICES`). On success
  * writes the id to `out_mesh`; it lives until `boids_mesh_destroy` or the world's end.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
  *
@@ -1662,7 +1673,10 @@ BoidsResult boids_world_set_relation(struct BoidsWorldId world,
                                      float weight);
 
 /**
- * Writes a 64-bit hash of the whole world state (for determinism checks) to `out_hash`.
+ * Writes a 64-bit hash of the whole world state (for determinism checks) to `out_hash`: every
+ * flock's boids (ids, positions, velocities, headings, bit for bit) and, when the world has
+ * any, its scene: every obstacle (kind, numbers, the shape data it places) and a digest of every
+ * mesh and heightfield. (A world without obstacles or shape data hashes its boids only.)
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *

@@ -4,6 +4,12 @@
 /** Largest magnitude accepted for any coordinate, length, speed or weight. */
 export declare const MAX_MAGNITUDE: number;
 
+/** Most triangles in one mesh or heightfield. */
+export declare const MAX_TRIANGLES: number;
+
+/** Most vertices in one mesh. */
+export declare const MAX_VERTICES: number;
+
 /** The bounds kind (C: BOIDS_BOUNDS_*). */
 export declare const BoundsKind: Readonly<{
   NONE: 0;

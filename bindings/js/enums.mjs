@@ -6,6 +6,12 @@
 /** Largest magnitude accepted for any coordinate, length, speed or weight. */
 export const MAX_MAGNITUDE = 1e9;
 
+/** Most triangles in one mesh or heightfield. */
+export const MAX_TRIANGLES = 16777216;
+
+/** Most vertices in one mesh. */
+export const MAX_VERTICES = 50331648;
+
 /** The bounds kind (BoidsBounds::kind; C: BOIDS_BOUNDS_*). */
 export const BoundsKind = Object.freeze({
   /** No bounds. */

@@ -198,7 +198,7 @@ static unsafe partial class BoidsTests
                         : v == ObstacleKind.Heightfield ? ObstacleShape.Heightfield(ground, V(0, 0, 0), Quat.Identity, V(1, 1, 1))
                         : ObstacleShape.Sphere(V(0, 0, 0), 1f);
                     shape.Kind = v;
-                    shape.B = V(0, 1, 0);
+                    shape.B = v == ObstacleKind.Plane ? V(0, 1, 0) : V(1, 1, 1); // a unit normal; else a box's max corner, a capsule's end, half extents
                     w.AddObstacle(shape);
                     n++;
                 }

@@ -32,6 +32,7 @@
 #![deny(missing_docs)]
 
 pub mod fmath;
+pub mod fnv;
 pub mod geometry;
 pub mod limits;
 pub mod math;

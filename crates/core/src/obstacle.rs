@@ -143,6 +143,58 @@ impl Obstacle {
         }
     }
 
+    /// Every number of the shape, in a fixed order (for the world's state hash and digest).
+    pub fn numbers(&self) -> Vec<f32> {
+        let v = |out: &mut Vec<f32>, x: Vec3| out.extend_from_slice(&x.to_array());
+        let q = |out: &mut Vec<f32>, x: Quat| out.extend_from_slice(&x.to_array());
+        let mut out = Vec::with_capacity(13);
+        match *self {
+            Obstacle::Sphere { centre, radius } => {
+                v(&mut out, centre);
+                out.push(radius);
+            }
+            Obstacle::Box { min, max } => {
+                v(&mut out, min);
+                v(&mut out, max);
+            }
+            Obstacle::Plane { point, normal } => {
+                v(&mut out, point);
+                v(&mut out, normal);
+            }
+            Obstacle::OrientedBox {
+                centre,
+                half_extents,
+                rotation,
+            } => {
+                v(&mut out, centre);
+                v(&mut out, half_extents);
+                q(&mut out, rotation);
+            }
+            Obstacle::Capsule { a, b, radius } => {
+                v(&mut out, a);
+                v(&mut out, b);
+                out.push(radius);
+            }
+            Obstacle::Mesh {
+                position,
+                rotation,
+                scale,
+                ..
+            }
+            | Obstacle::Heightfield {
+                position,
+                rotation,
+                scale,
+                ..
+            } => {
+                v(&mut out, position);
+                q(&mut out, rotation);
+                v(&mut out, scale);
+            }
+        }
+        out
+    }
+
     /// Checks the shape's numbers: finite, within the world's limits, positive sizes and
     /// scales, unit-length normals and rotations. (Whether a mesh id names live data of the
     /// right kind is the world's to check.)
@@ -206,11 +258,13 @@ impl Obstacle {
                 rotation: q,
             } => {
                 pt("oriented-box obstacle centre", centre)?;
-                if !(half_extents.cmpge(Vec3::ZERO).all()
+                // As a capsule's radius: a box with no thickness on an axis is refused.
+                if !(half_extents.cmpgt(Vec3::ZERO).all()
                     && half_extents.cmple(Vec3::splat(MAX_MAGNITUDE)).all())
                 {
                     return Err(format!(
-                        "oriented-box obstacle half_extents must be finite and in [0, {}], got {half_extents}",
+                        "oriented-box obstacle half_extents must be finite and in (0, {}] on \
+                         every axis, got {half_extents}",
                         limits::show(MAX_MAGNITUDE)
                     ));
                 }

@@ -606,3 +606,80 @@ fn bad_shape_data_is_refused_with_the_field_named() {
     let e = MeshShape::mesh(tri.to_vec(), &many).unwrap_err();
     assert!(e.contains("2^24"), "{e}");
 }
+
+/// A start in an edge or corner region of a box: outside the box rounded by `rad` (the true
+/// contact region of a sphere of that radius) but inside the box grown by `rad` with square
+/// edges, where the two differ. `half` is the box's, centred on the origin, axis aligned.
+fn edge_or_corner_start(r: &mut Rng, half: Vec3, rad: f32) -> Vec3 {
+    loop {
+        let corner = r.range(0.0, 1.0) < 0.4;
+        let along = (r.range(0.0, 3.0) as usize).min(2);
+        let mut p = Vec3::ZERO;
+        for a in 0..3 {
+            let sign = if r.range(0.0, 1.0) < 0.5 { -1.0 } else { 1.0 };
+            p[a] = if !corner && a == along {
+                // Along the edge: anywhere on it.
+                r.range(-half[a], half[a])
+            } else {
+                sign * (half[a] + r.range(0.0, rad))
+            };
+        }
+        let outside = (p.abs() - half).max(Vec3::ZERO);
+        // Outside the rounded box by more than rounding: in the region between it and the square one.
+        if outside.length() > rad * 1.001 + 1e-5 {
+            return p;
+        }
+    }
+}
+
+/// Casts that start in an edge or corner region, where the rounded box and the square one
+/// differ: 100,000 of them a box (axis aligned and rotated, two radii), held to sphere tracing.
+/// Once such casts all missed (the square box's entry was taken as the start).
+#[test]
+fn casts_from_the_edge_and_corner_regions_of_a_box_agree_with_sphere_tracing() {
+    let mut r = rng(21);
+    for (k, rad) in [0.1f32, 0.5].into_iter().enumerate() {
+        let half = Vec3::new(r.range(0.2, 2.0), r.range(0.2, 2.0), r.range(0.2, 2.0));
+        let centre = v(&mut r, 3.0);
+        for rotated in [false, true] {
+            let q = if rotated {
+                Quat::from_axis_angle(r.unit_vector(), r.range(-3.0, 3.0))
+            } else {
+                Quat::IDENTITY
+            };
+            let shape = solid(if rotated {
+                Obstacle::OrientedBox {
+                    centre,
+                    half_extents: half,
+                    rotation: q,
+                }
+            } else {
+                Obstacle::Box {
+                    min: centre - half,
+                    max: centre + half,
+                }
+            });
+            let inv = q.conjugate();
+            let dist = move |p: Vec3| {
+                let l = inv * (p - centre);
+                (l.abs() - half).max(Vec3::ZERO).length() - rad
+            };
+            agrees(
+                &format!("box {k} (rotated {rotated}), edge and corner starts"),
+                |r| {
+                    let o = centre + q * edge_or_corner_start(r, half, rad);
+                    // Half aimed at the box, half in any direction.
+                    let d = if r.range(0.0, 1.0) < 0.5 {
+                        (centre + q * (half * v(r, 1.0)) - o).normalize_or_zero()
+                    } else {
+                        r.unit_vector()
+                    };
+                    (o, d, 4.0 * rad + 1.0)
+                },
+                &dist,
+                &|o, d, max| shape.cast(o, rad, d, max),
+                true,
+            );
+        }
+    }
+}

@@ -7,6 +7,12 @@
 /// that refuses a number states it.
 pub const BOIDS_MAX_MAGNITUDE: f32 = 1e9;
 
+/// Most triangles in one mesh (`boids_mesh_create`) or heightfield (two a cell).
+pub const BOIDS_MAX_TRIANGLES: u32 = 16777216;
+
+/// Most vertices in one mesh (`boids_mesh_create`): three a triangle.
+pub const BOIDS_MAX_VERTICES: u32 = 50331648;
+
 // bounds kind: `BoidsBounds::kind`
 /// `BoidsBounds::kind`: No bounds.
 pub const BOIDS_BOUNDS_NONE: i32 = 0;

@@ -88,7 +88,8 @@ pub extern "C" fn boids_obstacle_remove(obstacle: BoidsObstacleId) -> BoidsResul
 /// from both sides. Refused with `BOIDS_RESULT_INVALID_ARGUMENT` and the field named
 /// (`mesh vertices[7] must be finite...`, `mesh indices[5] is 12, out of range for 8
 /// vertices`): a vertex not finite or beyond the world's limits, an index out of range, an
-/// index count that is not a multiple of 3, no triangle, more than 2^24 triangles. On success
+/// index count that is not a multiple of 3, no triangle, more than 2^24 triangles
+/// (`BOIDS_MAX_TRIANGLES`), more than 3 × 2^24 vertices (`BOIDS_MAX_VERTICES`). On success
 /// writes the id to `out_mesh`; it lives until `boids_mesh_destroy` or the world's end.
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
 ///
@@ -163,9 +164,10 @@ pub unsafe extern "C" fn boids_heightfield_create(
                 "heightfield columns and rows must be at least 2 (one cell), got {columns} x {rows}"
             )));
         }
-        // Before anything is read: the triangle limit (two a cell).
-        let triangles = 2 * u64::from(columns - 1) * u64::from(rows - 1);
-        if triangles > boids_sim::MAX_TRIANGLES as u64 {
+        // Before anything is read: the triangle limit (two a cell). In u128: twice (2^32 - 2)^2
+        // does not fit in a u64.
+        let triangles = 2 * u128::from(columns - 1) * u128::from(rows - 1);
+        if triangles > boids_sim::MAX_TRIANGLES as u128 {
             return Err(bad(format!(
                 "heightfield: at most 2^24 triangles (two a cell) allowed, got {triangles} \
                  ({columns} x {rows} samples)"

@@ -207,7 +207,10 @@ pub unsafe extern "C" fn boids_world_is_stepping(
     })
 }
 
-/// Writes a 64-bit hash of the whole world state (for determinism checks) to `out_hash`.
+/// Writes a 64-bit hash of the whole world state (for determinism checks) to `out_hash`: every
+/// flock's boids (ids, positions, velocities, headings, bit for bit) and, when the world has
+/// any, its scene: every obstacle (kind, numbers, the shape data it places) and a digest of every
+/// mesh and heightfield. (A world without obstacles or shape data hashes its boids only.)
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 ///
 ///

@@ -76,8 +76,14 @@ fn consts_rs() -> String {
         s,
         "\n/// Largest magnitude accepted for any coordinate, length, speed or weight; every message\n\
          /// that refuses a number states it.\n\
-         pub const BOIDS_MAX_MAGNITUDE: f32 = {:e};\n",
-        boids_sim::MAX_MAGNITUDE
+         pub const BOIDS_MAX_MAGNITUDE: f32 = {:e};\n\
+         \n/// Most triangles in one mesh (`boids_mesh_create`) or heightfield (two a cell).\n\
+         pub const BOIDS_MAX_TRIANGLES: u32 = {};\n\
+         \n/// Most vertices in one mesh (`boids_mesh_create`): three a triangle.\n\
+         pub const BOIDS_MAX_VERTICES: u32 = {};\n",
+        boids_sim::MAX_MAGNITUDE,
+        boids_sim::MAX_TRIANGLES,
+        boids_sim::MAX_VERTICES
     );
     for t in tables() {
         let _ = write!(s, "\n// {}: {}\n", t.what, t.used);
@@ -122,8 +128,12 @@ fn enums_cs() -> String {
     );
     let _ = writeln!(
         s,
-        "        /// <summary>Largest magnitude accepted for any coordinate, length, speed or weight.</summary>\n        public const float MAX_MAGNITUDE = {:e}f;",
-        boids_sim::MAX_MAGNITUDE
+        "        /// <summary>Largest magnitude accepted for any coordinate, length, speed or weight.</summary>\n        public const float MAX_MAGNITUDE = {:e}f;\n        \
+         /// <summary>Most triangles in one mesh or heightfield.</summary>\n        public const uint MAX_TRIANGLES = {};\n        \
+         /// <summary>Most vertices in one mesh.</summary>\n        public const uint MAX_VERTICES = {};",
+        boids_sim::MAX_MAGNITUDE,
+        boids_sim::MAX_TRIANGLES,
+        boids_sim::MAX_VERTICES
     );
     for t in &all {
         let short = t.c_prefix.trim_start_matches("BOIDS_");
@@ -177,8 +187,12 @@ fn enums_mjs() -> String {
     let _ = write!(
         s,
         "\n/** Largest magnitude accepted for any coordinate, length, speed or weight. */\n\
-         export const MAX_MAGNITUDE = {:e};\n",
-        boids_sim::MAX_MAGNITUDE
+         export const MAX_MAGNITUDE = {:e};\n\
+         \n/** Most triangles in one mesh or heightfield. */\nexport const MAX_TRIANGLES = {};\n\
+         \n/** Most vertices in one mesh. */\nexport const MAX_VERTICES = {};\n",
+        boids_sim::MAX_MAGNITUDE,
+        boids_sim::MAX_TRIANGLES,
+        boids_sim::MAX_VERTICES
     );
     for t in tables() {
         let _ = write!(
@@ -212,7 +226,9 @@ fn enums_d_mts() -> String {
         "// TypeScript declarations of enums.mjs. Generated from the engine's enum tables by\n\
          // crates/ffi/tests/generated.rs; do not edit.\n\
          \n/** Largest magnitude accepted for any coordinate, length, speed or weight. */\n\
-         export declare const MAX_MAGNITUDE: number;\n",
+         export declare const MAX_MAGNITUDE: number;\n\
+         \n/** Most triangles in one mesh or heightfield. */\nexport declare const MAX_TRIANGLES: number;\n\
+         \n/** Most vertices in one mesh. */\nexport declare const MAX_VERTICES: number;\n",
     );
     for t in tables() {
         let _ = write!(
@@ -432,7 +448,17 @@ fn every_value_round_trips_through_the_c_abi() {
         let d = BoidsObstacleDef {
             shape,
             a: BoidsVec3::default(),
-            b: up,
+            // An oriented box's half extents need thickness on every axis; a plane's normal is
+            // unit length.
+            b: if shape == BOIDS_OBSTACLE_ORIENTED_BOX {
+                BoidsVec3 {
+                    x: 1.0,
+                    y: 1.0,
+                    z: 1.0,
+                }
+            } else {
+                up
+            },
             radius: 1.0,
             mesh: if shape == BOIDS_OBSTACLE_HEIGHTFIELD {
                 field

@@ -20,7 +20,7 @@
 pub mod builtin;
 mod error;
 mod flock;
-mod fnv;
+use boids_core::fnv;
 pub mod metrics;
 pub mod presets;
 pub mod record;
@@ -34,7 +34,7 @@ pub mod scenario {
 }
 mod world;
 
-pub use boids_core::geometry::MAX_TRIANGLES;
+pub use boids_core::geometry::{MAX_TRIANGLES, MAX_VERTICES};
 pub use boids_core::table::CEnum;
 pub use boids_core::{
     AlignmentMode, BoidState, Bounds, BoundsKind, Combine, FlockParams, IndexKind, Integrator,

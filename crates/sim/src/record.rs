@@ -118,6 +118,37 @@ impl World {
     pub fn rounded_digest(&self, digits: usize) -> u64 {
         let mut r = Recorder::new(1, digits);
         r.record(self);
+        // The scene, when there is one: a line per obstacle (slot, kind, its numbers rounded,
+        // the shape data it places) and per shape data (slot, its exact digest: input data,
+        // the same bits everywhere).
+        for id in self.obstacle_ids() {
+            let o = self.obstacle(id).expect("listed");
+            let _ = write!(
+                r.text,
+                "obstacle {}:{} {}",
+                id.index + 1,
+                id.generation,
+                o.kind().text()
+            );
+            for c in o.numbers() {
+                r.text.push(' ');
+                r.text.push_str(&round(c, r.digits));
+            }
+            if let Some(m) = o.mesh() {
+                let _ = write!(r.text, " mesh {}:{}", m.index + 1, m.generation);
+            }
+            r.text.push('\n');
+        }
+        for id in self.mesh_ids() {
+            let m = self.mesh(id).expect("listed");
+            let _ = writeln!(
+                r.text,
+                "mesh {}:{} {:016x}",
+                id.index + 1,
+                id.generation,
+                m.digest()
+            );
+        }
         Fnv1a::of(r.text.as_bytes())
     }
 }

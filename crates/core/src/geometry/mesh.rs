@@ -16,6 +16,9 @@ use glam::{Quat, Vec3};
 /// Most triangles in one mesh or heightfield (triangle indices stay exact in an `f32`).
 pub const MAX_TRIANGLES: usize = 1 << 24;
 
+/// Most vertices in one mesh: three a triangle.
+pub const MAX_VERTICES: usize = 3 * MAX_TRIANGLES;
+
 /// A heightfield's grid: `columns × rows` heights, row after row (x fastest), a cell
 /// `cell_x × cell_z`; sample `(i, j)` is at `(i cell_x, height, j cell_z)` in the shape's own
 /// space. Each cell is split along its diagonal from `(i, j)` to `(i + 1, j + 1)`.
@@ -76,6 +79,7 @@ pub struct MeshShape {
     triangles: Vec<[u32; 3]>,
     bvh: Bvh,
     bounds: Aabb,
+    digest: u64,
 }
 
 impl PartialEq for MeshShape {
@@ -93,10 +97,9 @@ impl MeshShape {
     /// index out of range, an index count that is not a multiple of 3, no triangle, more than
     /// [`MAX_TRIANGLES`].
     pub fn mesh(vertices: Vec<Vec3>, indices: &[u32]) -> Result<MeshShape, String> {
-        if vertices.len() > 3 * MAX_TRIANGLES {
+        if vertices.len() > MAX_VERTICES {
             return Err(format!(
-                "mesh vertices: at most {} allowed, got {}",
-                3 * MAX_TRIANGLES,
+                "mesh vertices: at most {MAX_VERTICES} (3 x 2^24) allowed, got {}",
                 vertices.len()
             ));
         }
@@ -151,17 +154,18 @@ impl MeshShape {
                 "heightfield columns and rows must be at least 2 (one cell), got {columns} x {rows}"
             ));
         }
-        let cells = u64::from(columns - 1) * u64::from(rows - 1);
-        if cells * 2 > MAX_TRIANGLES as u64 {
+        // In u128: (2^32 - 2)^2 cells, twice, does not fit in a u64.
+        let cells = u128::from(columns - 1) * u128::from(rows - 1);
+        if cells * 2 > MAX_TRIANGLES as u128 {
             return Err(format!(
                 "heightfield: at most {MAX_TRIANGLES} triangles (2^24; two a cell) allowed, got {}",
                 cells * 2
             ));
         }
-        if heights.len() as u64 != u64::from(columns) * u64::from(rows) {
+        if heights.len() as u128 != u128::from(columns) * u128::from(rows) {
             return Err(format!(
                 "heightfield heights: columns x rows = {} needed, got {}",
-                u64::from(columns) * u64::from(rows),
+                u128::from(columns) * u128::from(rows),
                 heights.len()
             ));
         }
@@ -241,13 +245,22 @@ impl MeshShape {
             .nodes
             .first()
             .map_or(Aabb::EMPTY, |n| Aabb { lo: n.lo, hi: n.hi });
+        let digest = digest(&data, &vertices, &triangles);
         MeshShape {
             data,
             vertices,
             triangles,
             bvh,
             bounds,
+            digest,
         }
+    }
+
+    /// A 64-bit digest of what the shape was made from (FNV-1a 64 of its kind, and of its
+    /// vertices and triangles, or its grid and heights, bit for bit), computed once: the
+    /// world's state hash covers shape data through it.
+    pub fn digest(&self) -> u64 {
+        self.digest
     }
 
     /// The kind of data and, for a heightfield, its grid.
@@ -477,6 +490,39 @@ impl MeshShape {
         }
         best
     }
+}
+
+/// The digest of [`MeshShape::digest`].
+fn digest(data: &ShapeData, vertices: &[Vec3], triangles: &[[u32; 3]]) -> u64 {
+    let mut h = crate::fnv::Fnv1a::new();
+    match data {
+        ShapeData::Mesh => {
+            h.bytes(b"mesh");
+            h.u32(vertices.len() as u32);
+            for v in vertices {
+                for c in v.to_array() {
+                    h.u32(c.to_bits());
+                }
+            }
+            h.u32(triangles.len() as u32);
+            for t in triangles {
+                for &i in t {
+                    h.u32(i);
+                }
+            }
+        }
+        ShapeData::Heightfield(g) => {
+            h.bytes(b"heightfield");
+            h.u32(g.columns);
+            h.u32(g.rows);
+            h.u32(g.cell_x.to_bits());
+            h.u32(g.cell_z.to_bits());
+            for &y in &g.heights {
+                h.u32(y.to_bits());
+            }
+        }
+    }
+    h.finish()
 }
 
 /// Shape data placed in the world: the transform, the vertices it puts in world space (once,

@@ -9,7 +9,9 @@ pub mod prim;
 use glam::Vec3;
 
 pub(crate) use bvh::slab as bvh_slab;
-pub use mesh::{HeightGrid, MAX_TRIANGLES, MeshShape, Placement, ShapeData, Transform};
+pub use mesh::{
+    HeightGrid, MAX_TRIANGLES, MAX_VERTICES, MeshShape, Placement, ShapeData, Transform,
+};
 
 /// Where a look-ahead query hit an obstacle.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -256,14 +256,17 @@ pub fn ray_rounded_box(origin: Vec3, dir: Vec3, h: Vec3, r: f32, max: f32) -> Op
             return None;
         }
     }
-    if axis == usize::MAX {
-        return None;
-    }
-    let p = origin + dir * t0;
+    // The origin inside the grown box (and, by the test above, outside the rounded one): it is
+    // in an edge or corner region, where the contact is with a rounded edge or corner, from t 0.
+    let p = if axis == usize::MAX {
+        origin
+    } else {
+        origin + dir * t0
+    };
     // Which axes the entry point lies beyond the (unrounded) box on.
     let out: [bool; 3] = [p.x.abs() > h.x, p.y.abs() > h.y, p.z.abs() > h.z];
     let outside = out.iter().filter(|&&o| o).count();
-    if outside <= 1 {
+    if outside <= 1 && axis != usize::MAX {
         let mut n = Vec3::ZERO;
         n[axis] = if p[axis] < 0.0 { -1.0 } else { 1.0 };
         return Some(CastHit {

@@ -71,8 +71,10 @@ impl World {
             .count();
         if users > 0 {
             return Err(invalid(format!(
-                "mesh {}:{} (index:generation) is placed by {users} obstacle(s): remove them first",
-                id.index, id.generation
+                "mesh {}:{} (index:generation, 1-based as the C ABI's ids) is placed by {users} \
+                 obstacle(s): remove them first",
+                id.index + 1,
+                id.generation
             )));
         }
         self.meshes.remove(id);
@@ -97,16 +99,17 @@ impl World {
             let kind = o.kind().text();
             let shape = self.meshes.get(id).ok_or_else(|| {
                 invalid(format!(
-                    "{kind} obstacle: mesh {}:{} (index:generation) is not shape data of this \
-                     world (never added, or removed)",
-                    id.index, id.generation
+                    "{kind} obstacle: mesh {}:{} (index:generation, 1-based as the C ABI's ids) \
+                     is not shape data of this world (never added, or removed)",
+                    id.index + 1,
+                    id.generation
                 ))
             })?;
             let want_field = matches!(o, Obstacle::Heightfield { .. });
             if shape.is_heightfield() != want_field {
                 return Err(invalid(format!(
                     "{kind} obstacle: mesh {}:{} is a {}, not a {kind}",
-                    id.index,
+                    id.index + 1,
                     id.generation,
                     if shape.is_heightfield() {
                         "heightfield"

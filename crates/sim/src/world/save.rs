@@ -66,9 +66,9 @@ struct SaveFile {
     flocks: Vec<(u32, Option<SavedFlock>)>,
     obstacles: Vec<(u32, Option<Obstacle>)>,
     relations: Vec<SavedRelation>,
-    /// Absent from version 1 files (which have no shape data).
+    /// Absent from version 1 files (which have no shape data); always there in version 2.
     #[serde(default)]
-    meshes: Vec<(u32, Option<SavedMesh>)>,
+    meshes: Option<Vec<(u32, Option<SavedMesh>)>>,
 }
 
 /// Shape data as saved: what it was made from.
@@ -156,11 +156,12 @@ impl World {
                     weight: r.weight,
                 })
                 .collect(),
-            meshes: self
-                .meshes
-                .slots()
-                .map(|(g, m)| (g, m.map(|m| SavedMesh::of(m))))
-                .collect(),
+            meshes: Some(
+                self.meshes
+                    .slots()
+                    .map(|(g, m)| (g, m.map(|m| SavedMesh::of(m))))
+                    .collect(),
+            ),
         };
         let mut payload = Vec::new();
         ciborium::into_writer(&file, &mut payload).expect("writing CBOR into a Vec cannot fail");
@@ -240,7 +241,46 @@ impl World {
                 "the checksum does not match (the bytes were changed)",
             ));
         }
-        let file: SaveFile = ciborium::from_reader(payload).map_err(corrupt)?;
+        // One CBOR value, the whole payload: bytes after it (which the length and the checksum
+        // would cover) are refused, not ignored.
+        let mut rest = payload;
+        let file: SaveFile = ciborium::from_reader(&mut rest).map_err(corrupt)?;
+        if !rest.is_empty() {
+            return Err(corrupt(format!(
+                "{} bytes follow the payload's value inside the announced length",
+                rest.len()
+            )));
+        }
+        // The content must be what its version label says.
+        match (version, &file.meshes) {
+            (1, Some(_)) => {
+                return Err(corrupt(
+                    "labelled version 1, but it holds shape data (meshes), which only version 2 has",
+                ));
+            }
+            (2, None) => {
+                return Err(corrupt(
+                    "labelled version 2, but it has no meshes field, which every version 2 file has",
+                ));
+            }
+            _ => {}
+        }
+        if version == 1
+            && let Some(kind) = file.obstacles.iter().find_map(|(_, o)| {
+                o.as_ref()
+                    .filter(|o| {
+                        !matches!(
+                            o,
+                            Obstacle::Sphere { .. } | Obstacle::Box { .. } | Obstacle::Plane { .. }
+                        )
+                    })
+                    .map(|o| o.kind().text())
+            })
+        {
+            return Err(corrupt(format!(
+                "labelled version 1, but it holds a {kind} obstacle, which only version 2 has"
+            )));
+        }
 
         let mut world = World::build(
             WorldConfig {
@@ -262,8 +302,9 @@ impl World {
         }
         world.flocks =
             SlotMap::from_slots(flocks).ok_or_else(|| corrupt("a flock slot has generation 0"))?;
-        let mut meshes = Vec::with_capacity(file.meshes.len());
-        for (generation, m) in file.meshes {
+        let saved_meshes = file.meshes.unwrap_or_default();
+        let mut meshes = Vec::with_capacity(saved_meshes.len());
+        for (generation, m) in saved_meshes {
             let m = m
                 .map(|m| m.build().map(Arc::new))
                 .transpose()
@@ -288,9 +329,12 @@ impl World {
                 .set_relation(from, to, r.kind, r.radius, r.weight)
                 .map_err(|e| match e {
                     Error::InvalidId => corrupt(format!(
-                        "a relation names flock {}:{} -> {}:{} (index:generation), and one of \
-                         them is not in the file",
-                        from.index, from.generation, to.index, to.generation
+                        "a relation names flock {}:{} -> {}:{} (index:generation, 1-based as \
+                         the C ABI's ids), and one of them is not in the file",
+                        from.index + 1,
+                        from.generation,
+                        to.index + 1,
+                        to.generation
                     )),
                     e => corrupt(format!("a relation: {e}")),
                 })?;

@@ -519,7 +519,9 @@ impl World {
     }
 
     /// A 64-bit hash of every flock's ids, positions, velocities and headings (bit patterns),
-    /// for determinism checks.
+    /// and, when the world has any, of its scene (every obstacle's kind, numbers and shape data
+    /// id, and every shape data's [`digest`](boids_core::MeshShape::digest)), for determinism
+    /// checks.
     pub fn state_hash(&self) -> u64 {
         let mut h = Fnv1a::new();
         for id in self.flock_ids() {
@@ -532,6 +534,31 @@ impl World {
                         h.u32(c.to_bits());
                     }
                 }
+            }
+        }
+        // The scene, when there is one (a world without obstacles or shape data hashes as it
+        // always has): every obstacle in slot order with its kind, numbers and shape data id,
+        // and every shape data's digest.
+        if !self.obstacles.is_empty() || !self.meshes.is_empty() {
+            h.bytes(b"scene");
+            for (id, (o, _)) in self.obstacles.iter() {
+                h.u32(id.index);
+                h.u32(id.generation);
+                h.u32(o.kind().c_value() as u32);
+                for c in o.numbers() {
+                    h.u32(c.to_bits());
+                }
+                if let Some(m) = o.mesh() {
+                    h.u32(m.index);
+                    h.u32(m.generation);
+                }
+            }
+            for (id, m) in self.meshes.iter() {
+                h.u32(id.index);
+                h.u32(id.generation);
+                let d = m.digest();
+                h.u32(d as u32);
+                h.u32((d >> 32) as u32);
             }
         }
         h.finish()
