@@ -196,6 +196,11 @@ static unsafe partial class BoidsTests
             Assert(fx.W.Flocks().Length == 1, "only the live flock is listed");
             No<ObjectDisposedException>(fx, "Flocks disposed", () => fx.Disposed.Flocks());
         };
+        r["BoidsWorld.FlockCount"] = fx =>
+        {
+            Assert(fx.W.FlockCount == 1, "only the live flock is counted");
+            No<ObjectDisposedException>(fx, "FlockCount disposed", () => { int n = fx.Disposed.FlockCount; });
+        };
         r["BoidsWorld.SetObserver"] = fx =>
         {
             Code(fx, "SetObserver NaN", BoidsResult.InvalidArgument, () => fx.W.SetObserver(V(float.NaN, 0, 0)));

@@ -32,6 +32,7 @@ static unsafe partial class BoidsTests
         Test("Unity: fixed steps: 60 and 144 frames a second reach the same state at the same simulated time; interpolated draws lie between the last two states", UnityFixedSteps);
         Test("Unity: the preset table (edit mode, no native library) holds what the engine makes", UnityPresetTable);
         Test("Unity: colliders on the obstacle layers become obstacles (box, sphere, capsule, mesh once per shared mesh, terrain), in the object's space; moving ones follow without allocating", UnityColliders);
+        UnitySceneTests();
     }
 
     static UnityEngine.Vector3 U(Vec3 v) { return new UnityEngine.Vector3(v.X, v.Y, v.Z); }
@@ -743,6 +744,9 @@ static unsafe partial class BoidsTests
             Assert(Graphics.Draws.All(d => d.Params.material != plain && d.Params.material.enableInstancing), "with an instanced copy");
         }
         Assert(Debug.StandInLog.Count(l => l.StartsWith("LogWarning") && l.Contains("no instancing")) == 1, "warned once: " + string.Join(" | ", Debug.StandInLog));
+        // The warning says why a build may draw nothing: the instancing variant stripped.
+        Assert(Debug.StandInLog.Any(l => l.Contains("no instancing") && l.Contains("Instancing Variants") && l.Contains("Strip Unused")),
+            "the warning names Instancing Variants = Strip Unused");
         var copy = Graphics.Draws[0].Params.material;
         Assert(!plain.enableInstancing, "the user's material is left as it was");
         c.gameObject.SetActive(false);

@@ -93,6 +93,7 @@ namespace UnityEngine
     public sealed class CapsuleCollider : Collider { public Vector3 center { get; set; } public float radius { get; set; } = 0.5f; public float height { get; set; } = 2f; public int direction { get; set; } = 1; }
     public sealed class MeshCollider : Collider { public Mesh sharedMesh { get; set; } }
     public sealed class TerrainCollider : Collider { public TerrainData terrainData { get; set; } }
+    public sealed class CharacterController : Collider { public Vector3 center { get; set; } public float radius { get; set; } = 0.5f; public float height { get; set; } = 2f; }
     public sealed class Rigidbody : Component { }
     public sealed class TerrainData : Object
     {
@@ -100,8 +101,11 @@ namespace UnityEngine
         public Vector3 size { get; set; } = new Vector3(100f, 10f, 100f);
         /// <summary>Stand-in only: [z, x] heights, normalised.</summary>
         public float[,] StandInHeights;
+        /// <summary>Stand-in only: the largest array GetHeights was asked for (samples).</summary>
+        public long StandInLargestRead;
         public float[,] GetHeights(int xBase, int yBase, int width, int height)
         {
+            StandInLargestRead = Math.Max(StandInLargestRead, (long)width * height);
             var h = new float[height, width];
             for (int j = 0; j < height; j++)
                 for (int i = 0; i < width; i++)
@@ -152,6 +156,8 @@ namespace UnityEngine
 
         public Transform transform { get { return t; } }
         public string tag { get; set; }
+        /// <summary>The scene it belongs to (stand-in: set by the tests; the default scene).</summary>
+        public SceneManagement.Scene scene { get; set; } = SceneManagement.SceneManager.StandInDefault;
         public bool activeSelf { get { return active; } }
         public bool activeInHierarchy { get { return active; } }
         public int layer { get; set; }
@@ -183,6 +189,8 @@ namespace UnityEngine
         {
             if (active) foreach (var c in components) Message(c, "OnDisable");
             foreach (var c in components) Message(c, "OnDestroy");
+            // As Unity: the components go with their GameObject (each compares equal to null).
+            foreach (var c in components) c.destroyed = true;
             active = false;
             StandInAll.Remove(this);
         }
@@ -252,15 +260,19 @@ namespace UnityEngine
 
     public sealed class Mesh : Object
     {
-        public Vector3[] vertices { get; set; }
-        public int[] triangles { get; set; }
+        Vector3[] v;
+        int[] tris;
+        /// <summary>As Unity in a player: a mesh without Read/Write gives empty arrays.</summary>
+        public bool isReadable { get; set; } = true;
+        public Vector3[] vertices { get { return isReadable ? v : new Vector3[0]; } set { v = value; } }
+        public int[] triangles { get { return isReadable ? tris : new int[0]; } set { tris = value; } }
         public Bounds bounds { get; set; }
         public void RecalculateNormals() { }
         public void RecalculateBounds()
         {
-            if (vertices == null || vertices.Length == 0) { bounds = new Bounds(); return; }
-            var b = new Bounds(vertices[0], Vector3.zero);
-            foreach (Vector3 v in vertices) b.Encapsulate(v);
+            if (v == null || v.Length == 0) { bounds = new Bounds(); return; }
+            var b = new Bounds(v[0], Vector3.zero);
+            foreach (Vector3 p in v) b.Encapsulate(p);
             bounds = b;
         }
     }
@@ -455,6 +467,9 @@ namespace UnityEngine
         public Rendering.ShadowCastingMode shadowCastingMode { get; set; }
         public bool receiveShadows { get; set; }
         public Bounds worldBounds { get; set; }
+        public Rendering.LightProbeUsage lightProbeUsage { get; set; }
+        public Rendering.ReflectionProbeUsage reflectionProbeUsage { get; set; }
+        public uint renderingLayerMask { get; set; }
         public RenderParams(Material mat) : this() { material = mat; }
     }
 
@@ -546,11 +561,50 @@ namespace UnityEngine
     [AttributeUsage(AttributeTargets.Field)] public sealed class RangeAttribute : Attribute { public RangeAttribute(float min, float max) { } }
     [AttributeUsage(AttributeTargets.Field)] public sealed class MinAttribute : Attribute { public MinAttribute(float min) { } }
     [AttributeUsage(AttributeTargets.Class)] public sealed class AddComponentMenu : Attribute { public AddComponentMenu(string menuName) { } }
+    public enum RuntimeInitializeLoadType { AfterSceneLoad = 0, BeforeSceneLoad = 1, AfterAssembliesLoaded = 2, BeforeSplashScreen = 3, SubsystemRegistration = 4 }
+    [AttributeUsage(AttributeTargets.Method)] public sealed class RuntimeInitializeOnLoadMethodAttribute : Attribute { public RuntimeInitializeOnLoadMethodAttribute(RuntimeInitializeLoadType loadType) { } }
+}
+
+namespace UnityEngine.SceneManagement
+{
+    public struct Scene : IEquatable<Scene>
+    {
+        int handle;
+        public string name { get; private set; }
+        /// <summary>Stand-in only.</summary>
+        public static Scene StandInNew(int handle, string name) { return new Scene { handle = handle, name = name }; }
+        public bool Equals(Scene o) { return handle == o.handle; }
+        public override bool Equals(object o) { return o is Scene && Equals((Scene)o); }
+        public override int GetHashCode() { return handle; }
+        public static bool operator ==(Scene a, Scene b) { return a.handle == b.handle; }
+        public static bool operator !=(Scene a, Scene b) { return a.handle != b.handle; }
+    }
+
+    public static class SceneManager
+    {
+        /// <summary>Stand-in only: the scene objects belong to unless a test says otherwise.</summary>
+        public static readonly Scene StandInDefault = Scene.StandInNew(1, "Main");
+        public static event UnityEngine.Events.UnityAction<Scene> sceneUnloaded;
+        /// <summary>Stand-in only: unloads a scene: destroys its objects, then tells the listeners.</summary>
+        public static void StandInUnload(Scene s)
+        {
+            foreach (GameObject go in new List<GameObject>(GameObject.StandInAll))
+                if (go.scene == s) Object.Destroy(go);
+            if (sceneUnloaded != null) sceneUnloaded(s);
+        }
+    }
+}
+
+namespace UnityEngine.Events
+{
+    public delegate void UnityAction<T0>(T0 arg0);
 }
 
 namespace UnityEngine.Rendering
 {
     public enum ShadowCastingMode { Off = 0, On = 1, TwoSided = 2, ShadowsOnly = 3 }
+    public enum LightProbeUsage { Off = 0, BlendProbes = 1, UseProxyVolume = 2, CustomProvided = 4 }
+    public enum ReflectionProbeUsage { Off = 0, BlendProbes = 1, BlendProbesAndSkybox = 2, Simple = 3 }
 
     public abstract class RenderPipelineAsset : Object { }
 

@@ -157,3 +157,28 @@ fn ignored_folders_have_no_meta() {
         );
     }
 }
+
+/// The sample ships a material asset with GPU instancing on: in a player build with Graphics ›
+/// Instancing Variants = Strip Unused (the default), a shader keeps its instancing variant only
+/// when a material in the build has instancing on, so a material made at run time (or the
+/// controller's instanced copy of one) may draw nothing there.
+#[test]
+fn the_sample_ships_an_instanced_material() {
+    let dir = package().join("Samples~/FishSchool");
+    let mat = std::fs::read_to_string(dir.join("Fish (Instanced).mat")).unwrap();
+    assert!(
+        mat.starts_with("%YAML 1.1\n%TAG !u! tag:unity3d.com,2011:\n--- !u!21 &2100000\nMaterial:")
+    );
+    assert!(
+        mat.contains("\n  m_EnableInstancingVariants: 1\n"),
+        "instancing on"
+    );
+    assert!(
+        mat.contains("m_Shader: {fileID: 46, guid: 0000000000000000f000000000000000, type: 0}"),
+        "the Standard shader"
+    );
+    let meta = std::fs::read_to_string(dir.join("Fish (Instanced).mat.meta")).unwrap();
+    assert!(meta.contains("NativeFormatImporter:") && meta.contains("mainObjectFileID: 2100000"));
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(readme.contains("Fish (Instanced).mat") && readme.contains("Strip Unused"));
+}

@@ -12,7 +12,9 @@
 // Time: with Fixed Step (on by default) the world advances in steps of Fixed Time Step, as many as
 // the frame's time calls for (at most Max Steps Per Frame), so the result does not depend on the
 // frame rate; with Interpolate the drawn boids are blended between the last two states, as a
-// Rigidbody's are. Without Fixed Step, one step of Time.deltaTime (at most 0.1 s) a frame.
+// Rigidbody's are: in the world's (this object's local) space, then placed by the object's
+// transform of the frame drawn, so a moving object does not shake its flock. Without Fixed Step,
+// one step of Time.deltaTime (at most 0.1 s) a frame.
 //
 // Overlap Step (on by default): the steps run while Unity renders. BoidsFrameLoop ends them at the
 // very start of the next frame and begins them after every LateUpdate, so from FixedUpdate to
@@ -22,6 +24,7 @@ using System;
 using System.Collections.Generic;
 using UnityEngine;
 using UnityEngine.Rendering;
+using UnityEngine.SceneManagement;
 
 namespace BoidsFlocking.UnityIntegration
 {
@@ -103,15 +106,24 @@ namespace BoidsFlocking.UnityIntegration
         [Layer] [SerializeField] int layer;
         [SerializeField] ShadowCastingMode castShadows = ShadowCastingMode.On;
         [SerializeField] bool receiveShadows = true;
+        [Tooltip("How the boids take light from light probes (baked lighting in scenes that have probes).")]
+        [SerializeField] LightProbeUsage lightProbes = LightProbeUsage.BlendProbes;
+        [Tooltip("How the boids take reflections from reflection probes.")]
+        [SerializeField] ReflectionProbeUsage reflectionProbes = ReflectionProbeUsage.BlendProbes;
+        [Tooltip("Rendering layers the boids are on (URP and HDRP light and decal layers).")]
+        [SerializeField] uint renderingLayerMask = 1;
 
         BoidsWorld world;
         BoidsFlock flock;
         BoidsFlock[] flocks = new BoidsFlock[0];
         FlockBounds[] bounds = new FlockBounds[0];
-        // Per flock: the state before the newest (for interpolation), the newest, what is drawn.
+        // Per flock: the state before the newest (for interpolation) and the newest, both in the
+        // world's (this object's local) space; what is drawn, in world space.
         Matrix4x4[][] previous = new Matrix4x4[0][], current = new Matrix4x4[0][], drawn = new Matrix4x4[0][];
         int[] previousCounts = new int[0], counts = new int[0];
-        Matrix4x4 currentToWorld;
+        // What `drawn` holds when it is the newest state unblended: under which transform.
+        Matrix4x4 drawnToWorld;
+        bool drawnCurrent;
         bool dirty;
         bool stepping;
         // A state the draw has not read yet (steps ran since), and whether `previous` already
@@ -155,6 +167,9 @@ namespace BoidsFlocking.UnityIntegration
         public int Layer { get { return layer; } set { layer = value; } }
         public ShadowCastingMode CastShadows { get { return castShadows; } set { castShadows = value; } }
         public bool ReceiveShadows { get { return receiveShadows; } set { receiveShadows = value; } }
+        public LightProbeUsage LightProbes { get { return lightProbes; } set { lightProbes = value; } }
+        public ReflectionProbeUsage ReflectionProbes { get { return reflectionProbes; } set { reflectionProbes = value; } }
+        public uint RenderingLayerMask { get { return renderingLayerMask; } set { renderingLayerMask = value; } }
         /// <summary>Layers whose colliders become obstacles; read when enabled.</summary>
         public LayerMask ObstacleLayers { get { return obstacleLayers; } set { obstacleLayers = value; } }
 
@@ -246,6 +261,8 @@ namespace BoidsFlocking.UnityIntegration
                 stepsTaken = 0;
                 newState = true;
                 previousReady = false;
+                drawnCurrent = false;
+                SceneManager.sceneUnloaded += OnSceneUnloaded;
                 BoidsFrameLoop.Add(this);
             }
             catch (Exception e)
@@ -261,12 +278,23 @@ namespace BoidsFlocking.UnityIntegration
             }
         }
 
-        /// <summary>The world's flocks (main first), their bounds, and matrix buffers each.</summary>
+        /// <summary>The obstacles of an unloaded scene's colliders leave the world.</summary>
+        void OnSceneUnloaded(Scene scene)
+        {
+            if (sceneObstacles == null || world == null) return;
+            FinishStep();
+            sceneObstacles.DropScene(scene);
+        }
+
+        /// <summary>The world's flocks (main first, while it lives), their bounds, and matrix
+        /// buffers each. Again whenever a flock was destroyed or created through World.</summary>
         void Collect()
         {
-            var all = new List<BoidsFlock> { flock };
+            var all = new List<BoidsFlock>();
+            if (flock != null && flock.IsValid) all.Add(flock);
             foreach (BoidsFlock f in world.Flocks())
                 if (!f.Equals(flock)) all.Add(f);
+            if (flock == null || !flock.IsValid) flock = all.Count > 0 ? all[0] : null;
             flocks = all.ToArray();
             int n = flocks.Length;
             bounds = new FlockBounds[n];
@@ -283,6 +311,22 @@ namespace BoidsFlocking.UnityIntegration
                 current[i] = new Matrix4x4[c];
                 drawn[i] = new Matrix4x4[c];
             }
+            flockCount = world.FlockCount;
+            newState = true;
+            previousReady = false;
+            drawnCurrent = false;
+        }
+
+        int flockCount;
+
+        /// <summary>Whether the flock list is out of date: a flock destroyed (by a script, say) or
+        /// created through World since it was made. Allocates nothing.</summary>
+        bool FlocksChanged()
+        {
+            if (world.FlockCount != flockCount) return true;
+            for (int i = 0; i < flocks.Length; i++)
+                if (!flocks[i].IsValid) return true;
+            return false;
         }
 
         void OnValidate()
@@ -298,7 +342,10 @@ namespace BoidsFlocking.UnityIntegration
         {
             if (m == null || m.enableInstancing || warned.Contains(m)) return;
             warned.Add(m);
-            Debug.LogWarning("Boids: material '" + m.name + "' does not have Enable GPU Instancing ticked; drawing with an instanced copy (tick it to save the copy).", this);
+            Debug.LogWarning("Boids: material '" + m.name + "' does not have Enable GPU Instancing ticked; drawing with an " +
+                "instanced copy made at run time. In a player build that copy may draw nothing or the wrong variant: with " +
+                "Project Settings > Graphics > Instancing Variants = Strip Unused (the default), a build keeps a shader's " +
+                "instancing variant only when a material in the build has instancing on. Tick Enable GPU Instancing on this material.", this);
         }
 
         /// <summary>The material to draw with: m itself, or its instanced copy (made once).</summary>
@@ -378,7 +425,8 @@ namespace BoidsFlocking.UnityIntegration
         {
             if (world == null) return;
             FinishStep();
-            if (dirty)
+            if (FlocksChanged()) Collect();
+            if (dirty && flock != null)
             {
                 dirty = false;
                 try
@@ -441,7 +489,7 @@ namespace BoidsFlocking.UnityIntegration
                 if (last && n > 1)
                 {
                     // The state just before the last step, for interpolation.
-                    ReadInto(previous, previousCounts, transform.localToWorldMatrix);
+                    ReadInto(previous, previousCounts);
                     previousReady = true;
                 }
                 if (last && begin)
@@ -458,11 +506,16 @@ namespace BoidsFlocking.UnityIntegration
             }
         }
 
+        int endRunsSeen = -1;
+
         void LateUpdate()
         {
-            if (world == null || stepping) return;
-            // After animation and cameras have moved: the transform as drawn this frame.
-            Matrix4x4 toWorld = transform.localToWorldMatrix;
+            if (world == null) return;
+            // The frame loop's end system ran since the last LateUpdate, unless a script replaced
+            // the player loop: then put the two systems back (from the next frame on).
+            if (endRunsSeen == BoidsFrameLoop.EndRuns) BoidsFrameLoop.Install();
+            endRunsSeen = BoidsFrameLoop.EndRuns;
+            if (stepping) return;
             if (newState)
             {
                 if (!previousReady)
@@ -470,17 +523,13 @@ namespace BoidsFlocking.UnityIntegration
                     Swap(ref previous, ref current);
                     Swap(ref previousCounts, ref counts);
                 }
-                ReadInto(current, counts, toWorld);
-                currentToWorld = toWorld;
+                ReadInto(current, counts);
                 newState = false;
                 previousReady = false;
+                drawnCurrent = false;
             }
-            else if (!toWorld.Equals(currentToWorld))
-            {
-                ReadInto(current, counts, toWorld);
-                currentToWorld = toWorld;
-            }
-            Draw(toWorld);
+            // After animation and cameras have moved: the transform as drawn this frame.
+            Draw(transform.localToWorldMatrix);
         }
 
         static void Swap<T>(ref T a, ref T b)
@@ -505,8 +554,9 @@ namespace BoidsFlocking.UnityIntegration
             }
         }
 
-        /// <summary>Every drawn flock's matrices, in world space, into buffers.</summary>
-        void ReadInto(Matrix4x4[][] into, int[] sizes, Matrix4x4 toWorld)
+        /// <summary>Every drawn flock's matrices, in the world's (this object's local) space, into
+        /// buffers.</summary>
+        void ReadInto(Matrix4x4[][] into, int[] sizes)
         {
             for (int i = 0; i < flocks.Length; i++)
             {
@@ -516,7 +566,7 @@ namespace BoidsFlocking.UnityIntegration
                 Look(i, out m, out mat, out s);
                 int n = flocks[i].Count;
                 if (into[i].Length < n) into[i] = new Matrix4x4[n];
-                sizes[i] = m == null || mat == null ? 0 : flocks[i].ReadMatrices(into[i], toWorld, s);
+                sizes[i] = m == null || mat == null ? 0 : flocks[i].ReadMatrices(into[i], s);
             }
         }
 
@@ -540,24 +590,29 @@ namespace BoidsFlocking.UnityIntegration
                 mat = Drawable(mat);
                 int n = counts[i];
                 if (m == null || mat == null || n == 0) continue;
-                Matrix4x4[] source = current[i];
-                if (t <= 0f && previousCounts[i] == n)
-                {
-                    source = previous[i];
-                }
-                else if (t < 1f && previousCounts[i] == n)
+                Matrix4x4[] o = drawn[i];
+                if (o.Length < n) drawn[i] = o = new Matrix4x4[n];
+                if (t < 1f && previousCounts[i] == n)
                 {
                     // Interpolated, as Rigidbody interpolation: component by component (the
-                    // steps are short, so the blend of two rotations stays near a rotation).
-                    Matrix4x4[] a = previous[i], b = current[i], o = drawn[i];
-                    if (o.Length < n) drawn[i] = o = new Matrix4x4[n];
-                    for (int k = 0; k < n; k++) Lerp(ref a[k], ref b[k], t, out o[k]);
-                    source = o;
+                    // steps are short, so the blend of two rotations stays near a rotation), in
+                    // the world's space, then placed by this frame's transform.
+                    Matrix4x4[] a = previous[i], b = current[i];
+                    for (int k = 0; k < n; k++) LerpPlaced(ref toWorld, ref a[k], ref b[k], t, out o[k]);
                 }
+                else if (!drawnCurrent || !toWorld.Equals(drawnToWorld))
+                {
+                    // The newest state, placed by this frame's transform (by the library).
+                    flocks[i].ReadMatrices(o, toWorld, s);
+                }
+                Matrix4x4[] source = o;
                 RenderParams rp = new RenderParams(mat);
                 rp.layer = layer;
                 rp.shadowCastingMode = castShadows;
                 rp.receiveShadows = receiveShadows;
+                rp.lightProbeUsage = lightProbes;
+                rp.reflectionProbeUsage = reflectionProbes;
+                rp.renderingLayerMask = renderingLayerMask;
                 // One box for every batch: Unity need not compute bounds per draw.
                 rp.worldBounds = WorldBounds(bounds[i], toWorld, m.bounds.extents.magnitude * s);
                 for (int start = 0; start < n; start += 1023)
@@ -567,17 +622,33 @@ namespace BoidsFlocking.UnityIntegration
                     Drawn += batch;
                 }
             }
+            // `drawn` holds the newest state under toWorld unless this frame blended.
+            drawnCurrent = !(t < 1f);
+            drawnToWorld = toWorld;
         }
 
-        /// <summary>r = a + (b - a) t for the affine part (the last row stays 0 0 0 1); by
-        /// reference, as the matrices are 64 bytes.</summary>
-        static void Lerp(ref Matrix4x4 a, ref Matrix4x4 b, float t, out Matrix4x4 r)
+        /// <summary>r = w (a + (b - a) t) for affine matrices (the last rows stay 0 0 0 1): the
+        /// blend of two states in the world's space, placed by w; by reference, as the matrices
+        /// are 64 bytes.</summary>
+        static void LerpPlaced(ref Matrix4x4 w, ref Matrix4x4 a, ref Matrix4x4 b, float t, out Matrix4x4 r)
         {
             float u = 1f - t;
-            r.m00 = a.m00 * u + b.m00 * t; r.m10 = a.m10 * u + b.m10 * t; r.m20 = a.m20 * u + b.m20 * t;
-            r.m01 = a.m01 * u + b.m01 * t; r.m11 = a.m11 * u + b.m11 * t; r.m21 = a.m21 * u + b.m21 * t;
-            r.m02 = a.m02 * u + b.m02 * t; r.m12 = a.m12 * u + b.m12 * t; r.m22 = a.m22 * u + b.m22 * t;
-            r.m03 = a.m03 * u + b.m03 * t; r.m13 = a.m13 * u + b.m13 * t; r.m23 = a.m23 * u + b.m23 * t;
+            float l00 = a.m00 * u + b.m00 * t, l10 = a.m10 * u + b.m10 * t, l20 = a.m20 * u + b.m20 * t;
+            float l01 = a.m01 * u + b.m01 * t, l11 = a.m11 * u + b.m11 * t, l21 = a.m21 * u + b.m21 * t;
+            float l02 = a.m02 * u + b.m02 * t, l12 = a.m12 * u + b.m12 * t, l22 = a.m22 * u + b.m22 * t;
+            float l03 = a.m03 * u + b.m03 * t, l13 = a.m13 * u + b.m13 * t, l23 = a.m23 * u + b.m23 * t;
+            r.m00 = w.m00 * l00 + w.m01 * l10 + w.m02 * l20;
+            r.m10 = w.m10 * l00 + w.m11 * l10 + w.m12 * l20;
+            r.m20 = w.m20 * l00 + w.m21 * l10 + w.m22 * l20;
+            r.m01 = w.m00 * l01 + w.m01 * l11 + w.m02 * l21;
+            r.m11 = w.m10 * l01 + w.m11 * l11 + w.m12 * l21;
+            r.m21 = w.m20 * l01 + w.m21 * l11 + w.m22 * l21;
+            r.m02 = w.m00 * l02 + w.m01 * l12 + w.m02 * l22;
+            r.m12 = w.m10 * l02 + w.m11 * l12 + w.m12 * l22;
+            r.m22 = w.m20 * l02 + w.m21 * l12 + w.m22 * l22;
+            r.m03 = w.m00 * l03 + w.m01 * l13 + w.m02 * l23 + w.m03;
+            r.m13 = w.m10 * l03 + w.m11 * l13 + w.m12 * l23 + w.m13;
+            r.m23 = w.m20 * l03 + w.m21 * l13 + w.m22 * l23 + w.m23;
             r.m30 = 0f; r.m31 = 0f; r.m32 = 0f; r.m33 = 1f;
         }
 
@@ -651,6 +722,7 @@ namespace BoidsFlocking.UnityIntegration
         void OnDisable()
         {
             BoidsFrameLoop.Remove(this);
+            SceneManager.sceneUnloaded -= OnSceneUnloaded;
             // Disposing the world waits for a step in flight.
             stepping = false;
             flock = null;

@@ -9,7 +9,11 @@
 //       step, which runs while Unity renders and until the next frame's Initialization.
 //
 // One pass ends every controller's step before any reads, and one begins them all after every
-// read: controllers that share a worker pool never wait for each other's steps.
+// read: controllers that share a worker pool never wait for each other's steps. Each controller
+// runs on its own: one that throws (a script destroyed its flock, say) is logged and the others go
+// on. A script that replaces the player loop (PlayerLoop.SetPlayerLoop) loses the two systems;
+// the controllers notice in their LateUpdate and insert them again. The list of controllers is
+// reset when a play session starts (SubsystemRegistration), also without a domain reload.
 using System;
 using System.Collections.Generic;
 using UnityEngine.LowLevel;
@@ -41,17 +45,40 @@ namespace BoidsFlocking.UnityIntegration
             controllers.Remove(c);
         }
 
+        /// <summary>Frames the end system has run in (how a controller sees a replaced loop).</summary>
+        internal static int EndRuns;
+
         static void RunEnd()
         {
+            EndRuns++;
             // Indexed loops over a list that a callback may shrink: no enumerator, no allocation.
             for (int i = controllers.Count - 1; i >= 0; i--)
-                if (i < controllers.Count) controllers[i].FrameStart();
+            {
+                if (i >= controllers.Count) continue;
+                BoidsFlockController c = controllers[i];
+                try { c.FrameStart(); }
+                catch (Exception e) { UnityEngine.Debug.LogException(e, c); }
+            }
         }
 
         static void RunBegin()
         {
             for (int i = controllers.Count - 1; i >= 0; i--)
-                if (i < controllers.Count) controllers[i].FrameEnd();
+            {
+                if (i >= controllers.Count) continue;
+                BoidsFlockController c = controllers[i];
+                try { c.FrameEnd(); }
+                catch (Exception e) { UnityEngine.Debug.LogException(e, c); }
+            }
+        }
+
+        /// <summary>A play session starts (with or without a domain reload): no controller is
+        /// left over from the last one.</summary>
+        [UnityEngine.RuntimeInitializeOnLoadMethod(UnityEngine.RuntimeInitializeLoadType.SubsystemRegistration)]
+        static void ResetForPlay()
+        {
+            controllers.Clear();
+            EndRuns = 0;
         }
 
         /// <summary>Inserts the two systems into the current player loop unless they are there

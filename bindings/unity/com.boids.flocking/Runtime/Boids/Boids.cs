@@ -394,6 +394,18 @@ namespace BoidsFlocking
             return new BoidsFlock(this, id);
         }
 
+        /// <summary>How many live flocks the world has (allocates nothing: per frame is fine).</summary>
+        public int FlockCount
+        {
+            get
+            {
+                UIntPtr n;
+                BoidsResult r = NativeMethods.boids_world_list_flocks(Id, null, UIntPtr.Zero, &n);
+                if (r != BoidsResult.Ok && r != BoidsResult.BufferTooSmall) Interop.Check(r);
+                return (int)n.ToUInt64();
+            }
+        }
+
         /// <summary>Every live flock of the world (allocates: a set-up call, not a per-frame one).</summary>
         public BoidsFlock[] Flocks()
         {
