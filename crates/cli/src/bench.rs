@@ -3,10 +3,13 @@
 use boids_sim::BoidState;
 use boids_sim::IndexKind;
 use boids_sim::builtin::{
-    CLUSTER_RADIUS, CLUSTERS, ReefObstacles, TORUS2D_DT, bench_cube_side, bench_world,
-    clustered_world, naive_step, reef_layout, reef_world, torus2d_side, torus2d_world,
+    CLUSTER_RADIUS, CLUSTERS, LevelGround, ReefObstacles, TORUS2D_DT, bench_cube_side, bench_world,
+    clustered_world, level_ground, level_world, naive_step, reef_layout, reef_world, torus2d_side,
+    torus2d_world,
 };
+use boids_sim::scene::MeshSpec;
 use boids_sim::{FlockId, SimdLevel, World, WorldConfig};
+use boids_sim::{Obstacle, ObstacleAvoidance, Quat, Vec3};
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -39,7 +42,10 @@ pub struct BenchArgs {
     /// `torus2d`, krABMaga's Flockers load (2-D torus, radius 10, ~31 neighbours, wander);
     /// `clustered`, 32 dense balls far apart in a large cube; `reef`, fish among generated
     /// rocks (about 20,000 triangles at 100,000 boids) over a heightfield seabed, timed three
-    /// ways: with the meshes, with bounding spheres and a plane instead, and with no obstacles.
+    /// ways: with the meshes, with bounding spheres and a plane instead, and with no obstacles;
+    /// `level`, the reef's school over a game level's ground, a 1,015,808-triangle mesh
+    /// (terrain and rocks) and a 2049 x 2049 heightfield: the ground's create, memory and move
+    /// costs, and the step with free-direction search, reflect, and avoidance off.
     #[arg(long, value_enum, default_value_t = ScenarioArg::Bench)]
     scenario: ScenarioArg,
     /// Force the kernel's instruction set (default: the fastest this CPU has; BOIDS_SIMD
@@ -54,6 +60,7 @@ enum ScenarioArg {
     Torus2d,
     Clustered,
     Reef,
+    Level,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -113,12 +120,19 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         threads: a.threads,
         simd,
     };
+    if a.scenario == ScenarioArg::Level {
+        if a.k > 0 {
+            return Err("--k runs on the other scenarios".into());
+        }
+        return level(a, config, kind);
+    }
     let rss0 = peak_rss();
     let (mut world, id) = match a.scenario {
         ScenarioArg::Bench => bench_world(a.boids, config, kind),
         ScenarioArg::Torus2d => torus2d_world(a.boids, config, kind),
         ScenarioArg::Clustered => clustered_world(a.boids, config, kind),
         ScenarioArg::Reef => reef_world(a.boids, config, kind, ReefObstacles::Meshes),
+        ScenarioArg::Level => unreachable!("timed above"),
     }
     .map_err(|e| e.to_string())?;
     if a.k > 0 {
@@ -146,7 +160,7 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
             if let boids_sim::Placed::Mesh { shape, .. } = o
                 && !shape.is_heightfield()
             {
-                triangles += shape.triangles().len();
+                triangles += shape.triangle_count();
             }
         }
         let side = (2.0 * layout.half) as u32 + 1;
@@ -228,7 +242,7 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         ScenarioArg::Clustered => out!(
             "scenario clustered: fish-tank rules, {CLUSTERS} balls of radius {CLUSTER_RADIUS} in a 1000-unit cube, dt 1/60"
         ),
-        ScenarioArg::Reef => unreachable!("reported above"),
+        ScenarioArg::Reef | ScenarioArg::Level => unreachable!("reported above"),
     }
     out!("  boids                {}", a.boids);
     out!("  threads              {threads}");
@@ -270,12 +284,140 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
             ScenarioArg::Torus2d => "torus2d",
             ScenarioArg::Clustered => "clustered",
             ScenarioArg::Reef => "reef",
+            ScenarioArg::Level => "level",
         },
         a.boids,
         world.simd(),
         a.k
     );
     Ok(())
+}
+
+/// `--scenario level`: for each ground, its create, memory and move costs, then the step with
+/// the free-direction search, with reflect, and with avoidance off, in one run.
+fn level(a: &BenchArgs, config: WorldConfig, kind: IndexKind) -> Result<(), String> {
+    let dt = 1.0 / 60.0;
+    out!(
+        "scenario level: the reef's school over a {side}x{side} game level, dt 1/60",
+        side = boids_sim::builtin::LEVEL_SIDE
+    );
+    out!("  boids                {}", a.boids);
+    let mut off_ms = None;
+    for ground in [LevelGround::Mesh, LevelGround::Heightfield] {
+        let (spec, corner) = level_ground(a.boids, ground);
+        let name = match ground {
+            LevelGround::Mesh => "mesh",
+            LevelGround::Heightfield => "heightfield",
+        };
+        let mut times = Vec::new();
+        for avoid in [
+            ObstacleAvoidance::FreeDirection,
+            ObstacleAvoidance::Reflect,
+            ObstacleAvoidance::None,
+        ] {
+            if avoid == ObstacleAvoidance::None
+                && let Some(ms) = off_ms
+            {
+                times.push(ms);
+                continue;
+            }
+            let (mut world, id) =
+                level_world(a.boids, config, kind, avoid).map_err(|e| e.to_string())?;
+            if avoid == ObstacleAvoidance::FreeDirection {
+                // Create, memory, place and move, timed once (the first world only).
+                let t = Instant::now();
+                let mesh = add_level_data(&mut world, &spec)?;
+                let create = t.elapsed().as_secs_f64() * 1e3;
+                let shape = world.mesh(mesh).expect("just added");
+                let (tris, bytes) = (shape.triangle_count(), shape.heap_bytes());
+                let at = |x: f32| level_obstacle(mesh, corner + Vec3::new(x, 0.0, 0.0), ground);
+                let t = Instant::now();
+                let o = world.add_obstacle(at(0.0)).map_err(|e| e.to_string())?;
+                let place = t.elapsed().as_secs_f64() * 1e3;
+                let mut moves = Vec::new();
+                for k in 0..21 {
+                    let t = Instant::now();
+                    world
+                        .set_obstacle(o, at(if k % 2 == 0 { 0.5 } else { 0.0 }))
+                        .map_err(|e| e.to_string())?;
+                    moves.push(t.elapsed().as_secs_f64() * 1e3);
+                }
+                world.set_obstacle(o, at(0.0)).map_err(|e| e.to_string())?;
+                out!(
+                    "  {name:<12} {tris} triangles: create {create:.1} ms, {:.1} MB held (heights or vertices: {:.1} MB), place {place:.3} ms, move {:.4} ms",
+                    bytes as f64 / 1e6,
+                    match &spec {
+                        MeshSpec::Heightfield { heights, .. } => heights.len() as f64 * 4e-6,
+                        MeshSpec::Mesh { vertices, .. } => vertices.len() as f64 * 12e-6,
+                        _ => 0.0,
+                    },
+                    median(&mut moves)
+                );
+                out!(
+                    "bench scenario=level ground={name} triangles={tris} create_ms={create:.3} held_bytes={bytes} place_ms={place:.4} move_ms={:.5}",
+                    median(&mut moves)
+                );
+            } else if avoid != ObstacleAvoidance::None {
+                let mesh = add_level_data(&mut world, &spec)?;
+                world
+                    .add_obstacle(level_obstacle(mesh, corner, ground))
+                    .map_err(|e| e.to_string())?;
+            }
+            let t = time_steps(&mut world, id, a, dt, false)?;
+            times.push(t.ms);
+            if avoid == ObstacleAvoidance::None {
+                off_ms = Some(t.ms);
+                out!("  threads              {}", world.threads());
+            }
+        }
+        let [free, reflect, off] = [times[0], times[1], times[2]];
+        out!(
+            "  {name:<12} ms/step: free-direction {free:.3} ({:.1}x off), reflect {reflect:.3} ({:.1}x off), avoidance off {off:.3}",
+            free / off,
+            reflect / off
+        );
+        out!(
+            "bench scenario=level ground={name} n={} free_ms={free:.4} reflect_ms={reflect:.4} off_ms={off:.4} free_ratio={:.2} reflect_ratio={:.2}",
+            a.boids,
+            free / off,
+            reflect / off
+        );
+    }
+    Ok(())
+}
+
+/// Uploads the level's ground data to `world`.
+fn add_level_data(world: &mut World, spec: &MeshSpec) -> Result<boids_sim::MeshId, String> {
+    match spec {
+        MeshSpec::Mesh { vertices, indices } => world.add_mesh(vertices, indices),
+        MeshSpec::Heightfield {
+            columns,
+            rows,
+            cell_x,
+            cell_z,
+            heights,
+        } => world.add_heightfield(*columns, *rows, *cell_x, *cell_z, heights),
+        _ => unreachable!("the level's ground is data"),
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// The level's ground placed at `position`.
+fn level_obstacle(mesh: boids_sim::MeshId, position: Vec3, ground: LevelGround) -> Obstacle {
+    match ground {
+        LevelGround::Mesh => Obstacle::Mesh {
+            mesh,
+            position,
+            rotation: Quat::IDENTITY,
+            scale: Vec3::ONE,
+        },
+        LevelGround::Heightfield => Obstacle::Heightfield {
+            field: mesh,
+            position,
+            rotation: Quat::IDENTITY,
+            scale: Vec3::ONE,
+        },
+    }
 }
 
 /// Medians of a run of timed steps.

@@ -282,9 +282,9 @@ fn obstacle_layer(world: &World, cam: &Camera) -> Pixmap {
                 }
             }
             Placed::Mesh { shape, place } => {
-                let v = &place.vertices;
-                for t in shape.triangles() {
-                    push(v[t[0] as usize], v[t[1] as usize], v[t[2] as usize]);
+                for k in 0..shape.triangle_count() as u32 {
+                    let (a, b, c) = shape.world_triangle(place, k);
+                    push(a, b, c);
                 }
             }
             Placed::Plane { .. } => {}

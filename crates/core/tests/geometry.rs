@@ -96,7 +96,7 @@ fn field() -> MeshShape {
 /// exactly at a vertex, along an edge's line, grazing past a vertex, or from inside.
 fn aimed(
     r: &mut Rng,
-    verts: &[Vec3],
+    shape: &MeshShape,
     xf: &Transform,
     lo: Vec3,
     hi: Vec3,
@@ -107,7 +107,8 @@ fn aimed(
     } else {
         r.range(0.0, 0.4)
     };
-    let pick = |r: &mut Rng| xf.point(verts[(r.next_u64() % verts.len() as u64) as usize]);
+    let pick =
+        |r: &mut Rng| xf.point(shape.vertex((r.next_u64() % shape.vertex_count() as u64) as u32));
     let kind = r.next_u64() % 6;
     let (origin, target) = match kind {
         0 => {
@@ -170,7 +171,7 @@ fn hierarchy_equals_brute_force(shape: &MeshShape, what: &str) {
         let xf = Transform::new(v(&mut pr, 50.0), q, scale);
         let pl = Placement::new(shape, xf);
         let b = pl.bounds;
-        let (o, rad, d, max) = aimed(&mut r, shape.vertices(), &xf, b.lo, b.hi);
+        let (o, rad, d, max) = aimed(&mut r, shape, &xf, b.lo, b.hi);
         let fast = shape.cast(&pl, o, rad, d, max);
         let slow = shape.cast_brute(&pl, o, rad, d, max);
         assert!(
@@ -189,7 +190,7 @@ fn hierarchy_equals_brute_force(shape: &MeshShape, what: &str) {
 #[test]
 fn a_mesh_hierarchy_gives_the_brute_force_bits() {
     let shape = rock(5);
-    assert!(shape.triangles().len() > 300);
+    assert!(shape.triangle_count() > 300);
     hierarchy_equals_brute_force(&shape, "mesh");
 }
 
@@ -682,4 +683,70 @@ fn casts_from_the_edge_and_corner_regions_of_a_box_agree_with_sphere_tracing() {
             );
         }
     }
+}
+
+/// A heightfield stores no triangles, yet casts as the triangle mesh of its grid (each cell
+/// split from (i, j) to (i + 1, j + 1), the mesh's triangle `2c` the cell's lower half, `2c + 1`
+/// its upper): the same distance, normal and triangle index, bit for bit, as that mesh's
+/// hierarchy, under placements with rotation and non-uniform scale.
+#[test]
+fn a_heightfield_casts_as_the_mesh_of_its_grid() {
+    let f = field();
+    let boids_core::geometry::ShapeData::Heightfield(g) = f.data() else {
+        panic!()
+    };
+    let mut verts = Vec::new();
+    for j in 0..g.rows {
+        for i in 0..g.columns {
+            let y = g.heights[(j * g.columns + i) as usize];
+            verts.push(Vec3::new(i as f32 * g.cell_x, y, j as f32 * g.cell_z));
+        }
+    }
+    let mut idx = Vec::new();
+    for j in 0..g.rows - 1 {
+        for i in 0..g.columns - 1 {
+            let v00 = j * g.columns + i;
+            let (v10, v01, v11) = (v00 + 1, v00 + g.columns, v00 + g.columns + 1);
+            idx.extend([v00, v10, v11, v00, v11, v01]);
+        }
+    }
+    let mesh = MeshShape::mesh(verts, &idx).unwrap();
+    assert_eq!(mesh.triangle_count(), f.triangle_count());
+    assert_eq!(mesh.bounds(), f.bounds());
+    let mut r = rng(7);
+    let mut hits = 0;
+    for k in 0..CASTS {
+        let mut pr = rng(5000 + k / 500);
+        let q = Quat::from_axis_angle(pr.unit_vector(), pr.range(-3.0, 3.0));
+        let scale = Vec3::new(pr.range(0.3, 3.0), pr.range(0.3, 3.0), pr.range(0.3, 3.0));
+        let xf = Transform::new(v(&mut pr, 50.0), q, scale);
+        let (pf, pm) = (Placement::new(&f, xf), Placement::new(&mesh, xf));
+        assert_eq!(pf, pm);
+        let (o, rad, d, max) = aimed(&mut r, &f, &xf, pf.bounds.lo, pf.bounds.hi);
+        let a = f.cast(&pf, o, rad, d, max);
+        let b = mesh.cast(&pm, o, rad, d, max);
+        assert!(same(a, b), "cast {k}: field {a:?}, mesh {b:?}");
+        assert_eq!(f.hits(&pf, o, rad, d, max), a.is_some());
+        hits += usize::from(a.is_some());
+    }
+    assert!(hits > CASTS as usize / 4, "{hits} hits");
+}
+
+/// A heightfield keeps its heights and a pyramid, never triangles: under twice its heights'
+/// bytes (a triangle mesh of the same grid holds about 13 times them), and a placement of any
+/// shape holds no per-vertex data.
+#[test]
+fn a_heightfield_holds_under_twice_its_heights() {
+    for n in [2u32, 3, 64, 513, 700] {
+        let heights: Vec<f32> = (0..n * n).map(|k| (k % 17) as f32 * 0.1).collect();
+        let f = MeshShape::heightfield(n, n, 1.0, 1.0, heights).unwrap();
+        let own = (n * n) as usize * 4;
+        assert!(
+            f.heap_bytes() <= 2 * own,
+            "{n}: {} > 2 x {own}",
+            f.heap_bytes()
+        );
+        assert!(f.heap_bytes() >= own);
+    }
+    assert!(std::mem::size_of::<Placement>() <= 128);
 }

@@ -340,3 +340,109 @@ pub fn reef_world(
     let id = scene.add_to(&mut world)?[0];
     Ok((world, id))
 }
+
+/// The ground the `level` scenario stands on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelGround {
+    /// One triangle mesh of about a million triangles: a 512 × 512-cell terrain (524,288
+    /// triangles) and 60 rocks of 8,192 triangles each (491,520), 1,015,808 in all.
+    Mesh,
+    /// A 2049 × 2049 heightfield (16 MB of heights; 8,388,608 triangles as a mesh).
+    Heightfield,
+}
+
+/// Side of the `level` scenario's square, in units (the terrain spans `[-64, 64]` in x, z).
+pub const LEVEL_SIDE: f32 = 128.0;
+
+/// Height of the `level` scenario's hills above and below the reef's floor: most of the school
+/// swims among them, so most boids cast against the ground every step.
+pub const LEVEL_HILLS: f32 = 5.0;
+
+/// The `level` scenario's ground as shape data, and where to place it: a game level's scale
+/// (a million triangles, or a 2049² terrain) under the `reef` scenario's school of `n` fish
+/// (see [`reef_layout`]): rolling hills about 20 units apart, [`LEVEL_HILLS`] high around the
+/// reef's floor, and rocks thickest where the school swims. Generated here, deterministically.
+pub fn level_ground(n: usize, ground: LevelGround) -> (crate::scene::MeshSpec, Vec3) {
+    use crate::scene::{MeshSpec, rock, seabed};
+    let layout = reef_layout(n);
+    let floor = -layout.depth * 0.5;
+    let half = LEVEL_SIDE * 0.5;
+    let corner = Vec3::new(-half, floor, -half);
+    match ground {
+        LevelGround::Heightfield => {
+            let cell = LEVEL_SIDE / 2048.0;
+            // The waves of `seabed`, three times as close.
+            let heights = seabed(21, 2049, 2049, cell * 3.0, LEVEL_HILLS);
+            let spec = MeshSpec::Heightfield {
+                columns: 2049,
+                rows: 2049,
+                cell_x: cell,
+                cell_z: cell,
+                heights,
+            };
+            (spec, corner)
+        }
+        LevelGround::Mesh => {
+            let cells = 512u32;
+            let cell = LEVEL_SIDE / cells as f32;
+            let samples = cells + 1;
+            let heights = seabed(21, samples, samples, cell * 3.0, LEVEL_HILLS);
+            let mut vertices: Vec<Vec3> = (0..samples * samples)
+                .map(|k| {
+                    let (i, j) = (k % samples, k / samples);
+                    Vec3::new(i as f32 * cell, heights[k as usize], j as f32 * cell)
+                })
+                .collect();
+            let mut indices = Vec::with_capacity(6 * (cells * cells) as usize + 60 * 3 * 8192);
+            for j in 0..cells {
+                for i in 0..cells {
+                    let v00 = j * samples + i;
+                    let (v10, v01, v11) = (v00 + 1, v00 + samples, v00 + samples + 1);
+                    indices.extend([v00, v10, v11, v00, v11, v01]);
+                }
+            }
+            // Rocks: within the school's square (at least 64 wide) and, a third of them,
+            // anywhere on the level.
+            let near = layout.half.max(32.0);
+            let ground_at = |x: f32, z: f32| {
+                let (i, j) = (
+                    ((x / cell) as u32).min(cells),
+                    ((z / cell) as u32).min(cells),
+                );
+                heights[(j * samples + i) as usize]
+            };
+            for r in 0..60u32 {
+                let mut g = boids_core::Rng::keyed(23, r, 0, 0x1E7E1);
+                let spread = if r % 3 == 2 { half * 0.95 } else { near };
+                let (x, z) = (
+                    half + g.range(-spread, spread),
+                    half + g.range(-spread, spread),
+                );
+                let scale = Vec3::new(g.range(1.5, 5.0), g.range(1.2, 4.0), g.range(1.5, 5.0));
+                let rotation =
+                    boids_core::Quat::from_rotation_y(g.range(0.0, std::f32::consts::TAU));
+                let at = Vec3::new(x, ground_at(x, z) + scale.y * 0.3, z);
+                let (rv, ri) = rock(100 + u64::from(r % 8), 1.0, 5, 0.35);
+                let base = vertices.len() as u32;
+                vertices.extend(rv.iter().map(|&p| at + rotation * (scale * p)));
+                indices.extend(ri.iter().map(|&i| base + i));
+            }
+            (MeshSpec::Mesh { vertices, indices }, corner)
+        }
+    }
+}
+
+/// The `level` scenario's flock alone: the `reef` scenario's school of `n` fish with no
+/// obstacles, avoiding obstacles as `avoidance` says (add the ground with [`level_ground`]).
+pub fn level_world(
+    n: usize,
+    config: WorldConfig,
+    index: IndexKind,
+    avoidance: ObstacleAvoidance,
+) -> Result<(World, FlockId), Error> {
+    let (mut world, id) = reef_world(n, config, index, ReefObstacles::None)?;
+    let mut p = *world.flock(id).expect("the school").params();
+    p.obstacle_avoidance = avoidance;
+    world.set_params(id, p)?;
+    Ok((world, id))
+}

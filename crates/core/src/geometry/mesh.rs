@@ -1,13 +1,15 @@
 //! Shape data uploaded once and placed many times: a triangle mesh (static, not necessarily
-//! closed or convex, hit from both sides) or a heightfield (a grid of heights, two triangles a
-//! cell), each with its bounding volume hierarchy; and a placement of one (position, rotation,
-//! per-axis scale), which moves without rebuilding anything.
+//! closed or convex, hit from both sides) with its bounding volume hierarchy, or a heightfield
+//! (a grid of heights, two triangles a cell, with its min/max pyramid: `field`); and a
+//! placement of one (position, rotation, per-axis scale), which moves in O(1): casts put the
+//! vertices they test in world space, nothing is rebuilt or copied.
 #![allow(
     clippy::neg_cmp_op_on_partial_ord,
     reason = "`!(x > 0.0)` is meant: a NaN takes the refusing branch"
 )]
 
 use super::bvh::{Bvh, slab};
+use super::field::{self, HeightGrid, Pyramid};
 use super::prim::sweep_triangle;
 use super::{Aabb, CastHit};
 use crate::limits::{self, MAX_MAGNITUDE};
@@ -19,65 +21,28 @@ pub const MAX_TRIANGLES: usize = 1 << 24;
 /// Most vertices in one mesh: three a triangle.
 pub const MAX_VERTICES: usize = 3 * MAX_TRIANGLES;
 
-/// A heightfield's grid: `columns × rows` heights, row after row (x fastest), a cell
-/// `cell_x × cell_z`; sample `(i, j)` is at `(i cell_x, height, j cell_z)` in the shape's own
-/// space. Each cell is split along its diagonal from `(i, j)` to `(i + 1, j + 1)`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HeightGrid {
-    /// Samples along x (at least 2).
-    pub columns: u32,
-    /// Samples along z (at least 2).
-    pub rows: u32,
-    /// Spacing along x (> 0).
-    pub cell_x: f32,
-    /// Spacing along z (> 0).
-    pub cell_z: f32,
-    /// `columns × rows` heights, row `j` (z) after row `j - 1`, x fastest.
-    pub heights: Vec<f32>,
-}
-
-impl HeightGrid {
-    /// The surface height at `(x, z)` of the shape's space, on the triangle the point falls in;
-    /// `None` outside the grid.
-    pub fn height_at(&self, x: f32, z: f32) -> Option<f32> {
-        let fx = x / self.cell_x;
-        let fz = z / self.cell_z;
-        let (cols, rows) = ((self.columns - 1) as f32, (self.rows - 1) as f32);
-        if !(fx >= 0.0 && fz >= 0.0 && fx <= cols && fz <= rows) {
-            return None;
-        }
-        let i = (fx as u32).min(self.columns - 2);
-        let j = (fz as u32).min(self.rows - 2);
-        let u = fx - i as f32;
-        let v = fz - j as f32;
-        let h = |i: u32, j: u32| self.heights[(j * self.columns + i) as usize];
-        let (h00, h10, h01, h11) = (h(i, j), h(i + 1, j), h(i, j + 1), h(i + 1, j + 1));
-        // The diagonal from (i, j) to (i + 1, j + 1): below it (u >= v) the triangle
-        // (00, 10, 11), above it (00, 11, 01).
-        Some(if u >= v {
-            h00 + (h10 - h00) * u + (h11 - h10) * v
-        } else {
-            h00 + (h11 - h01) * u + (h01 - h00) * v
-        })
-    }
-}
-
 /// Which kind of shape data.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ShapeData {
     /// A triangle mesh.
     Mesh,
-    /// A heightfield (its triangles generated from the grid).
+    /// A heightfield (its triangles are the grid's, never stored).
     Heightfield(HeightGrid),
 }
 
-/// Shape data: vertices, triangles and their hierarchy, in the shape's own space.
+/// Shape data in the shape's own space: a mesh's vertices, triangles and hierarchy, or a
+/// heightfield's grid and pyramid.
 #[derive(Clone, Debug)]
 pub struct MeshShape {
     data: ShapeData,
+    /// A mesh's (empty for a heightfield).
     vertices: Vec<Vec3>,
+    /// A mesh's (empty for a heightfield).
     triangles: Vec<[u32; 3]>,
+    /// A mesh's (empty for a heightfield).
     bvh: Bvh,
+    /// A heightfield's (empty for a mesh).
+    pyramid: Pyramid,
     bounds: Aabb,
     digest: u64,
 }
@@ -192,25 +157,6 @@ impl MeshShape {
             limits::in_range(h, -MAX_MAGNITUDE, MAX_MAGNITUDE)
                 .map_err(|e| format!("heightfield heights[{i}] {e}"))?;
         }
-        let mut vertices = Vec::with_capacity(heights.len());
-        for j in 0..rows {
-            for i in 0..columns {
-                vertices.push(Vec3::new(
-                    i as f32 * cell_x,
-                    heights[(j * columns + i) as usize],
-                    j as f32 * cell_z,
-                ));
-            }
-        }
-        let mut triangles = Vec::with_capacity(cells as usize * 2);
-        for j in 0..rows - 1 {
-            for i in 0..columns - 1 {
-                let v00 = j * columns + i;
-                let (v10, v01, v11) = (v00 + 1, v00 + columns, v00 + columns + 1);
-                triangles.push([v00, v10, v11]);
-                triangles.push([v00, v11, v01]);
-            }
-        }
         let grid = HeightGrid {
             columns,
             rows,
@@ -218,11 +164,28 @@ impl MeshShape {
             cell_z,
             heights,
         };
-        Ok(MeshShape::build(
-            ShapeData::Heightfield(grid),
-            vertices,
-            triangles,
-        ))
+        let pyramid = Pyramid::build(&grid);
+        let (lo, hi) = grid
+            .heights
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &y| {
+                (lo.min(y), hi.max(y))
+            });
+        let bounds = Aabb {
+            lo: Vec3::new(0.0, lo, 0.0),
+            hi: grid.vertex(columns - 1, rows - 1).with_y(hi),
+        };
+        let data = ShapeData::Heightfield(grid);
+        let digest = digest(&data, &[], &[]);
+        Ok(MeshShape {
+            data,
+            vertices: Vec::new(),
+            triangles: Vec::new(),
+            bvh: Bvh::default(),
+            pyramid,
+            bounds,
+            digest,
+        })
     }
 
     fn build(data: ShapeData, vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> MeshShape {
@@ -251,6 +214,7 @@ impl MeshShape {
             vertices,
             triangles,
             bvh,
+            pyramid: Pyramid::default(),
             bounds,
             digest,
         }
@@ -273,14 +237,51 @@ impl MeshShape {
         matches!(self.data, ShapeData::Heightfield(_))
     }
 
-    /// The vertices, in the shape's space.
-    pub fn vertices(&self) -> &[Vec3] {
-        &self.vertices
+    /// A mesh's vertices and triangles (vertex indices) as uploaded; `None` for a
+    /// heightfield, whose triangles are its grid's (see [`MeshShape::triangle`]).
+    pub fn mesh_data(&self) -> Option<(&[Vec3], &[[u32; 3]])> {
+        match self.data {
+            ShapeData::Mesh => Some((&self.vertices, &self.triangles)),
+            ShapeData::Heightfield(_) => None,
+        }
     }
 
-    /// The triangles (vertex indices).
-    pub fn triangles(&self) -> &[[u32; 3]] {
-        &self.triangles
+    /// Vertices: a mesh's, or a heightfield's samples (`columns × rows`).
+    pub fn vertex_count(&self) -> usize {
+        match &self.data {
+            ShapeData::Mesh => self.vertices.len(),
+            ShapeData::Heightfield(g) => g.heights.len(),
+        }
+    }
+
+    /// Vertex `i` (below [`MeshShape::vertex_count`]) in the shape's space; a heightfield's
+    /// sample `i` is column `i % columns` of row `i / columns`.
+    pub fn vertex(&self, i: u32) -> Vec3 {
+        match &self.data {
+            ShapeData::Mesh => self.vertices[i as usize],
+            ShapeData::Heightfield(g) => g.sample(i),
+        }
+    }
+
+    /// Triangles: a mesh's, or two a heightfield cell.
+    pub fn triangle_count(&self) -> usize {
+        match &self.data {
+            ShapeData::Mesh => self.triangles.len(),
+            ShapeData::Heightfield(g) => {
+                let (cx, cz) = g.cells();
+                2 * cx as usize * cz as usize
+            }
+        }
+    }
+
+    /// Triangle `k` (below [`MeshShape::triangle_count`]): its vertex indices. A heightfield's
+    /// triangle `2c` is cell `c`'s lower half (samples 00, 10, 11), `2c + 1` its upper half
+    /// (00, 11, 01), cells row-major, x fastest.
+    pub fn triangle(&self, k: u32) -> [u32; 3] {
+        match &self.data {
+            ShapeData::Mesh => self.triangles[k as usize],
+            ShapeData::Heightfield(g) => g.triangle(k),
+        }
     }
 
     /// Bounds of every vertex, in the shape's space.
@@ -288,11 +289,13 @@ impl MeshShape {
         self.bounds
     }
 
-    /// Heap bytes held (vertices, triangles, the hierarchy, a heightfield's grid).
+    /// Heap bytes held (a mesh's vertices, triangles and hierarchy; a heightfield's grid and
+    /// pyramid).
     pub fn heap_bytes(&self) -> usize {
         self.vertices.capacity() * 12
             + self.triangles.capacity() * 12
             + self.bvh.heap_bytes()
+            + self.pyramid.heap_bytes()
             + match &self.data {
                 ShapeData::Heightfield(g) => g.heights.capacity() * 4,
                 ShapeData::Mesh => 0,
@@ -301,10 +304,23 @@ impl MeshShape {
 
     /// Triangle `k` of a placement, in world space.
     #[inline]
-    fn world_triangle(&self, pl: &Placement, k: u32) -> (Vec3, Vec3, Vec3) {
+    pub fn world_triangle(&self, pl: &Placement, k: u32) -> (Vec3, Vec3, Vec3) {
+        let t = self.triangle(k);
+        let w = |i: u32| pl.xf.point(self.vertex(i));
+        (w(t[0]), w(t[1]), w(t[2]))
+    }
+
+    /// A mesh triangle of a placement in world space (the hot loop's: no kind test).
+    #[inline]
+    fn mesh_triangle(&self, pl: &Placement, k: u32) -> (Vec3, Vec3, Vec3) {
         let t = self.triangles[k as usize];
-        let v = &pl.vertices;
-        (v[t[0] as usize], v[t[1] as usize], v[t[2] as usize])
+        let v = &self.vertices;
+        let xf = &pl.xf;
+        (
+            xf.point(v[t[0] as usize]),
+            xf.point(v[t[1] as usize]),
+            xf.point(v[t[2] as usize]),
+        )
     }
 
     /// The first hit of a ray (`r == 0`) or of a sphere of radius `r` swept from `origin` along
@@ -350,6 +366,11 @@ impl MeshShape {
         let size = (self.bounds.hi - self.bounds.lo).abs().max_element();
         let span = o.abs().max_element() + max * d.abs().max_element() + size;
         let grow = xf.inv_scale * r * 1.0001 + Vec3::splat(span * 2.0e-5 + 1.0e-30);
+        if let ShapeData::Heightfield(g) = &self.data {
+            let local = field::Local { o, d, inv, grow };
+            let world = |p: Vec3| xf.point(p);
+            return field::traverse::<ANY>(g, &self.pyramid, &world, &local, origin, r, dir, max);
+        }
         let mut best: Option<(CastHit, u32)> = None;
         let mut limit = max;
         let nodes = &self.bvh.nodes;
@@ -362,7 +383,16 @@ impl MeshShape {
             let n = &nodes[node as usize];
             if n.count > 0 {
                 for &k in &self.bvh.order[n.first as usize..(n.first + n.count) as usize] {
-                    let (a, b, c) = self.world_triangle(pl, k);
+                    // The triangle's own box first, as the nodes' (in the shape's space, the
+                    // same margin): most are passed over before their vertices are placed.
+                    let t = self.triangles[k as usize];
+                    let v = &self.vertices;
+                    let (la, lb, lc) = (v[t[0] as usize], v[t[1] as usize], v[t[2] as usize]);
+                    let (lo, hi) = (la.min(lb).min(lc), la.max(lb).max(lc));
+                    if slab(lo, hi, grow, o, d, inv, limit).is_none() {
+                        continue;
+                    }
+                    let (a, b, c) = (xf.point(la), xf.point(lb), xf.point(lc));
                     if let Some(h) = sweep_triangle(origin, r, dir, limit, a, b, c) {
                         if ANY {
                             return Some((h, k));
@@ -448,7 +478,7 @@ impl MeshShape {
         }
         if n.count > 0 {
             for &k in &self.bvh.order[n.first as usize..(n.first + n.count) as usize] {
-                let (a, b, c) = self.world_triangle(pl, k);
+                let (a, b, c) = self.mesh_triangle(pl, k);
                 if let Some(h) = sweep_triangle(origin, r, dir, *limit, a, b, c) {
                     let better = match best {
                         None => true,
@@ -480,7 +510,7 @@ impl MeshShape {
         max: f32,
     ) -> Option<(CastHit, u32)> {
         let mut best: Option<(CastHit, u32)> = None;
-        for k in 0..self.triangles.len() as u32 {
+        for k in 0..self.triangle_count() as u32 {
             let (a, b, c) = self.world_triangle(pl, k);
             if let Some(h) = sweep_triangle(origin, r, dir, max, a, b, c)
                 && best.is_none_or(|(bh, _)| h.distance < bh.distance)
@@ -525,14 +555,12 @@ fn digest(data: &ShapeData, vertices: &[Vec3], triangles: &[[u32; 3]]) -> u64 {
     h.finish()
 }
 
-/// Shape data placed in the world: the transform, the vertices it puts in world space (once,
-/// when placed: casts read them, they do not transform them), and the world bounds.
-#[derive(Clone, Debug, PartialEq)]
+/// Shape data placed in the world: the transform and the world bounds. O(1) to make: casts
+/// put each vertex they test in world space ([`Transform::point`], the same bits every time).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Placement {
     /// Where the shape goes.
     pub xf: Transform,
-    /// The shape's vertices in world space.
-    pub vertices: std::sync::Arc<[Vec3]>,
     /// World bounds, grown by a margin for rounding.
     pub bounds: Aabb,
 }
@@ -542,14 +570,8 @@ impl Placement {
     pub fn new(shape: &MeshShape, xf: Transform) -> Placement {
         Placement {
             xf,
-            vertices: shape.vertices.iter().map(|&v| xf.point(v)).collect(),
             bounds: xf.bounds(shape.bounds),
         }
-    }
-
-    /// Heap bytes held (the world-space vertices).
-    pub fn heap_bytes(&self) -> usize {
-        self.vertices.len() * 12
     }
 }
 

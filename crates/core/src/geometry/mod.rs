@@ -3,15 +3,15 @@
 //! (`mesh`, `bvh`), and the box type they share.
 
 mod bvh;
+mod field;
 pub mod mesh;
 pub mod prim;
 
 use glam::Vec3;
 
 pub(crate) use bvh::slab as bvh_slab;
-pub use mesh::{
-    HeightGrid, MAX_TRIANGLES, MAX_VERTICES, MeshShape, Placement, ShapeData, Transform,
-};
+pub use field::HeightGrid;
+pub use mesh::{MAX_TRIANGLES, MAX_VERTICES, MeshShape, Placement, ShapeData, Transform};
 
 /// Where a look-ahead query hit an obstacle.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -421,7 +421,8 @@ impl World {
     }
 
     /// Replaces an obstacle's shape (moves it). Moving a mesh or heightfield placement
-    /// rebuilds nothing: its data is shared (only its vertices are placed anew).
+    /// rebuilds and copies nothing (O(1)): its data is shared, and casts place the vertices
+    /// they test.
     pub fn set_obstacle(&mut self, id: ObstacleId, shape: Obstacle) -> Result<(), Error> {
         self.idle()?;
         if !self.obstacles.contains(id) {

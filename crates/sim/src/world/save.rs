@@ -91,10 +91,13 @@ enum SavedMesh {
 impl SavedMesh {
     fn of(m: &MeshShape) -> SavedMesh {
         match m.data() {
-            ShapeData::Mesh => SavedMesh::Mesh {
-                vertices: m.vertices().to_vec(),
-                indices: m.triangles().iter().flatten().copied().collect(),
-            },
+            ShapeData::Mesh => {
+                let (vertices, triangles) = m.mesh_data().expect("a mesh has mesh data");
+                SavedMesh::Mesh {
+                    vertices: vertices.to_vec(),
+                    indices: triangles.iter().flatten().copied().collect(),
+                }
+            }
             ShapeData::Heightfield(g) => SavedMesh::Heightfield {
                 columns: g.columns,
                 rows: g.rows,

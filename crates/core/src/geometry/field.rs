@@ -1,0 +1,268 @@
+//! A heightfield as a grid: its heights, and a min/max pyramid over blocks of cells. Casts walk
+//! the pyramid as an implicit quadtree, front to back, and test the two triangles of each cell
+//! they reach; no triangle list or triangle hierarchy is stored (a 2049 x 2049 field holds its
+//! 16 MB of heights and about 11 MB of pyramid).
+//!
+//! Triangle `k` of the field is cell `k / 2` (row-major, x fastest), its lower triangle
+//! `(00, 10, 11)` for an even `k` and its upper one `(00, 11, 01)` for an odd `k`, with the
+//! same vertices, in world space, as a triangle mesh of the grid placed the same way: so a cast
+//! gives the bits the brute force over every triangle gives, ties to the lowest index.
+
+use super::bvh::slab;
+use super::prim::sweep_triangle;
+use super::{Aabb, CastHit};
+use glam::Vec3;
+
+/// A heightfield's grid: `columns × rows` heights, row after row (x fastest), a cell
+/// `cell_x × cell_z`; sample `(i, j)` is at `(i cell_x, height, j cell_z)` in the shape's own
+/// space. Each cell is split along its diagonal from `(i, j)` to `(i + 1, j + 1)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeightGrid {
+    /// Samples along x (at least 2).
+    pub columns: u32,
+    /// Samples along z (at least 2).
+    pub rows: u32,
+    /// Spacing along x (> 0).
+    pub cell_x: f32,
+    /// Spacing along z (> 0).
+    pub cell_z: f32,
+    /// `columns × rows` heights, row `j` (z) after row `j - 1`, x fastest.
+    pub heights: Vec<f32>,
+}
+
+impl HeightGrid {
+    /// The surface height at `(x, z)` of the shape's space, on the triangle the point falls in;
+    /// `None` outside the grid.
+    pub fn height_at(&self, x: f32, z: f32) -> Option<f32> {
+        let fx = x / self.cell_x;
+        let fz = z / self.cell_z;
+        let (cols, rows) = ((self.columns - 1) as f32, (self.rows - 1) as f32);
+        if !(fx >= 0.0 && fz >= 0.0 && fx <= cols && fz <= rows) {
+            return None;
+        }
+        let i = (fx as u32).min(self.columns - 2);
+        let j = (fz as u32).min(self.rows - 2);
+        let u = fx - i as f32;
+        let v = fz - j as f32;
+        let h = |i: u32, j: u32| self.heights[(j * self.columns + i) as usize];
+        let (h00, h10, h01, h11) = (h(i, j), h(i + 1, j), h(i, j + 1), h(i + 1, j + 1));
+        // The diagonal from (i, j) to (i + 1, j + 1): below it (u >= v) the triangle
+        // (00, 10, 11), above it (00, 11, 01).
+        Some(if u >= v {
+            h00 + (h10 - h00) * u + (h11 - h10) * v
+        } else {
+            h00 + (h11 - h01) * u + (h01 - h00) * v
+        })
+    }
+
+    /// Cells along x and z.
+    #[inline]
+    pub(crate) fn cells(&self) -> (u32, u32) {
+        (self.columns - 1, self.rows - 1)
+    }
+
+    /// Sample `(i, j)` in the shape's space (the vertex a mesh of the grid would have).
+    #[inline]
+    pub(crate) fn vertex(&self, i: u32, j: u32) -> Vec3 {
+        Vec3::new(
+            i as f32 * self.cell_x,
+            self.heights[(j * self.columns + i) as usize],
+            j as f32 * self.cell_z,
+        )
+    }
+
+    /// The sample indices of triangle `k` (see the module's numbering).
+    #[inline]
+    pub(crate) fn triangle(&self, k: u32) -> [u32; 3] {
+        let cell = k / 2;
+        let (i, j) = (cell % (self.columns - 1), cell / (self.columns - 1));
+        let v00 = j * self.columns + i;
+        let (v10, v01, v11) = (v00 + 1, v00 + self.columns, v00 + self.columns + 1);
+        if k.is_multiple_of(2) {
+            [v00, v10, v11]
+        } else {
+            [v00, v11, v01]
+        }
+    }
+
+    /// Sample `v` (an index into `heights`) in the shape's space.
+    #[inline]
+    pub(crate) fn sample(&self, v: u32) -> Vec3 {
+        self.vertex(v % self.columns, v / self.columns)
+    }
+}
+
+/// Min and max heights over blocks of `2^l × 2^l` cells, for `l = 1, 2, …` up to the level of a
+/// single block (level 0, the cells, is read from the heights).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Pyramid {
+    /// Level `l` at `levels[l - 1]`: blocks along x and z, and `[min, max]` row-major.
+    levels: Vec<(u32, u32, Vec<[f32; 2]>)>,
+}
+
+impl Pyramid {
+    /// The pyramid of `g`.
+    pub fn build(g: &HeightGrid) -> Pyramid {
+        let (cx, cz) = g.cells();
+        let mut levels: Vec<(u32, u32, Vec<[f32; 2]>)> = Vec::new();
+        loop {
+            let l = levels.len() as u32 + 1;
+            let (w, h) = (cx.div_ceil(1 << l), cz.div_ceil(1 << l));
+            let mut mm = Vec::with_capacity(w as usize * h as usize);
+            for bj in 0..h {
+                for bi in 0..w {
+                    let mut lo = f32::INFINITY;
+                    let mut hi = f32::NEG_INFINITY;
+                    if l == 1 {
+                        // The samples of up to 2 x 2 cells.
+                        for j in 2 * bj..=(2 * bj + 2).min(cz) {
+                            let row = &g.heights[(j * g.columns) as usize..];
+                            for &y in &row[(2 * bi) as usize..=(2 * bi + 2).min(cx) as usize] {
+                                lo = lo.min(y);
+                                hi = hi.max(y);
+                            }
+                        }
+                    } else {
+                        let (pw, ph, prev) = &levels[l as usize - 2];
+                        for j in 2 * bj..(2 * bj + 2).min(*ph) {
+                            for i in 2 * bi..(2 * bi + 2).min(*pw) {
+                                let [a, b] = prev[(j * pw + i) as usize];
+                                lo = lo.min(a);
+                                hi = hi.max(b);
+                            }
+                        }
+                    }
+                    mm.push([lo, hi]);
+                }
+            }
+            levels.push((w, h, mm));
+            if w == 1 && h == 1 {
+                return Pyramid { levels };
+            }
+        }
+    }
+
+    /// Heap bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        self.levels.iter().map(|(_, _, m)| m.capacity() * 8).sum()
+    }
+
+    /// The top level (a single block covering the grid).
+    fn top(&self) -> u32 {
+        self.levels.len() as u32
+    }
+}
+
+/// What a cast needs in the shape's space: the sweep there and the margin nodes are grown by.
+pub(crate) struct Local {
+    pub o: Vec3,
+    pub d: Vec3,
+    pub inv: Vec3,
+    pub grow: Vec3,
+}
+
+/// The first hit (or, with `ANY`, the first found) of a sphere of radius `r` swept from the
+/// world `origin` along `dir` for up to `max` against the field `g` with pyramid `p`, whose
+/// samples `world` puts in world space; `local` is the sweep in the shape's space.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(crate) fn traverse<const ANY: bool>(
+    g: &HeightGrid,
+    p: &Pyramid,
+    world: &impl Fn(Vec3) -> Vec3,
+    local: &Local,
+    origin: Vec3,
+    r: f32,
+    dir: Vec3,
+    max: f32,
+) -> Option<(CastHit, u32)> {
+    let Local { o, d, inv, grow } = *local;
+    let (cx, cz) = g.cells();
+    let (sx, sz) = (g.cell_x, g.cell_z);
+    // A block's box: cells [i0, i1) x [j0, j1), heights [lo, hi].
+    let block = |i0: u32, j0: u32, i1: u32, j1: u32, lo: f32, hi: f32| Aabb {
+        lo: Vec3::new(i0 as f32 * sx, lo, j0 as f32 * sz),
+        hi: Vec3::new(i1 as f32 * sx, hi, j1 as f32 * sz),
+    };
+    let mut best: Option<(CastHit, u32)> = None;
+    let mut limit = max;
+    // (entry distance, level, block i, block j); level 0 is a cell.
+    let mut stack: [(f32, u32, u32, u32); 96] = [(0.0, 0, 0, 0); 96];
+    let top = p.top();
+    let root = &p.levels[top as usize - 1].2[0];
+    let b = block(0, 0, cx, cz, root[0], root[1]);
+    let t = slab(b.lo, b.hi, grow, o, d, inv, limit)?;
+    stack[0] = (t, top, 0, 0);
+    let mut n = 1usize;
+    while n > 0 {
+        n -= 1;
+        let (t, level, bi, bj) = stack[n];
+        if t > limit {
+            continue;
+        }
+        if level == 0 {
+            // One cell: its two triangles, lower index first.
+            let (i, j) = (bi, bj);
+            let v00 = world(g.vertex(i, j));
+            let v10 = world(g.vertex(i + 1, j));
+            let v01 = world(g.vertex(i, j + 1));
+            let v11 = world(g.vertex(i + 1, j + 1));
+            let k0 = 2 * (j * cx + i);
+            for (k, (a, b, c)) in [(k0, (v00, v10, v11)), (k0 + 1, (v00, v11, v01))] {
+                if let Some(h) = sweep_triangle(origin, r, dir, limit, a, b, c) {
+                    if ANY {
+                        return Some((h, k));
+                    }
+                    let better = match &best {
+                        None => true,
+                        Some((bh, bk)) => {
+                            h.distance < bh.distance || (h.distance == bh.distance && k < *bk)
+                        }
+                    };
+                    if better {
+                        limit = h.distance;
+                        best = Some((h, k));
+                    }
+                }
+            }
+            continue;
+        }
+        // The children: up to four blocks of the level below (cells below level 1).
+        let mut kids: [(f32, u32, u32); 4] = [(f32::INFINITY, 0, 0); 4];
+        let mut m = 0usize;
+        let child = level - 1;
+        for (ci, cj) in [
+            (2 * bi, 2 * bj),
+            (2 * bi + 1, 2 * bj),
+            (2 * bi, 2 * bj + 1),
+            (2 * bi + 1, 2 * bj + 1),
+        ] {
+            let (i0, j0) = (ci << child, cj << child);
+            if i0 >= cx || j0 >= cz {
+                continue;
+            }
+            let (i1, j1) = (((ci + 1) << child).min(cx), ((cj + 1) << child).min(cz));
+            let (lo, hi) = if child == 0 {
+                let h = |i: u32, j: u32| g.heights[(j * g.columns + i) as usize];
+                let (a, b, c, e) = (h(ci, cj), h(ci + 1, cj), h(ci, cj + 1), h(ci + 1, cj + 1));
+                (a.min(b).min(c.min(e)), a.max(b).max(c.max(e)))
+            } else {
+                let (w, _, mm) = &p.levels[child as usize - 1];
+                let [lo, hi] = mm[(cj * w + ci) as usize];
+                (lo, hi)
+            };
+            let b = block(i0, j0, i1, j1, lo, hi);
+            if let Some(t) = slab(b.lo, b.hi, grow, o, d, inv, limit) {
+                kids[m] = (t, ci, cj);
+                m += 1;
+            }
+        }
+        // Nearest last on the stack (popped first); a fixed order for equal entries.
+        kids[..m].sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then((b.1, b.2).cmp(&(a.1, a.2))));
+        for &(t, ci, cj) in &kids[..m] {
+            stack[n] = (t, child, ci, cj);
+            n += 1;
+        }
+    }
+    best
+}
