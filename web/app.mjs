@@ -109,7 +109,9 @@ function build() {
     input.value = p[field];
     $(`out-${field}`).textContent = Number(p[field]).toFixed(2);
   }
+  // The count applies to the school only: a preset shows its own size, not the slider's.
   $('school-count').disabled = ui.preset !== 'school';
+  $('school-count-out').textContent = ui.preset === 'school' ? ui.count : `${main.count} (the preset's own)`;
   applyDrops();
   syncUrl();
 }
@@ -498,7 +500,9 @@ function clickAt(x, y) {
   const scale = canvas.width / Math.max(canvas.clientWidth, 1);
   const at = unproject(currentCamera(), x * scale, y * scale, canvas.width, canvas.height);
   if (!at || !at.every(Number.isFinite)) return false;
-  const d = { step: steps, tool: ui.tool, at: at.map((v) => Number(v.toFixed(3))) };
+  // As the URL writes it: three decimals, and + 0 (a -0 would be written "0", and the state
+  // hash, which covers the obstacle's bits, would then differ on a replay).
+  const d = { step: steps, tool: ui.tool, at: at.map((v) => Number(v.toFixed(3)) + 0) };
   drops.push(d);
   drop(d);
   syncUrl();
@@ -532,6 +536,11 @@ function runTest(n) {
   for (let i = 0; i < n; i++) step();
   draw();
   const result = { steps: steps, hash: world.stateHashHex(), count: main.count, lit: litPixels(), renderer: renderer ? 'webgl2' : '2d' };
+  // What the page shows beside the flock's own settings: the field-of-view slider's position
+  // and the school-size label.
+  result.fov = main.getParams().fov_half_angle_deg;
+  result.fovSlider = Number($('slider-fov_half_angle_deg').value);
+  result.schoolLabel = $('school-count-out').textContent;
   const saved = world.save();
   for (let i = 0; i < 30; i++) step();
   const untouched = world.stateHashHex();

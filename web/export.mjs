@@ -6,7 +6,7 @@
 /** The sliders of the page: [params field, label, min, max, step]. */
 export const SLIDERS = [
   ['perception_radius', 'Perception radius', 0.1, 10, 0.1],
-  ['fov_half_angle_deg', 'Field of view (half-angle, degrees)', 10, 180, 1],
+  ['fov_half_angle_deg', 'Field of view (half-angle, degrees)', 0, 360, 1],
   ['weight_separation', 'Separation weight', 0, 20, 0.1],
   ['weight_alignment', 'Alignment weight', 0, 20, 0.1],
   ['weight_cohesion', 'Cohesion weight', 0, 20, 0.1],
