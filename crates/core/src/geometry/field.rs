@@ -9,6 +9,7 @@
 //! gives the bits the brute force over every triangle gives, ties to the lowest index.
 
 use super::bvh::slab;
+use super::mesh::keep_nearest;
 use super::prim::sweep_triangle;
 use super::{Aabb, CastHit};
 use glam::Vec3;
@@ -213,16 +214,7 @@ pub(crate) fn traverse<const ANY: bool>(
                     if ANY {
                         return Some((h, k));
                     }
-                    let better = match &best {
-                        None => true,
-                        Some((bh, bk)) => {
-                            h.distance < bh.distance || (h.distance == bh.distance && k < *bk)
-                        }
-                    };
-                    if better {
-                        limit = h.distance;
-                        best = Some((h, k));
-                    }
+                    keep_nearest(&mut best, &mut limit, h, k);
                 }
             }
             continue;

@@ -397,16 +397,7 @@ impl MeshShape {
                         if ANY {
                             return Some((h, k));
                         }
-                        let better = match &best {
-                            None => true,
-                            Some((bh, bk)) => {
-                                h.distance < bh.distance || (h.distance == bh.distance && k < *bk)
-                            }
-                        };
-                        if better {
-                            limit = h.distance;
-                            best = Some((h, k));
-                        }
+                        keep_nearest(&mut best, &mut limit, h, k);
                     }
                 }
             } else {
@@ -480,16 +471,7 @@ impl MeshShape {
             for &k in &self.bvh.order[n.first as usize..(n.first + n.count) as usize] {
                 let (a, b, c) = self.mesh_triangle(pl, k);
                 if let Some(h) = sweep_triangle(origin, r, dir, *limit, a, b, c) {
-                    let better = match best {
-                        None => true,
-                        Some((bh, bk)) => {
-                            h.distance < bh.distance || (h.distance == bh.distance && k < *bk)
-                        }
-                    };
-                    if better {
-                        *limit = h.distance;
-                        *best = Some((h, k));
-                    }
+                    keep_nearest(best, limit, h, k);
                 }
             }
         } else {
@@ -519,6 +501,21 @@ impl MeshShape {
             }
         }
         best
+    }
+}
+
+/// Keeps hit `h` on triangle `k` in `best` when it is nearer than the best so far, or as near
+/// with a lower triangle index (so the answer never depends on the order of the search), and
+/// brings `limit` down to it.
+#[inline]
+pub(crate) fn keep_nearest(best: &mut Option<(CastHit, u32)>, limit: &mut f32, h: CastHit, k: u32) {
+    let better = match best {
+        None => true,
+        Some((bh, bk)) => h.distance < bh.distance || (h.distance == bh.distance && k < *bk),
+    };
+    if better {
+        *limit = h.distance;
+        *best = Some((h, k));
     }
 }
 
