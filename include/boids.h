@@ -1616,6 +1616,27 @@ BoidsResult boids_world_load(const struct BoidsWorldDef *def,
                              struct BoidsWorldId *out_world);
 
 /**
+ * Copies the scene's faces into `out`, for drawing them: every obstacle that has faces, in
+ * slot order, as triangles in world space, three `BoidsVec3` a triangle (`capacity` and
+ * `out_count` count `BoidsVec3`s): a box's 12 triangles (oriented or not, wound outward), every
+ * triangle of a mesh or heightfield placement in its index order (the vertices the casts test,
+ * bit for bit; a heightfield's cell `c` gives triangles `2c` and `2c + 1`). Spheres, capsules and
+ * planes have no faces here: draw them from their own numbers. Too small:
+ * `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number needed in `out_count` and nothing written;
+ * NULL with capacity 0 asks for the number. A large heightfield has many: 2049 x 2049 samples
+ * are 25,165,824 `BoidsVec3`s (302 MB).
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+ *
+ * # Safety
+ * `out` is NULL (only with capacity 0) or holds `capacity` writable entries (any alignment);
+ * `out_count` NULL or writable.
+ */
+BoidsResult boids_world_read_scene_triangles(struct BoidsWorldId world,
+                                             struct BoidsVec3 *out,
+                                             size_t capacity,
+                                             size_t *out_count);
+
+/**
  * Writes to `out_digest` a 64-bit digest of the current state with every coordinate rounded
  * to `digits` significant digits (1..=9): unlike `boids_world_state_hash`, which is exact, it
  * ignores differences below the rounding, so it is the one to pin in a snapshot test meant to

@@ -11,7 +11,7 @@
 
 import { loadBoids, PRESETS, PlaneLock, BoundsKind, ObstacleKind, RelationKind } from './boids.mjs';
 import { SLIDERS, schoolSetup, toScenarioToml, toCSharp } from './export.mjs';
-import { createRenderer, camera, unproject } from './render.mjs';
+import { createRenderer, camera, unproject, faceNormals } from './render.mjs';
 
 const DT = Math.fround(1 / 60);
 const SEED = 1;
@@ -61,6 +61,8 @@ let extent = { min: [-10, -10, -10], max: [10, 10, 10] };
 /** The scene's size as built (what a click's rock and predator are scaled by: never the view,
  * which grows as it draws, so a URL's clicks replay the same whatever was drawn). */
 let sceneSize = 1;
+/** The world's faces (rocks, seabeds, boxes), read once a build: x, y, z, three points a triangle. */
+let scene = new Float32Array(0);
 let boundsShape = null;
 let plane = 0;
 let spheres = [];
@@ -93,6 +95,10 @@ function build() {
     }
   }
   flocks = world.flocks();
+  // The scene's own obstacles (the reef's rocks and seabed) do not move: read once, drawn
+  // every frame.
+  scene = world.sceneTriangles();
+  renderer?.setScene(scene);
   steps = 0;
   msAvg = 0;
   spheres = [];
@@ -111,6 +117,7 @@ function build() {
   }
   // The count applies to the school only: a preset shows its own size, not the slider's.
   $('school-count').disabled = ui.preset !== 'school';
+  $('school-count').value = ui.preset === 'school' ? ui.count : main.count;
   $('school-count-out').textContent = ui.preset === 'school' ? ui.count : `${main.count} (the preset's own)`;
   applyDrops();
   syncUrl();
@@ -290,7 +297,7 @@ function currentCamera() {
   return camera(ui.view, extent, canvas.width, canvas.height, ui.yaw, ui.pitch, plane === PlaneLock.XY);
 }
 
-function draw() {
+function draw(noScene = false) {
   fitCanvas();
   // Soft bounds let boids out (the 2-D tutorial's stay-in-radius force starts at 90 % of the
   // radius): the view grows to keep every boid in it.
@@ -305,7 +312,7 @@ function draw() {
       const few = positions.length / 3 < 50;
       return { positions, velocities, colour: RGB[f % RGB.length], size: size * (few ? 0.03 : 0.012) * (flock === predator ? 1.4 : 1) };
     });
-    renderer.draw(currentCamera(), list, boundsLines(), new Float32Array(spheres));
+    renderer.draw(currentCamera(), list, boundsLines(), new Float32Array(spheres), noScene);
     showStatus(total);
     return;
   }
@@ -338,6 +345,28 @@ function draw2d() {
     ctx.lineTo(corners[j][0], corners[j][1]);
   }
   ctx.stroke();
+  // The scene's faces, far ones first, lit from above on either side.
+  const tris = [];
+  for (let i = 0; i + 8 < scene.length; i += 9) {
+    const a = project(scene[i], scene[i + 1], scene[i + 2]);
+    const b = project(scene[i + 3], scene[i + 4], scene[i + 5]);
+    const c = project(scene[i + 6], scene[i + 7], scene[i + 8]);
+    if (a && b && c) tris.push([a[2] + b[2] + c[2], a, b, c, i]);
+  }
+  if (tris.length) {
+    const normals = faceNormals(scene);
+    tris.sort((x, y) => x[0] - y[0]);
+    for (const [, a, b, c, i] of tris) {
+      const lit = 0.35 + 0.65 * Math.abs(normals[i] * 0.27 + normals[i + 1] * 0.9 + normals[i + 2] * 0.4);
+      ctx.fillStyle = `rgb(${Math.round(140 * lit)}, ${Math.round(120 * lit)}, ${Math.round(92 * lit)})`;
+      ctx.beginPath();
+      ctx.moveTo(a[0], a[1]);
+      ctx.lineTo(b[0], b[1]);
+      ctx.lineTo(c[0], c[1]);
+      ctx.closePath();
+      ctx.fill();
+    }
+  }
   let total = 0;
   flocks.forEach((flock, f) => {
     const p = flock.positions();
@@ -538,6 +567,11 @@ function runTest(n) {
   const result = { steps: steps, hash: world.stateHashHex(), count: main.count, lit: litPixels(), renderer: renderer ? 'webgl2' : '2d' };
   // What the page shows beside the flock's own settings: the field-of-view slider's position
   // and the school-size label.
+  // The scene's faces drawn: how many, and how many pixels the frame loses without them.
+  result.sceneTriangles = scene.length / 9;
+  draw(true);
+  result.scenePixels = result.lit - litPixels();
+  draw();
   result.fov = main.getParams().fov_half_angle_deg;
   result.fovSlider = Number($('slider-fov_half_angle_deg').value);
   result.schoolLabel = $('school-count-out').textContent;

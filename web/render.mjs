@@ -211,6 +211,40 @@ void main() {
   outColour = vec4(vec3(0.36, 0.42, 0.5) * light, 1.0);
 }`;
 
+// The scene's faces (rocks, seabeds, boxes): flat-shaded, lit from above on either side, fogged
+// like the boids.
+const SCENE_VS = `#version 300 es
+in vec3 aPos;
+in vec3 aNormal;
+uniform mat4 uViewProj;
+uniform vec3 uEye;
+uniform vec2 uFog;
+out float vLight;
+void main() {
+  gl_Position = uViewProj * vec4(aPos, 1.0);
+  float fog = clamp((distance(uEye, aPos) - uFog.x) / max(uFog.y - uFog.x, 1e-3), 0.0, 1.0);
+  vLight = (0.35 + 0.65 * abs(dot(aNormal, normalize(vec3(0.3, 1.0, 0.45))))) * (1.0 - 0.6 * fog);
+}`;
+
+const SCENE_FS = `#version 300 es
+precision mediump float;
+in float vLight;
+out vec4 outColour;
+void main() { outColour = vec4(vec3(0.55, 0.47, 0.36) * vLight, 1.0); }`;
+
+/** Per-point unit normals of `points` (x, y, z, three points a triangle): each triangle's own. */
+export function faceNormals(points) {
+  const n = new Float32Array(points.length);
+  for (let i = 0; i + 8 < points.length; i += 9) {
+    const e1 = [points[i + 3] - points[i], points[i + 4] - points[i + 1], points[i + 5] - points[i + 2]];
+    const e2 = [points[i + 6] - points[i], points[i + 7] - points[i + 1], points[i + 8] - points[i + 2]];
+    const c = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+    const len = Math.hypot(c[0], c[1], c[2]) || 1;
+    for (let k = 0; k < 9; k++) n[i + k] = c[k % 3] / len;
+  }
+  return n;
+}
+
 function program(gl, vs, fs) {
   const make = (type, src) => {
     const s = gl.createShader(type);
@@ -239,6 +273,7 @@ export function createRenderer(canvas) {
   const boid = program(gl, BOID_VS, BOID_FS);
   const line = program(gl, LINE_VS, LINE_FS);
   const disc = program(gl, DISC_VS, DISC_FS);
+  const scene = program(gl, SCENE_VS, SCENE_FS);
 
   const cornerBuf = gl.createBuffer();
   gl.bindBuffer(gl.ARRAY_BUFFER, cornerBuf);
@@ -247,6 +282,9 @@ export function createRenderer(canvas) {
   const velBuf = gl.createBuffer();
   const lineBuf = gl.createBuffer();
   const sphereBuf = gl.createBuffer();
+  const scenePosBuf = gl.createBuffer();
+  const sceneNormalBuf = gl.createBuffer();
+  let scenePoints = 0;
 
   const boidVao = gl.createVertexArray();
   gl.bindVertexArray(boidVao);
@@ -266,13 +304,27 @@ export function createRenderer(canvas) {
   gl.bindVertexArray(discVao);
   attr(cornerBuf, disc.attrib('aCorner'), 2, 0);
   attr(sphereBuf, disc.attrib('iSphere'), 4, 1);
+  const sceneVao = gl.createVertexArray();
+  gl.bindVertexArray(sceneVao);
+  attr(scenePosBuf, scene.attrib('aPos'), 3, 0);
+  attr(sceneNormalBuf, scene.attrib('aNormal'), 3, 0);
   gl.bindVertexArray(null);
 
   return {
     kind: 'webgl2',
+    /** The scene's faces, kept until the next call: x, y, z per point, three a triangle
+     * (`World.sceneTriangles()`). */
+    setScene(points) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, scenePosBuf);
+      gl.bufferData(gl.ARRAY_BUFFER, points, gl.STATIC_DRAW);
+      gl.bindBuffer(gl.ARRAY_BUFFER, sceneNormalBuf);
+      gl.bufferData(gl.ARRAY_BUFFER, faceNormals(points), gl.STATIC_DRAW);
+      scenePoints = points.length / 3;
+    },
     /** One frame: `flocks` as `{ positions, velocities, colour: [r, g, b], size }`,
-     * `box` 24 line ends (flat x, y, z), `spheres` (flat x, y, z, radius). */
-    draw(cam, flocks, box, spheres) {
+     * `box` 24 line ends (flat x, y, z), `spheres` (flat x, y, z, radius), and the scene's
+     * faces (`setScene`) unless `noScene`. */
+    draw(cam, flocks, box, spheres, noScene = false) {
       gl.viewport(0, 0, canvas.width, canvas.height);
       gl.clearColor(0.039, 0.059, 0.078, 1);
       gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
@@ -284,6 +336,14 @@ export function createRenderer(canvas) {
       gl.bindBuffer(gl.ARRAY_BUFFER, lineBuf);
       gl.bufferData(gl.ARRAY_BUFFER, box, gl.DYNAMIC_DRAW);
       gl.drawArrays(gl.LINES, 0, box.length / 3);
+      if (scenePoints && !noScene) {
+        gl.useProgram(scene.p);
+        gl.uniformMatrix4fv(scene.u.uViewProj, false, cam.vp);
+        gl.uniform3f(scene.u.uEye, cam.eye[0], cam.eye[1], cam.eye[2]);
+        gl.uniform2f(scene.u.uFog, cam.fog[0], cam.fog[1]);
+        gl.bindVertexArray(sceneVao);
+        gl.drawArrays(gl.TRIANGLES, 0, scenePoints);
+      }
       if (spheres.length) {
         const [r, u] = [cam.right, cam.up];
         gl.useProgram(disc.p);

@@ -654,6 +654,11 @@ public:
         detail::read_vector(id_, ids, boids_world_list_flocks);
         return std::vector<FlockRef>(ids.begin(), ids.end());
     }
+    /// The scene's faces, for drawing: three points a triangle, in world space (boxes, meshes,
+    /// heightfields; boids_world_read_scene_triangles).
+    void read_scene_triangles(std::vector<Vec3>& out) const {
+        detail::read_vector(id_, out, boids_world_read_scene_triangles);
+    }
     /// How `from` reacts to `to` within `radius` (boids_world_set_relation).
     void set_relation(const FlockRef& from, const FlockRef& to, RelationKind kind, float radius, float weight) {
         check(boids_world_set_relation(id_, from.id(), to.id(), static_cast<std::int32_t>(kind), radius, weight));

@@ -119,6 +119,9 @@ export declare class World {
   findFlock(name: string): Flock;
   /** Every flock, in slot order, with its name. */
   flocks(): Flock[];
+  /** The scene's faces, for drawing: x, y, z per point, three points a triangle, in world
+   * space (boxes, meshes, heightfields; spheres, capsules and planes have none). A copy. */
+  sceneTriangles(): Float32Array;
   /** `from` and `to` must be flocks of this world (refused otherwise). */
   setRelation(from: Flock, to: Flock, kind: number, radius: number, weight: number): void;
   setObserver(point: Vec3Like | null): void;

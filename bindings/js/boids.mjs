@@ -605,6 +605,25 @@ export class World {
     }
   }
 
+  /** The scene's faces, for drawing: x, y, z per point, three points a triangle, in world
+   * space, for every box, mesh and heightfield obstacle in slot order (spheres, capsules and
+   * planes have none). A copy (a new Float32Array). */
+  sceneTriangles() {
+    const lib = this.lib;
+    const count = lib.scratch + 64;
+    const r = lib.raw('boids_world_read_scene_triangles', this.ptr(), 0, 0, count);
+    if (r !== 4 && r !== 0) throw new BoidsError(r, lib.cString(lib.exports.boids_last_error_message()));
+    const n = lib.dv().getUint32(count, true);
+    const bytes = Math.max(n * 12, 1);
+    const ptr = lib.alloc(bytes);
+    try {
+      lib.call('boids_world_read_scene_triangles', this.ptr(), ptr, n, count);
+      return new Float32Array(lib.memory.buffer, ptr, n * 3).slice();
+    } finally {
+      lib.free(ptr, bytes);
+    }
+  }
+
   /** How flock `from` reacts to flock `to` within `radius` (`RelationKind`). */
   setRelation(from, to, kind, radius, weight) {
     const lib = this.lib;

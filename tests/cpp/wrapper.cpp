@@ -210,8 +210,19 @@ int main() {
                   .find("heightfield") != std::string::npos);
         CHECK(throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { world.add_heightfield(h, 2, 3, 1.0f, 1.0f); })
                   .find("heights") != std::string::npos);
+        // The scene's faces: the heightfield's centre sample among them, a box's 12 triangles
+        // more once one is added, none for a capsule.
+        std::vector<boids::Vec3> faces;
+        world.read_scene_triangles(faces);
+        CHECK(faces.size() % 3 == 0 && faces.size() >= 3 * (4 + 4 + 8));
+        bool centre = false;
+        for (const boids::Vec3& p : faces) centre = centre || (p.x == 0.0f && p.y == -7.0f && p.z == 0.0f);
+        CHECK(centre);
+        std::size_t before = faces.size();
         boids::Obstacle ob = world.add_obstacle(boids::Shape::oriented_box({0, 4, 0}, {1, 2, 3}, {0, 0.3826834f, 0, 0.9238795f}));
         boids::Obstacle cap = world.add_obstacle(boids::Shape::capsule({-3, 0, 3}, {3, 0, 3}, 0.5f));
+        world.read_scene_triangles(faces);
+        CHECK(faces.size() == before + 36);
         world.step(1.0f / 60);
         a1.remove();
         a2.remove();

@@ -383,6 +383,12 @@ static unsafe partial class BoidsTests
                 w.AddObstacle(ObstacleShape.Heightfield(ground, V(-50, 0, -50), Quat.Identity, V(1, 1, 1)));
                 w.AddObstacle(ObstacleShape.OrientedBox(V(-20, 3, 0), V(1, 2, 3), new Quat(0, 0.3826834f, 0, 0.9238795f)));
                 w.AddObstacle(ObstacleShape.Capsule(V(-20, 3, 10), V(-20, 3, 14), 1f));
+                // The scene's faces for drawing: the wall's 2 triangles, the floor's 2, the box's
+                // 12, in slot order (the capsule has none); the wall's first point placed.
+                var faces = w.ReadSceneTriangles();
+                Assert(faces.Length == 3 * (2 + 2 + 12), "scene points: " + faces.Length);
+                Assert(faces[0].X == 6f && faces[0].Y == -50f && faces[0].Z == -50f, "the wall's first point, placed");
+                Assert(faces[6].X == -50f && faces[6].Y == 0f && faces[6].Z == -50f, "the floor's first sample, placed");
                 var pos = new Vec3[200];
                 for (int i = 0; i < 240; i++)
                 {

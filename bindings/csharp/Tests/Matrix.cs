@@ -201,6 +201,11 @@ static unsafe partial class BoidsTests
             Assert(fx.W.FlockCount == 1, "only the live flock is counted");
             No<ObjectDisposedException>(fx, "FlockCount disposed", () => { int n = fx.Disposed.FlockCount; });
         };
+        r["BoidsWorld.ReadSceneTriangles"] = fx =>
+        {
+            Assert(fx.W.ReadSceneTriangles().Length % 3 == 0, "whole triangles");
+            No<ObjectDisposedException>(fx, "ReadSceneTriangles disposed", () => fx.Disposed.ReadSceneTriangles());
+        };
         r["BoidsWorld.SetObserver"] = fx =>
         {
             Code(fx, "SetObserver NaN", BoidsResult.InvalidArgument, () => fx.W.SetObserver(V(float.NaN, 0, 0)));

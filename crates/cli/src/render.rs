@@ -1,7 +1,7 @@
 //! Pictures of a world: a projection (top-down or perspective), frames drawn with tiny-skia, an
 //! animated GIF (gif crate, fixed palette) and single PNG frames with motion trails.
 
-use boids_sim::{Bounds, FlockId, Placed, PlaneLock, Quat, Vec3, World};
+use boids_sim::{Bounds, FlockId, Placed, PlaneLock, Vec3, World};
 use std::cell::OnceCell;
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
@@ -255,38 +255,7 @@ fn obstacle_layer(world: &World, cam: &Camera) -> Pixmap {
                 }
             }
             Placed::Capsule { a, b, radius } => sticks.push((*a, *b, *radius)),
-            Placed::Box {
-                centre,
-                half,
-                rotation,
-            } => {
-                let q = rotation.map_or(Quat::IDENTITY, |(q, _)| q);
-                let corner = |k: u32| {
-                    let s = Vec3::new(
-                        if k & 1 == 0 { -1.0 } else { 1.0 },
-                        if k & 2 == 0 { -1.0 } else { 1.0 },
-                        if k & 4 == 0 { -1.0 } else { 1.0 },
-                    );
-                    *centre + q * (*half * s)
-                };
-                for [a, b, c, d] in [
-                    [0, 1, 3, 2],
-                    [4, 6, 7, 5],
-                    [0, 4, 5, 1],
-                    [2, 3, 7, 6],
-                    [0, 2, 6, 4],
-                    [1, 5, 7, 3],
-                ] {
-                    push(corner(a), corner(b), corner(c));
-                    push(corner(a), corner(c), corner(d));
-                }
-            }
-            Placed::Mesh { shape, place } => {
-                for k in 0..shape.triangle_count() as u32 {
-                    let (a, b, c) = shape.world_triangle(place, k);
-                    push(a, b, c);
-                }
-            }
+            Placed::Box { .. } | Placed::Mesh { .. } => o.for_each_triangle(&mut push),
             Placed::Plane { .. } => {}
         }
     }

@@ -1,7 +1,7 @@
 //! Obstacles every flock of a world avoids, and the shape data (triangle meshes, heightfields)
 //! mesh and heightfield obstacles place.
 
-use crate::boundary::{boundary, boundary_value};
+use crate::boundary::{Fail, boundary, boundary_value};
 use crate::convert::*;
 use crate::registry;
 use crate::types::*;
@@ -74,6 +74,64 @@ pub extern "C" fn boids_obstacle_remove(obstacle: BoidsObstacleId) -> BoidsResul
     boundary(|| {
         registry::with_world(obstacle.world, |w| {
             Ok(w.remove_obstacle(obstacle_id(obstacle))?)
+        })
+    })
+}
+
+/// Copies the scene's faces into `out`, for drawing them: every obstacle that has faces, in
+/// slot order, as triangles in world space, three `BoidsVec3` a triangle (`capacity` and
+/// `out_count` count `BoidsVec3`s): a box's 12 triangles (oriented or not, wound outward), every
+/// triangle of a mesh or heightfield placement in its index order (the vertices the casts test,
+/// bit for bit; a heightfield's cell `c` gives triangles `2c` and `2c + 1`). Spheres, capsules and
+/// planes have no faces here: draw them from their own numbers. Too small:
+/// `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number needed in `out_count` and nothing written;
+/// NULL with capacity 0 asks for the number. A large heightfield has many: 2049 x 2049 samples
+/// are 25,165,824 `BoidsVec3`s (302 MB).
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
+///
+/// # Safety
+/// `out` is NULL (only with capacity 0) or holds `capacity` writable entries (any alignment);
+/// `out_count` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_world_read_scene_triangles(
+    world: BoidsWorldId,
+    out: *mut BoidsVec3,
+    capacity: usize,
+    out_count: *mut usize,
+) -> BoidsResult {
+    boundary(|| {
+        need_out(out_count, "out_count")?;
+        if out.is_null() && capacity > 0 {
+            return Err(null("out"));
+        }
+        registry::with_world_shared(world, |w| {
+            let placed = w.placed_obstacles();
+            let needed = placed
+                .iter()
+                .try_fold(0usize, |n, p| {
+                    n.checked_add(p.triangle_count().checked_mul(3)?)
+                })
+                .ok_or_else(|| bad("the scene has more triangle vertices than a size_t counts"))?;
+            // SAFETY: checked non-null above; written on success and on BUFFER_TOO_SMALL.
+            unsafe { write(out_count, needed) };
+            if capacity < needed {
+                return Err(Fail::new(
+                    BoidsResult::BufferTooSmall,
+                    format!("buffer holds {capacity} vertices, {needed} needed"),
+                ));
+            }
+            let mut k = 0usize;
+            for p in placed {
+                p.for_each_triangle(|a, b, c| {
+                    for v in [a, b, c] {
+                        // SAFETY: k < needed <= capacity entries of `out`, writable per the
+                        // contract; unaligned writes, so any alignment is fine.
+                        unsafe { out.add(k).write_unaligned(BoidsVec3::from(v)) };
+                        k += 1;
+                    }
+                });
+            }
+            Ok(())
         })
     })
 }

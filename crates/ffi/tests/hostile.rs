@@ -640,6 +640,126 @@ fn matrix() -> Vec<Row> {
                 boids_world_list_flocks(b.w, ids.as_mut_ptr(), 8, &mut n)
             });
         }),
+        ("boids_world_read_scene_triangles", |fx| {
+            // The fixture's sphere has no faces: nothing, and OK with no buffer.
+            let mut n = 7usize;
+            assert_eq!(
+                unsafe { boids_world_read_scene_triangles(fx.w, null_mut(), 0, &mut n) },
+                Ok
+            );
+            assert_eq!(n, 0, "a sphere has no faces");
+            // A world with a 3 x 3 heightfield (8 triangles) and a box (12): 60 points.
+            let w = new_world(1);
+            let heights = [0.0f32, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+            let mut field = BoidsMeshId::default();
+            let mut o = BoidsObstacleId::default();
+            let at = BoidsVec3 {
+                x: 10.0,
+                y: -2.0,
+                z: 4.0,
+            };
+            unsafe {
+                assert_eq!(
+                    boids_heightfield_create(w, heights.as_ptr(), 3, 3, 0.5, 0.25, &mut field),
+                    Ok
+                );
+                let d = BoidsObstacleDef {
+                    shape: BOIDS_OBSTACLE_HEIGHTFIELD,
+                    a: at,
+                    mesh: field,
+                    ..boids_default_obstacle_def()
+                };
+                assert_eq!(boids_obstacle_add(w, &d, &mut o), Ok);
+                let b = BoidsObstacleDef {
+                    shape: BOIDS_OBSTACLE_BOX,
+                    a: v3(-1.0, -2.0, -3.0),
+                    b: v3(1.0, 2.0, 3.0),
+                    ..boids_default_obstacle_def()
+                };
+                assert_eq!(boids_obstacle_add(w, &b, &mut o), Ok);
+            }
+            let sized = Fx { w, ..*fx };
+            let nan = v3(f32::NAN, f32::NAN, f32::NAN);
+            let mut out = vec![nan; 60];
+            refused(&sized, "size query", BufferTooSmall, || unsafe {
+                boids_world_read_scene_triangles(w, null_mut(), 0, &mut n)
+            });
+            assert_eq!(
+                n, 60,
+                "8 heightfield triangles and a box's 12, three points each"
+            );
+            refused(&sized, "one point short", BufferTooSmall, || unsafe {
+                boids_world_read_scene_triangles(w, out.as_mut_ptr(), 59, &mut n)
+            });
+            assert_eq!(n, 60);
+            assert!(
+                out.iter().all(|p| p.x.is_nan()),
+                "nothing written when too small"
+            );
+            refused(&sized, "NULL count", NullPointer, || unsafe {
+                boids_world_read_scene_triangles(w, out.as_mut_ptr(), 60, null_mut())
+            });
+            refused(&sized, "NULL buffer", NullPointer, || unsafe {
+                boids_world_read_scene_triangles(w, null_mut(), 60, &mut n)
+            });
+            assert_eq!(
+                unsafe { boids_world_read_scene_triangles(w, out.as_mut_ptr(), 60, &mut n) },
+                Ok
+            );
+            assert_eq!(n, 60);
+            // Cell (0, 0)'s lower triangle: samples 00, 10, 11, placed at `at`.
+            let sample = |i: usize, j: usize| {
+                v3(
+                    at.x + i as f32 * 0.5,
+                    at.y + heights[j * 3 + i],
+                    at.z + j as f32 * 0.25,
+                )
+            };
+            for (k, want) in [sample(0, 0), sample(1, 0), sample(1, 1)]
+                .iter()
+                .enumerate()
+            {
+                assert_eq!((out[k].x, out[k].y, out[k].z), (want.x, want.y, want.z));
+            }
+            // Cell (1, 1)'s upper triangle, the field's last: samples 11, 22, 12.
+            for (k, want) in [sample(1, 1), sample(2, 2), sample(1, 2)]
+                .iter()
+                .enumerate()
+            {
+                let p = out[21 + k];
+                assert_eq!((p.x, p.y, p.z), (want.x, want.y, want.z));
+            }
+            // The box's 36 points are its corners, each face wound outward.
+            for t in out[24..].chunks(3) {
+                let p: Vec<[f32; 3]> = t.iter().map(|p| [p.x, p.y, p.z]).collect();
+                for q in &p {
+                    assert!(q[0].abs() == 1.0 && q[1].abs() == 2.0 && q[2].abs() == 3.0);
+                }
+                let e1 = [p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]];
+                let e2 = [p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]];
+                let n = [
+                    e1[1] * e2[2] - e1[2] * e2[1],
+                    e1[2] * e2[0] - e1[0] * e2[2],
+                    e1[0] * e2[1] - e1[1] * e2[0],
+                ];
+                let c = [
+                    (p[0][0] + p[1][0] + p[2][0]) / 3.0,
+                    (p[0][1] + p[1][1] + p[2][1]) / 3.0,
+                    (p[0][2] + p[1][2] + p[2][2]) / 3.0,
+                ];
+                assert!(
+                    n[0] * c[0] + n[1] * c[1] + n[2] * c[2] > 0.0,
+                    "outward: {p:?}"
+                );
+            }
+            world_ids(&sized, |id| unsafe {
+                boids_world_read_scene_triangles(id, out.as_mut_ptr(), 60, &mut n)
+            });
+            assert_eq!(boids_world_destroy(w), Ok);
+            busy("scene triangles", |b| unsafe {
+                boids_world_read_scene_triangles(b.w, out.as_mut_ptr(), 60, &mut n)
+            });
+        }),
         ("boids_world_set_observer", |fx| {
             for p in [v3(f32::NAN, 0.0, 0.0), v3(0.0, f32::INFINITY, 0.0)] {
                 refused(fx, "non-finite observer", InvalidArgument, || unsafe {

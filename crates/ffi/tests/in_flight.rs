@@ -227,6 +227,10 @@ fn refused_rows() -> Vec<Row> {
             let mut n = 0;
             unsafe { boids_world_list_flocks(fx.w, null_mut(), 0, &mut n) }
         }),
+        ("boids_world_read_scene_triangles", |fx| {
+            let mut n = 0;
+            unsafe { boids_world_read_scene_triangles(fx.w, null_mut(), 0, &mut n) }
+        }),
         ("boids_world_set_observer", |fx| {
             let p = v3(1.0, 2.0, 3.0);
             unsafe { boids_world_set_observer(fx.w, &p) }

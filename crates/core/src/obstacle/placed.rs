@@ -181,6 +181,57 @@ impl Placed {
         }
     }
 
+    /// How many triangles [`Placed::for_each_triangle`] gives: a box's 12, every triangle of a
+    /// mesh or heightfield, none for a ball, capsule or plane.
+    pub fn triangle_count(&self) -> usize {
+        match self {
+            Placed::Box { .. } => 12,
+            Placed::Mesh { shape, .. } => shape.triangle_count(),
+            Placed::Ball { .. } | Placed::Capsule { .. } | Placed::Plane { .. } => 0,
+        }
+    }
+
+    /// The obstacle's faces as triangles in world space, for drawing it: a box's 12 (two a
+    /// face, wound outward), a mesh's or heightfield's every triangle in index order (the
+    /// vertices the casts test, bit for bit); nothing for a ball, capsule or plane.
+    pub fn for_each_triangle(&self, mut f: impl FnMut(Vec3, Vec3, Vec3)) {
+        match self {
+            Placed::Box {
+                centre,
+                half,
+                rotation,
+            } => {
+                let q = rotation.map_or(Quat::IDENTITY, |(q, _)| q);
+                let corner = |k: u32| {
+                    let s = Vec3::new(
+                        if k & 1 == 0 { -1.0 } else { 1.0 },
+                        if k & 2 == 0 { -1.0 } else { 1.0 },
+                        if k & 4 == 0 { -1.0 } else { 1.0 },
+                    );
+                    *centre + q * (*half * s)
+                };
+                for [a, b, c, d] in [
+                    [0, 2, 3, 1],
+                    [4, 5, 7, 6],
+                    [0, 1, 5, 4],
+                    [2, 6, 7, 3],
+                    [0, 4, 6, 2],
+                    [1, 3, 7, 5],
+                ] {
+                    f(corner(a), corner(b), corner(c));
+                    f(corner(a), corner(c), corner(d));
+                }
+            }
+            Placed::Mesh { shape, place } => {
+                for k in 0..shape.triangle_count() as u32 {
+                    let (a, b, c) = shape.world_triangle(place, k);
+                    f(a, b, c);
+                }
+            }
+            Placed::Ball { .. } | Placed::Capsule { .. } | Placed::Plane { .. } => {}
+        }
+    }
+
     /// For a heightfield: `p` and `v` moved so that `p` is not below the surface (along the
     /// placement's up axis), the velocity's component into the surface turned outward, as the
     /// hard bounds do; `None` when `p` is not below it (or outside its grid), and for every

@@ -421,6 +421,23 @@ namespace BoidsFlocking
             return flocks;
         }
 
+        /// <summary>The scene's faces, for drawing or checking them: three points a triangle, in world
+        /// space, for every box, mesh and heightfield obstacle in slot order (spheres, capsules
+        /// and planes have none). Allocates: a set-up or editor call, not a per-frame one.</summary>
+        public Vec3[] ReadSceneTriangles()
+        {
+            BoidsWorldId w = Id;
+            UIntPtr n;
+            BoidsResult r = NativeMethods.boids_world_read_scene_triangles(w, null, UIntPtr.Zero, &n);
+            if (r != BoidsResult.Ok && r != BoidsResult.BufferTooSmall) Interop.Check(r);
+            if (n.ToUInt64() > int.MaxValue)
+                throw new BoidsException(BoidsResult.BufferTooSmall, "the scene has " + n.ToUInt64() + " triangle points, more than a C# array holds");
+            var points = new Vec3[(int)n.ToUInt64()];
+            fixed (Vec3* p = points)
+                Interop.Check(NativeMethods.boids_world_read_scene_triangles(w, (BoidsVec3*)p, (UIntPtr)points.Length, &n));
+            return points;
+        }
+
         /// <summary>Sets the observer (player) point: flocks with a wake region move only while it
         /// is inside, flocks with a sleep distance only while it is near.</summary>
         public void SetObserver(Vec3 point)

@@ -208,6 +208,7 @@ namespace BoidsFlocking.Native
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_save(BoidsWorldId world, byte* out_buf, UIntPtr capacity, UIntPtr* out_len);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_load(BoidsWorldDef* def, byte* bytes, UIntPtr len, BoidsWorldId* out_world);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_list_flocks(BoidsWorldId world, BoidsFlockId* out_buf, UIntPtr capacity, UIntPtr* out_count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_read_scene_triangles(BoidsWorldId world, BoidsVec3* out_buf, UIntPtr capacity, UIntPtr* out_count);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_set_observer(BoidsWorldId world, BoidsVec3* point);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_create(BoidsWorldId world, BoidsFlockDef* def, BoidsFlockId* out_flock);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_create_preset(BoidsWorldId world, byte* preset, byte* name, BoidsFlockId* out_flock);
