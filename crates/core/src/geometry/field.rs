@@ -187,7 +187,9 @@ pub(crate) fn traverse<const ANY: bool>(
     };
     let mut best: Option<(CastHit, u32)> = None;
     let mut limit = max;
-    // (entry distance, level, block i, block j); level 0 is a cell.
+    // (entry distance, level, block i, block j); level 0 is a cell. A node pops one entry and
+    // pushes at most four: at most 1 + 3 x 24 entries, 2^24 triangles allowing at most 2^23
+    // cells a side (24 levels).
     let mut stack: [(f32, u32, u32, u32); 96] = [(0.0, 0, 0, 0); 96];
     let top = p.top();
     let root = &p.levels[top as usize - 1].2[0];
