@@ -48,6 +48,10 @@ pub struct BenchArgs {
     /// costs, and the step with free-direction search, reflect, and avoidance off.
     #[arg(long, value_enum, default_value_t = ScenarioArg::Bench)]
     scenario: ScenarioArg,
+    /// `--scenario level` only: the side of the level's square, in units (its triangles and
+    /// samples packed closer on a smaller one; 32 gives heightfield cells of 0.016).
+    #[arg(long, default_value_t = boids_sim::builtin::LEVEL_SIDE)]
+    level_side: f32,
     /// Force the kernel's instruction set (default: the fastest this CPU has; BOIDS_SIMD
     /// also works). Every choice gives the same bits.
     #[arg(long, value_enum)]
@@ -120,7 +124,16 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         threads: a.threads,
         simd,
     };
+    if a.scenario != ScenarioArg::Level && a.level_side != boids_sim::builtin::LEVEL_SIDE {
+        return Err("--level-side runs on --scenario level only".into());
+    }
     if a.scenario == ScenarioArg::Level {
+        if !(a.level_side >= 4.0 && a.level_side <= 4096.0) {
+            return Err(format!(
+                "--level-side must be in [4, 4096], got {}",
+                a.level_side
+            ));
+        }
         if a.k > 0 {
             return Err("--k runs on the other scenarios".into());
         }
@@ -299,12 +312,12 @@ fn level(a: &BenchArgs, config: WorldConfig, kind: IndexKind) -> Result<(), Stri
     let dt = 1.0 / 60.0;
     out!(
         "scenario level: the reef's school over a {side}x{side} game level, dt 1/60",
-        side = boids_sim::builtin::LEVEL_SIDE
+        side = a.level_side
     );
     out!("  boids                {}", a.boids);
     let mut off_ms = None;
     for ground in [LevelGround::Mesh, LevelGround::Heightfield] {
-        let (spec, corner) = level_ground(a.boids, ground);
+        let (spec, corner) = level_ground(a.boids, ground, a.level_side);
         let name = match ground {
             LevelGround::Mesh => "mesh",
             LevelGround::Heightfield => "heightfield",

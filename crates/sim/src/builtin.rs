@@ -351,7 +351,8 @@ pub enum LevelGround {
     Heightfield,
 }
 
-/// Side of the `level` scenario's square, in units (the terrain spans `[-64, 64]` in x, z).
+/// Side of the `level` scenario's square by default, in units (the terrain spans `[-64, 64]` in
+/// x, z). A smaller side packs the same triangles closer (`boids bench --level-side`).
 pub const LEVEL_SIDE: f32 = 128.0;
 
 /// Height of the `level` scenario's hills above and below the reef's floor: most of the school
@@ -361,16 +362,18 @@ pub const LEVEL_HILLS: f32 = 5.0;
 /// The `level` scenario's ground as shape data, and where to place it: a game level's scale
 /// (a million triangles, or a 2049² terrain) under the `reef` scenario's school of `n` fish
 /// (see [`reef_layout`]): rolling hills about 20 units apart, [`LEVEL_HILLS`] high around the
-/// reef's floor, and rocks thickest where the school swims. Generated here, deterministically.
-pub fn level_ground(n: usize, ground: LevelGround) -> (crate::scene::MeshSpec, Vec3) {
+/// reef's floor, and rocks thickest where the school swims, over a square of `side` units
+/// ([`LEVEL_SIDE`] in the benchmark tables; a smaller side packs the same triangles closer under
+/// the same hills). Generated here, deterministically.
+pub fn level_ground(n: usize, ground: LevelGround, side: f32) -> (crate::scene::MeshSpec, Vec3) {
     use crate::scene::{MeshSpec, rock, seabed};
     let layout = reef_layout(n);
     let floor = -layout.depth * 0.5;
-    let half = LEVEL_SIDE * 0.5;
+    let half = side * 0.5;
     let corner = Vec3::new(-half, floor, -half);
     match ground {
         LevelGround::Heightfield => {
-            let cell = LEVEL_SIDE / 2048.0;
+            let cell = side / 2048.0;
             // The waves of `seabed`, three times as close.
             let heights = seabed(21, 2049, 2049, cell * 3.0, LEVEL_HILLS);
             let spec = MeshSpec::Heightfield {
@@ -384,7 +387,7 @@ pub fn level_ground(n: usize, ground: LevelGround) -> (crate::scene::MeshSpec, V
         }
         LevelGround::Mesh => {
             let cells = 512u32;
-            let cell = LEVEL_SIDE / cells as f32;
+            let cell = side / cells as f32;
             let samples = cells + 1;
             let heights = seabed(21, samples, samples, cell * 3.0, LEVEL_HILLS);
             let mut vertices: Vec<Vec3> = (0..samples * samples)
@@ -403,7 +406,7 @@ pub fn level_ground(n: usize, ground: LevelGround) -> (crate::scene::MeshSpec, V
             }
             // Rocks: within the school's square (at least 64 wide) and, a third of them,
             // anywhere on the level.
-            let near = layout.half.max(32.0);
+            let near = layout.half.max(32.0).min(half * 0.95);
             let ground_at = |x: f32, z: f32| {
                 let (i, j) = (
                     ((x / cell) as u32).min(cells),
