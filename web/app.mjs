@@ -61,8 +61,10 @@ let extent = { min: [-10, -10, -10], max: [10, 10, 10] };
 /** The scene's size as built (what a click's rock and predator are scaled by: never the view,
  * which grows as it draws, so a URL's clicks replay the same whatever was drawn). */
 let sceneSize = 1;
-/** The world's faces (rocks, seabeds, boxes), read once a build: x, y, z, three points a triangle. */
+/** The world's faces (rocks, seabeds, boxes), read once a build: x, y, z, three points a
+ * triangle; and each point's face normal, computed with them. */
 let scene = new Float32Array(0);
+let sceneNormals = new Float32Array(0);
 let boundsShape = null;
 let plane = 0;
 let spheres = [];
@@ -98,7 +100,8 @@ function build() {
   // The scene's own obstacles (the reef's rocks and seabed) do not move: read once, drawn
   // every frame.
   scene = world.sceneTriangles();
-  renderer?.setScene(scene);
+  sceneNormals = faceNormals(scene);
+  renderer?.setScene(scene, sceneNormals);
   steps = 0;
   msAvg = 0;
   spheres = [];
@@ -354,10 +357,9 @@ function draw2d() {
     if (a && b && c) tris.push([a[2] + b[2] + c[2], a, b, c, i]);
   }
   if (tris.length) {
-    const normals = faceNormals(scene);
     tris.sort((x, y) => x[0] - y[0]);
     for (const [, a, b, c, i] of tris) {
-      const lit = 0.35 + 0.65 * Math.abs(normals[i] * 0.27 + normals[i + 1] * 0.9 + normals[i + 2] * 0.4);
+      const lit = 0.35 + 0.65 * Math.abs(sceneNormals[i] * 0.27 + sceneNormals[i + 1] * 0.9 + sceneNormals[i + 2] * 0.4);
       ctx.fillStyle = `rgb(${Math.round(140 * lit)}, ${Math.round(120 * lit)}, ${Math.round(92 * lit)})`;
       ctx.beginPath();
       ctx.moveTo(a[0], a[1]);

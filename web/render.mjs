@@ -313,12 +313,12 @@ export function createRenderer(canvas) {
   return {
     kind: 'webgl2',
     /** The scene's faces, kept until the next call: x, y, z per point, three a triangle
-     * (`World.sceneTriangles()`). */
-    setScene(points) {
+     * (`World.sceneTriangles()`), and their `faceNormals`. */
+    setScene(points, normals) {
       gl.bindBuffer(gl.ARRAY_BUFFER, scenePosBuf);
       gl.bufferData(gl.ARRAY_BUFFER, points, gl.STATIC_DRAW);
       gl.bindBuffer(gl.ARRAY_BUFFER, sceneNormalBuf);
-      gl.bufferData(gl.ARRAY_BUFFER, faceNormals(points), gl.STATIC_DRAW);
+      gl.bufferData(gl.ARRAY_BUFFER, normals, gl.STATIC_DRAW);
       scenePoints = points.length / 3;
     },
     /** One frame: `flocks` as `{ positions, velocities, colour: [r, g, b], size }`,

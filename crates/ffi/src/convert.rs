@@ -45,6 +45,29 @@ pub(crate) fn need_out<T>(p: *mut T, what: &str) -> Result<(), Fail> {
     if p.is_null() { Err(null(what)) } else { Ok(()) }
 }
 
+/// The size rule of every read into a caller buffer: writes `needed` to `out_count`, then
+/// refuses with `BOIDS_RESULT_BUFFER_TOO_SMALL` (nothing else written) when `capacity` holds
+/// fewer than `needed` entries of `what`.
+///
+/// # Safety
+/// `out_count` is non-null and writable.
+pub(crate) unsafe fn count_out(
+    needed: usize,
+    capacity: usize,
+    out_count: *mut usize,
+    what: &str,
+) -> Result<(), Fail> {
+    // SAFETY: the caller's contract; the count is written on success and on BUFFER_TOO_SMALL.
+    unsafe { write(out_count, needed) };
+    if capacity < needed {
+        return Err(Fail::new(
+            BoidsResult::BufferTooSmall,
+            format!("buffer holds {capacity} {what}, {needed} needed"),
+        ));
+    }
+    Ok(())
+}
+
 /// Copies `items` into a caller buffer of `capacity` entries and writes how many to `out_count`.
 /// Too small: `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number needed in `out_count` and the
 /// buffer untouched. `what` names the entries in the message.
@@ -59,14 +82,8 @@ pub(crate) unsafe fn copy_out<T: Copy>(
     out_count: *mut usize,
     what: &str,
 ) -> Result<(), Fail> {
-    // SAFETY: the caller's contract; the count is written on success and on BUFFER_TOO_SMALL.
-    unsafe { write(out_count, items.len()) };
-    if capacity < items.len() {
-        return Err(Fail::new(
-            BoidsResult::BufferTooSmall,
-            format!("buffer holds {capacity} {what}, {} needed", items.len()),
-        ));
-    }
+    // SAFETY: the caller's contract, forwarded.
+    unsafe { count_out(items.len(), capacity, out_count, what) }?;
     if items.is_empty() {
         return Ok(()); // `out` may be NULL, which even a zero-length copy must not be given
     }

@@ -1,7 +1,7 @@
 //! Obstacles every flock of a world avoids, and the shape data (triangle meshes, heightfields)
 //! mesh and heightfield obstacles place.
 
-use crate::boundary::{Fail, boundary, boundary_value};
+use crate::boundary::{boundary, boundary_value};
 use crate::convert::*;
 use crate::registry;
 use crate::types::*;
@@ -112,14 +112,8 @@ pub unsafe extern "C" fn boids_world_read_scene_triangles(
                     n.checked_add(p.triangle_count().checked_mul(3)?)
                 })
                 .ok_or_else(|| bad("the scene has more triangle vertices than a size_t counts"))?;
-            // SAFETY: checked non-null above; written on success and on BUFFER_TOO_SMALL.
-            unsafe { write(out_count, needed) };
-            if capacity < needed {
-                return Err(Fail::new(
-                    BoidsResult::BufferTooSmall,
-                    format!("buffer holds {capacity} vertices, {needed} needed"),
-                ));
-            }
+            // SAFETY: `out_count` checked non-null above, writable per the contract.
+            unsafe { count_out(needed, capacity, out_count, "vertices") }?;
             let mut k = 0usize;
             for p in placed {
                 p.for_each_triangle(|a, b, c| {

@@ -570,6 +570,23 @@ impl Placement {
             bounds: xf.bounds(shape.bounds),
         }
     }
+
+    /// Whether a sphere of radius `r` swept from `origin` along `dir` for up to `max` can reach
+    /// the world bounds (false only when it surely cannot): the test before every cast.
+    #[inline]
+    pub fn reaches(&self, origin: Vec3, r: f32, dir: Vec3, max: f32) -> bool {
+        let inv = Vec3::ONE / dir;
+        slab(
+            self.bounds.lo,
+            self.bounds.hi,
+            Vec3::splat(r),
+            origin,
+            dir,
+            inv,
+            max,
+        )
+        .is_some()
+    }
 }
 
 /// Where a placement puts its shape: `world = position + rotation * (scale * local)`.

@@ -9,7 +9,6 @@ pub mod prim;
 
 use glam::Vec3;
 
-pub(crate) use bvh::slab as bvh_slab;
 pub use field::HeightGrid;
 pub use mesh::{MAX_TRIANGLES, MAX_VERTICES, MeshShape, Placement, ShapeData, Transform};
 

@@ -142,16 +142,9 @@ impl Placed {
             }
             Placed::Mesh { shape, place } => {
                 // The placement's world bounds first: most casts end here.
-                let inv = Vec3::ONE / dir;
-                crate::geometry::bvh_slab(
-                    place.bounds.lo,
-                    place.bounds.hi,
-                    Vec3::splat(r),
-                    origin,
-                    dir,
-                    inv,
-                    max,
-                )?;
+                if !place.reaches(origin, r, dir, max) {
+                    return None;
+                }
                 shape.cast(place, origin, r, dir, max).map(|(h, _)| h)
             }
         };
@@ -164,18 +157,7 @@ impl Placed {
         match self {
             Placed::Mesh { shape, place } => {
                 let r = r.max(0.0);
-                let inv = Vec3::ONE / dir;
-                crate::geometry::bvh_slab(
-                    place.bounds.lo,
-                    place.bounds.hi,
-                    Vec3::splat(r),
-                    origin,
-                    dir,
-                    inv,
-                    max,
-                )
-                .is_some()
-                    && shape.hits(place, origin, r, dir, max)
+                place.reaches(origin, r, dir, max) && shape.hits(place, origin, r, dir, max)
             }
             _ => self.cast(origin, r, dir, max).is_some(),
         }
