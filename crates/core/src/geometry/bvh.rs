@@ -199,3 +199,108 @@ pub(crate) fn slab(
     let far = t1.max(t2).min_element().min(max);
     (near <= far).then_some(near)
 }
+
+/// Whether the box `[lo, hi]` may reach within the sweep's ellipsoid of the segment
+/// `origin + t dir`, `0 <= t <= max`: `false` only when the ball bounding the box lies wholly
+/// outside the segment grown by the ellipsoid of semi-axes `grow`. A test in the space scaled
+/// by `1 / grow`, where that ellipsoid is the unit ball; it keeps every box the [`slab`] test
+/// passes but the sphere cannot touch (beside an edge of the swept sphere's square bounds).
+/// The margin covers the rounding of the distance (well above a few ulps of the magnitudes).
+#[inline(always)]
+pub(crate) fn reaches(lo: Vec3, hi: Vec3, grow: Vec3, origin: Vec3, dir: Vec3, max: f32) -> bool {
+    let s = Vec3::ONE / grow;
+    let c = (lo + hi) * 0.5 * s;
+    let e = ((hi - lo) * 0.5 * s).length();
+    let o = origin * s;
+    let d = dir * s;
+    let rel = c - o;
+    let dd = d.dot(d);
+    let t = if dd > 0.0 {
+        (rel.dot(d) / dd).clamp(0.0, max)
+    } else {
+        0.0
+    };
+    let gap = (rel - d * t).length();
+    let slack =
+        1.0e-5 * (c.abs().max_element() + o.abs().max_element() + max * d.abs().max_element());
+    gap <= 1.0 + e + slack
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// The distance in the scaled space from the segment to the box, in f64: the distance to the
+    /// box is convex along the segment, so a ternary search finds its minimum.
+    fn gap(lo: Vec3, hi: Vec3, grow: Vec3, o: Vec3, d: Vec3, max: f32) -> f64 {
+        let f = |v: Vec3| [v.x as f64, v.y as f64, v.z as f64];
+        let (lo, hi, g, o, d) = (f(lo), f(hi), f(grow), f(o), f(d));
+        let at = |t: f64| {
+            (0..3)
+                .map(|k| {
+                    let p = o[k] + d[k] * t;
+                    let q = p.clamp(lo[k], hi[k]);
+                    ((p - q) / g[k]).powi(2)
+                })
+                .sum::<f64>()
+                .sqrt()
+        };
+        let (mut a, mut b) = (0.0f64, max as f64);
+        for _ in 0..200 {
+            let (m1, m2) = (a + (b - a) / 3.0, b - (b - a) / 3.0);
+            if at(m1) <= at(m2) {
+                b = m2;
+            } else {
+                a = m1;
+            }
+        }
+        at(0.0).min(at(max as f64)).min(at((a + b) / 2.0))
+    }
+
+    #[test]
+    fn reaches_keeps_every_box_the_ellipsoid_touches_and_drops_far_corners() {
+        let mut rng = Rng::keyed(44, 0, 0, 0);
+        let mut u = || rng.next_f32();
+        let (mut kept_touching, mut dropped) = (0, 0);
+        for i in 0..200_000 {
+            let grow = Vec3::new(0.05 + u(), 0.05 + u(), 0.05 + u()) * 0.5;
+            let o = Vec3::new(u() - 0.5, u() - 0.5, u() - 0.5) * 40.0;
+            let d = Vec3::new(u() - 0.5, u() - 0.5, u() - 0.5).normalize() * (0.5 + u());
+            let max = u() * 4.0;
+            // A box near the segment, its size from tiny cells to blocks of many.
+            let size = if i % 2 == 0 { 0.02 } else { 2.0 } * Vec3::new(u(), u(), u());
+            let near = o + d * (max * u()) + Vec3::new(u() - 0.5, u() - 0.5, u() - 0.5) * 3.0;
+            let (lo, hi) = (near - size, near + size);
+            let g = gap(lo, hi, grow, o, d, max);
+            let r = reaches(lo, hi, grow, o, d, max);
+            if g <= 1.0 {
+                assert!(
+                    r,
+                    "dropped a box at scaled gap {g}: {lo} {hi} {grow} {o} {d} {max}"
+                );
+                kept_touching += 1;
+            } else if !r {
+                dropped += 1;
+            }
+        }
+        assert!(
+            kept_touching > 10_000 && dropped > 50_000,
+            "{kept_touching} {dropped}"
+        );
+    }
+
+    #[test]
+    fn reaches_drops_a_cell_beside_the_sweeps_square_bounds() {
+        // A unit sphere swept along x; a tiny cell at (1, 0.9, 0.9): inside the square bounds
+        // (the slab test keeps it) but 1.27 from the axis (the sphere cannot touch it).
+        let grow = Vec3::ONE;
+        let (lo, hi) = (Vec3::new(1.0, 0.9, 0.9), Vec3::new(1.01, 0.91, 0.91));
+        let (o, d) = (Vec3::ZERO, Vec3::X);
+        assert!(slab(lo, hi, grow, o, d, Vec3::ONE / d, 2.0).is_some());
+        assert!(!reaches(lo, hi, grow, o, d, 2.0));
+        // Moved to 0.7, 0.7 (0.99 from the axis, less its half diagonal): kept.
+        let s = Vec3::new(0.0, 0.2, 0.2);
+        assert!(reaches(lo - s, hi - s, grow, o, d, 2.0));
+    }
+}

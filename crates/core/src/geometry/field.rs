@@ -8,7 +8,7 @@
 //! same vertices, in world space, as a triangle mesh of the grid placed the same way: so a cast
 //! gives the bits the brute force over every triangle gives, ties to the lowest index.
 
-use super::bvh::slab;
+use super::bvh::{reaches, slab};
 use super::mesh::keep_nearest;
 use super::prim::sweep_triangle;
 use super::{Aabb, CastHit};
@@ -246,7 +246,9 @@ pub(crate) fn traverse<const ANY: bool>(
                 (lo, hi)
             };
             let b = block(i0, j0, i1, j1, lo, hi);
-            if let Some(t) = slab(b.lo, b.hi, grow, o, d, inv, limit) {
+            if let Some(t) = slab(b.lo, b.hi, grow, o, d, inv, limit)
+                && reaches(b.lo, b.hi, grow, o, d, limit)
+            {
                 kids[m] = (t, ci, cj);
                 m += 1;
             }

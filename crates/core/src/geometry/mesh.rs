@@ -8,7 +8,7 @@
     reason = "`!(x > 0.0)` is meant: a NaN takes the refusing branch"
 )]
 
-use super::bvh::{Bvh, slab};
+use super::bvh::{Bvh, reaches, slab};
 use super::field::{self, HeightGrid, Pyramid};
 use super::prim::sweep_triangle;
 use super::{Aabb, CastHit};
@@ -389,7 +389,9 @@ impl MeshShape {
                     let v = &self.vertices;
                     let (la, lb, lc) = (v[t[0] as usize], v[t[1] as usize], v[t[2] as usize]);
                     let (lo, hi) = (la.min(lb).min(lc), la.max(lb).max(lc));
-                    if slab(lo, hi, grow, o, d, inv, limit).is_none() {
+                    if slab(lo, hi, grow, o, d, inv, limit).is_none()
+                        || !reaches(lo, hi, grow, o, d, limit)
+                    {
                         continue;
                     }
                     let (a, b, c) = (xf.point(la), xf.point(lb), xf.point(lc));
