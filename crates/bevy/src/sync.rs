@@ -1,0 +1,410 @@
+//! [`crate::BoidsSet::SyncIn`]: what entities say, into the engine. Each system changes the
+//! engine only for what changed; a refused value is logged once and changes nothing.
+
+use bevy::asset::Assets;
+use bevy::ecs::prelude::*;
+use bevy::ecs::system::SystemParam;
+use bevy::log::error;
+use bevy::math::Vec3 as BVec3;
+use bevy::mesh::Mesh;
+use bevy::prelude::{ChildOf, GlobalTransform, Name, Transform};
+use boids_sim::RelationKind;
+
+use crate::convert::{heading_rotation, to_bevy, to_engine};
+use crate::shapes::Obstacle;
+use crate::write::States;
+use crate::{
+    Boid, BoidSlot, BoidSpawn, Boids, Flock, FlockEntry, FlockObserver, FlockRelation, FlockSpawn,
+    FlockTarget,
+};
+
+/// What the plugin removes: the engine's side of despawned (or stripped) entities.
+#[derive(SystemParam)]
+pub(crate) struct Removed<'w, 's> {
+    boids: RemovedComponents<'w, 's, Boid>,
+    flocks: RemovedComponents<'w, 's, Flock>,
+    obstacles: RemovedComponents<'w, 's, Obstacle>,
+    relations: RemovedComponents<'w, 's, FlockRelation>,
+    observers: RemovedComponents<'w, 's, FlockObserver>,
+}
+
+/// Despawned boids leave their flocks (one removal a flock), despawned flocks leave the
+/// engine with their boid entities, and despawned obstacles, relations and observers go.
+pub(crate) fn despawned(
+    mut boids: ResMut<Boids>,
+    mut removed: Removed,
+    mut commands: Commands,
+    mut gone: Local<Vec<(usize, u32, Entity)>>,
+) {
+    let b = &mut *boids;
+    for e in removed.flocks.read() {
+        let Some(i) = b.flock_of.remove(&e) else {
+            continue;
+        };
+        if let Some(entry) = b.flocks[i].take() {
+            let _ = b.world.destroy_flock(entry.id);
+            for be in entry.boids {
+                b.boid_of.remove(&be);
+                if let Ok(mut ec) = commands.get_entity(be) {
+                    ec.try_despawn();
+                }
+            }
+        }
+    }
+    gone.clear();
+    for e in removed.boids.read() {
+        if let Some((i, id)) = b.boid_of.remove(&e) {
+            gone.push((i, id, e));
+        }
+    }
+    gone.sort_unstable();
+    for run in gone.chunk_by(|x, y| x.0 == y.0) {
+        let i = run[0].0;
+        let Some(entry) = b.flocks[i].as_mut() else {
+            continue;
+        };
+        let ids: Vec<u32> = run.iter().map(|g| g.1).collect();
+        match b.world.remove_boids(entry.id, &ids) {
+            Ok(_) => {
+                // Both lists are in id order, as the removed ids are.
+                let (mut k, mut kept) = (0, 0);
+                for j in 0..entry.ids.len() {
+                    if k < ids.len() && entry.ids[j] == ids[k] {
+                        k += 1;
+                        continue;
+                    }
+                    entry.ids[kept] = entry.ids[j];
+                    entry.boids[kept] = entry.boids[j];
+                    kept += 1;
+                }
+                entry.ids.truncate(kept);
+                entry.boids.truncate(kept);
+                entry.reindex = true;
+                entry.states.stale = true;
+            }
+            Err(err) => error!("boids: removing {} despawned boids: {err}", ids.len()),
+        }
+    }
+    for e in removed.obstacles.read() {
+        let b = &mut *boids;
+        b.shapes.remove(&mut b.world, e);
+    }
+    for e in removed.relations.read() {
+        if let Some((from, to)) = boids.relations.remove(&e) {
+            let _ = boids
+                .world
+                .set_relation(from, to, RelationKind::Ignore, 1.0, 0.0);
+        }
+    }
+    for e in removed.observers.read() {
+        if boids.observer == Some(e) {
+            boids.observer = None;
+            let _ = boids.world.set_observer(None);
+        }
+    }
+}
+
+/// New flock entities become engine flocks; changed parameters reach the live flock (refused:
+/// logged, and the component set back); spawn requests spawn boid entities.
+pub(crate) fn flocks(
+    mut boids: ResMut<Boids>,
+    mut flocks: Query<(Entity, &mut Flock, Option<&Name>, Option<&FlockSpawn>)>,
+    mut commands: Commands,
+    mut refused: Local<bevy::platform::collections::HashSet<Entity>>,
+) {
+    let b = &mut *boids;
+    for (e, mut flock, name, spawn) in &mut flocks {
+        let changed = flock.is_changed();
+        if changed {
+            refused.remove(&e);
+        }
+        let index = match b.flock_of.get(&e) {
+            Some(&i) => {
+                if changed && !flock.is_added() {
+                    let id = b.flocks[i].as_ref().expect("mapped").id;
+                    if let Err(err) = b.world.set_params(id, flock.params) {
+                        error!("boids: flock {e}: parameters refused, flock unchanged: {err}");
+                        let now = *b.world.flock(id).expect("live").params();
+                        flock.bypass_change_detection().params = now;
+                    }
+                }
+                i
+            }
+            None => {
+                if refused.contains(&e) {
+                    continue;
+                }
+                let label = name.map_or_else(|| format!("flock-{e}"), |n| n.as_str().to_owned());
+                match b.world.create_flock(&label, flock.params) {
+                    Ok(id) => {
+                        let i = b.flocks.len();
+                        b.flocks.push(Some(FlockEntry {
+                            id,
+                            boids: Vec::new(),
+                            ids: Vec::new(),
+                            states: States::default(),
+                            reindex: false,
+                        }));
+                        b.flock_of.insert(e, i);
+                        i
+                    }
+                    Err(err) => {
+                        error!("boids: flock {e} refused: {err}");
+                        refused.insert(e);
+                        continue;
+                    }
+                }
+            }
+        };
+        let Some(req) = spawn else { continue };
+        commands.entity(e).remove::<FlockSpawn>();
+        let entry = b.flocks[index].as_mut().expect("mapped");
+        let first = match b.world.spawn(entry.id, req.count, &req.spawn) {
+            Ok(first) => first,
+            Err(err) => {
+                error!("boids: flock {e}: spawn of {} refused: {err}", req.count);
+                continue;
+            }
+        };
+        let f = b.world.flock(entry.id).expect("live");
+        let (ids, pos) = (f.ids(), f.positions());
+        let at = ids.partition_point(|&id| id < first);
+        let mut rot = vec![[0.0f32; 4]; f.len()];
+        f.write_orientations(&mut rot);
+        for k in at..ids.len() {
+            let t = Transform::from_translation(to_bevy(pos[k]))
+                .with_rotation(heading_rotation(rot[k]));
+            let boid = commands
+                .spawn((
+                    Boid {
+                        flock: e,
+                        id: ids[k],
+                    },
+                    BoidSlot {
+                        flock: index as u32,
+                        index: k as u32,
+                    },
+                    t,
+                ))
+                .id();
+            entry.boids.push(boid);
+            entry.ids.push(ids[k]);
+            b.boid_of.insert(boid, (index, ids[k]));
+        }
+        entry.states.stale = true;
+    }
+}
+
+/// Entities with a [`BoidSpawn`] join their flock at their `Transform` (world space) with
+/// their velocity, and get a [`Boid`] with the engine's id.
+pub(crate) fn spawns(
+    mut boids: ResMut<Boids>,
+    new: Query<(Entity, &BoidSpawn, &Transform)>,
+    mut commands: Commands,
+    mut batch: Local<Vec<(Entity, Entity, BVec3, BVec3)>>,
+) {
+    batch.clear();
+    batch.extend(
+        new.iter()
+            .map(|(e, s, t)| (s.flock, e, t.translation, s.velocity)),
+    );
+    if batch.is_empty() {
+        return;
+    }
+    batch.sort_unstable_by_key(|x| (x.0, x.1));
+    let b = &mut *boids;
+    for run in batch.chunk_by(|x, y| x.0 == y.0) {
+        let flock = run[0].0;
+        for &(_, e, _, _) in run {
+            commands.entity(e).remove::<BoidSpawn>();
+        }
+        let Some(&index) = b.flock_of.get(&flock) else {
+            error!("boids: BoidSpawn names {flock}, which is not a flock");
+            continue;
+        };
+        let entry = b.flocks[index].as_mut().expect("mapped");
+        let p: Vec<_> = run.iter().map(|x| to_engine(x.2)).collect();
+        let v: Vec<_> = run.iter().map(|x| to_engine(x.3)).collect();
+        match b.world.add_boids(entry.id, &p, &v) {
+            Ok(first) => {
+                for (k, &(_, e, _, _)) in run.iter().enumerate() {
+                    let id = first + k as u32;
+                    let slot = BoidSlot {
+                        flock: index as u32,
+                        index: entry.ids.len() as u32,
+                    };
+                    commands.entity(e).insert((Boid { flock, id }, slot));
+                    entry.boids.push(e);
+                    entry.ids.push(id);
+                    b.boid_of.insert(e, (index, id));
+                }
+                entry.states.stale = true;
+            }
+            Err(err) => error!("boids: {} boids refused by flock {flock}: {err}", run.len()),
+        }
+    }
+}
+
+/// Where an entity is, as (scale, rotation, translation): its `Transform` for a root entity
+/// (exact, and current in the frame it was spawned), its `GlobalTransform` under a parent
+/// (propagated at the end of the last frame).
+pub(crate) fn placement(t: &Transform, g: &GlobalTransform, child: bool) -> Transform {
+    if child { g.compute_transform() } else { *t }
+}
+
+/// Obstacle entities, added, moved or reshaped.
+#[allow(clippy::type_complexity)]
+pub(crate) fn obstacles(
+    mut boids: ResMut<Boids>,
+    shapes: Query<(
+        Entity,
+        Ref<Obstacle>,
+        Ref<Transform>,
+        Ref<GlobalTransform>,
+        Has<ChildOf>,
+    )>,
+    meshes: Option<Res<Assets<Mesh>>>,
+) {
+    let b = &mut *boids;
+    for (e, shape, t, g, child) in &shapes {
+        if shape.is_changed() {
+            b.shapes.clear_refused(e);
+        }
+        let placed = b.shapes.obstacle_id(e).is_some();
+        let moved = if child {
+            g.is_changed()
+        } else {
+            t.is_changed()
+        };
+        if b.shapes.is_refused(e) || (placed && !shape.is_changed() && !moved) {
+            continue;
+        }
+        let waiting = b.shapes.waiting.contains(&e);
+        match b.shapes.place(
+            &mut b.world,
+            meshes.as_deref(),
+            e,
+            &shape,
+            &placement(&t, &g, child),
+        ) {
+            Ok(true) => {
+                if waiting {
+                    b.shapes.waiting.retain(|&w| w != e);
+                }
+            }
+            Ok(false) => {
+                if !waiting {
+                    b.shapes.waiting.push(e);
+                }
+            }
+            Err(err) => {
+                error!("boids: obstacle {e} refused (not placed until it changes): {err}");
+                b.shapes.refuse(&mut b.world, e);
+            }
+        }
+    }
+}
+
+/// Targets and the observer follow their entities.
+#[allow(clippy::type_complexity)]
+pub(crate) fn targets(
+    mut boids: ResMut<Boids>,
+    targets: Query<(
+        Entity,
+        Ref<FlockTarget>,
+        Ref<Transform>,
+        Ref<GlobalTransform>,
+        Has<ChildOf>,
+    )>,
+    observers: Query<
+        (Entity, Ref<Transform>, Ref<GlobalTransform>, Has<ChildOf>),
+        With<FlockObserver>,
+    >,
+    mut applied: Local<bevy::platform::collections::HashMap<Entity, boids_sim::FlockId>>,
+) {
+    let b = &mut *boids;
+    for (e, target, t, g, child) in &targets {
+        let moved = if child {
+            g.is_changed()
+        } else {
+            t.is_changed()
+        };
+        let id = b.flock_id(target.0);
+        // A flock created (or re-created) since: its target is set whatever moved.
+        let new_flock = id.is_some() && applied.get(&e) != id.as_ref();
+        if !(target.is_changed() || moved || new_flock) {
+            continue;
+        }
+        let Some(id) = id else {
+            if target.is_changed() {
+                error!(
+                    "boids: FlockTarget on {e} names {}, which is not a flock",
+                    target.0
+                );
+            }
+            continue;
+        };
+        let p = to_engine(placement(&t, &g, child).translation);
+        match b.world.set_target(id, p) {
+            Ok(()) => {
+                applied.insert(e, id);
+            }
+            Err(err) => error!("boids: target {e} refused: {err}"),
+        }
+    }
+    let mut found = observers.iter();
+    let first = found.next();
+    if let Some((e, t, g, child)) = first {
+        if found.next().is_some() && b.observer != Some(e) {
+            error!("boids: more than one FlockObserver; {e} is the observer");
+        }
+        let moved = if child {
+            g.is_changed()
+        } else {
+            t.is_changed()
+        };
+        if b.observer != Some(e) || moved {
+            let p = to_engine(placement(&t, &g, child).translation);
+            match b.world.set_observer(Some(p)) {
+                Ok(()) => b.observer = Some(e),
+                Err(err) => error!("boids: observer {e} refused: {err}"),
+            }
+        }
+    }
+}
+
+/// Relations between flock entities.
+pub(crate) fn relations(
+    mut boids: ResMut<Boids>,
+    relations: Query<(Entity, Ref<FlockRelation>)>,
+    mut refused: Local<bevy::platform::collections::HashSet<Entity>>,
+) {
+    let b = &mut *boids;
+    for (e, r) in &relations {
+        if r.is_changed() {
+            refused.remove(&e);
+        } else if b.relations.contains_key(&e) || refused.contains(&e) {
+            continue;
+        }
+        let (Some(from), Some(to)) = (b.flock_id(r.from), b.flock_id(r.to)) else {
+            // Flocks not created yet (or refused): tried again next tick.
+            continue;
+        };
+        if let Some(old) = b.relations.remove(&e)
+            && old != (from, to)
+        {
+            let _ = b
+                .world
+                .set_relation(old.0, old.1, RelationKind::Ignore, 1.0, 0.0);
+        }
+        match b.world.set_relation(from, to, r.kind, r.radius, r.weight) {
+            Ok(()) => {
+                b.relations.insert(e, (from, to));
+            }
+            Err(err) => {
+                error!("boids: relation {e} refused: {err}");
+                refused.insert(e);
+            }
+        }
+    }
+}
