@@ -344,3 +344,9 @@ impl Boids {
         self.shapes.obstacle_id(entity)
     }
 }
+
+/// This crate's README (its crates.io page, and the main README's Bevy quick start): its code
+/// compiles as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;

@@ -37,16 +37,23 @@ impl States {
         };
         let n = f.len();
         let new = 1 - self.cur;
-        self.read_ids.resize(n, 0);
+        // Members change only through the plugin, which marks the flock stale: otherwise the
+        // ids are those of the last read.
+        let members = self.stale || self.ids.len() != n;
+        if members {
+            self.read_ids.resize(n, 0);
+        }
         self.pos[new].resize(n, Vec3::ZERO);
         self.rot[new].resize(n, [0.0; 4]);
         let (ids, pos, rot) = (&mut self.read_ids, &mut self.pos[new], &mut self.rot[new]);
         world.in_pool(|| {
-            f.read_ids(ids);
+            if members {
+                f.read_ids(ids);
+            }
             f.read_positions(pos);
             f.write_orientations(rot);
         });
-        if self.read_ids != self.ids {
+        if members && self.read_ids != self.ids {
             // Members came or went: the older state re-mapped to the new ids (a new boid's is
             // its new one, so it does not move in from elsewhere).
             let old = self.cur;
@@ -87,7 +94,9 @@ impl States {
         if alpha <= 0.0 {
             return Some((p0, q0));
         }
-        Some((p0.lerp(to_bevy(p1), alpha), q0.slerp(q1, alpha)))
+        // A tick turns a boid by a few degrees: the normalised linear blend (shortest way)
+        // is as good as a slerp there, and costs no trigonometry.
+        Some((p0.lerp(to_bevy(p1), alpha), q0.lerp(q1, alpha)))
     }
 }
 
