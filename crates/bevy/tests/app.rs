@@ -513,3 +513,160 @@ fn a_changed_parameter_component_reaches_the_flock_and_a_bad_one_is_refused() {
     assert_eq!(now, params(&app));
     run_to(&mut app, 6);
 }
+
+#[test]
+fn a_target_entity_and_the_observer_follow_their_entities() {
+    let mut app = app(BoidsPlugin::default(), tick());
+    let (flock, spawn) = Flock::preset("target-flock", 50).unwrap();
+    let school = app.world_mut().spawn((flock, spawn)).id();
+    let goal = app
+        .world_mut()
+        .spawn((
+            boids_bevy::FlockTarget(school),
+            Transform::from_xyz(1.0, 2.0, 3.0),
+        ))
+        .id();
+    let eye = app
+        .world_mut()
+        .spawn((
+            boids_bevy::FlockObserver,
+            Transform::from_xyz(-4.0, 0.0, 4.0),
+        ))
+        .id();
+    run_to(&mut app, 1);
+    let target = |app: &App| {
+        let b = app.world().resource::<Boids>();
+        b.world()
+            .flock(b.flock_id(school).unwrap())
+            .unwrap()
+            .target()
+    };
+    let observer = |app: &App| app.world().resource::<Boids>().world().observer();
+    let v = |x: f32, y: f32, z: f32| Some(boids_sim::Vec3::new(x, y, z));
+    assert_eq!(target(&app), v(1.0, 2.0, 3.0));
+    assert_eq!(observer(&app), v(-4.0, 0.0, 4.0));
+    app.world_mut()
+        .get_mut::<Transform>(goal)
+        .unwrap()
+        .translation = Vec3::new(7.0, 0.0, -1.0);
+    app.world_mut()
+        .get_mut::<Transform>(eye)
+        .unwrap()
+        .translation = Vec3::new(0.0, 9.0, 0.0);
+    run_to(&mut app, 2);
+    assert_eq!(target(&app), v(7.0, 0.0, -1.0));
+    assert_eq!(observer(&app), v(0.0, 9.0, 0.0));
+    app.world_mut().despawn(eye);
+    run_to(&mut app, 3);
+    assert_eq!(observer(&app), None);
+}
+
+#[test]
+fn hostile_entities_are_refused_without_a_panic_and_change_nothing() {
+    let mut app = app(BoidsPlugin::default().seed(2), tick());
+    let school = shark_entities(&mut app, 100);
+    run_to(&mut app, 3);
+    let before = hash(&app);
+    let w = app.world_mut();
+    let nan = Vec3::splat(f32::NAN);
+    // A boid at NaN, a boid for an entity that is not a flock, a spawn far too large, a flock
+    // with NaN parameters, a relation of NaN radius, a target naming no flock, degenerate
+    // shapes (NaN, zero size, a mesh with no triangles, a heightfield of one sample).
+    w.spawn((
+        BoidSpawn {
+            flock: school,
+            velocity: Vec3::X,
+        },
+        Transform::from_translation(nan),
+    ));
+    let stray = w.spawn_empty().id();
+    w.spawn((
+        BoidSpawn {
+            flock: stray,
+            velocity: Vec3::X,
+        },
+        Transform::default(),
+    ));
+    let huge = boids_bevy::FlockSpawn {
+        count: usize::MAX,
+        spawn: boids_bevy::Spawn::default(),
+    };
+    let bad = FlockParams {
+        max_speed: f32::NAN,
+        ..FlockParams::default()
+    };
+    w.spawn((Flock::new(bad), huge));
+    let other = w.spawn(Flock::new(FlockParams::default())).id();
+    w.entity_mut(other).insert(boids_bevy::FlockSpawn {
+        count: usize::MAX,
+        spawn: boids_bevy::Spawn::default(),
+    });
+    w.spawn(FlockRelation {
+        from: school,
+        to: other,
+        kind: RelationKind::Flee,
+        radius: f32::NAN,
+        weight: 1.0,
+    });
+    w.spawn((boids_bevy::FlockTarget(stray), Transform::default()));
+    w.spawn((
+        Obstacle::Cuboid {
+            half_size: Vec3::ZERO,
+        },
+        Transform::default(),
+    ));
+    w.spawn((
+        Obstacle::Capsule {
+            radius: -1.0,
+            half_length: 1.0,
+        },
+        Transform::default(),
+    ));
+    w.spawn((
+        Obstacle::Sphere { radius: 1.0 },
+        Transform::from_translation(nan),
+    ));
+    let empty = w.resource_mut::<Assets<Mesh>>().add(Mesh::new(
+        bevy::mesh::PrimitiveTopology::TriangleList,
+        bevy::asset::RenderAssetUsages::default(),
+    ));
+    w.spawn((Obstacle::Mesh(empty), Transform::default()));
+    w.spawn((
+        Obstacle::Heightfield(boids_bevy::Heightfield {
+            columns: 1,
+            rows: 1,
+            cell: Vec2::ONE,
+            heights: vec![0.0].into(),
+        }),
+        Transform::default(),
+    ));
+    // Frames go on; only the new, valid, empty flock `other` is added (with no boids).
+    let n = steps(&app);
+    app.update();
+    app.update();
+    assert_eq!(steps(&app), n + 2);
+    let b = app.world().resource::<Boids>();
+    assert_eq!(
+        b.world().flock_ids().count(),
+        3,
+        "the school, the shark, `other`"
+    );
+    assert_eq!(b.world().obstacle_ids().count(), 2, "the two rocks");
+    assert_eq!(b.world().mesh_ids().count(), 0);
+    assert_eq!(b.world().relations().len(), 2);
+    assert_eq!(
+        b.world().flock(b.flock_id(other).unwrap()).unwrap().len(),
+        0
+    );
+    assert_eq!(
+        b.world().flock(b.flock_id(school).unwrap()).unwrap().len(),
+        100
+    );
+    // Against the same run without the hostile entities (plus the empty flock): same bits.
+    let mut clean = app_with_shark(2, 100);
+    run_to(&mut clean, 3);
+    assert_eq!(hash(&clean), before);
+    clean.world_mut().spawn(Flock::new(FlockParams::default()));
+    run_to(&mut clean, n + 2);
+    assert_eq!(hash(&clean), hash(&app));
+}
