@@ -10,7 +10,7 @@ use bevy::mesh::Mesh;
 use bevy::prelude::{ChildOf, GlobalTransform, Name, Transform};
 use boids_sim::RelationKind;
 
-use crate::convert::{heading_rotation, to_bevy, to_engine};
+use crate::convert::{look, to_bevy, to_engine};
 use crate::shapes::Obstacle;
 use crate::write::States;
 use crate::{
@@ -169,11 +169,10 @@ pub(crate) fn flocks(
         let f = b.world.flock(entry.id).expect("live");
         let (ids, pos) = (f.ids(), f.positions());
         let at = ids.partition_point(|&id| id < first);
-        let mut rot = vec![[0.0f32; 4]; f.len()];
-        f.write_orientations(&mut rot);
+        let head = f.headings();
         for k in at..ids.len() {
-            let t = Transform::from_translation(to_bevy(pos[k]))
-                .with_rotation(heading_rotation(rot[k]));
+            let t =
+                Transform::from_translation(to_bevy(pos[k])).with_rotation(look(to_bevy(head[k])));
             let boid = commands
                 .spawn((
                     Boid {

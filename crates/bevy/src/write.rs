@@ -3,28 +3,31 @@
 
 use bevy::ecs::prelude::*;
 use bevy::log::error;
-use bevy::math::Vec3 as BVec3;
+use bevy::math::{Quat as BQuat, Vec3 as BVec3};
 use bevy::prelude::{Fixed, Time, Transform};
 use boids_core::Vec3;
 use boids_sim::World;
+use rayon::prelude::*;
 
-use crate::convert::{heading_rotation, to_bevy};
+use crate::convert::{look, to_bevy};
 use crate::{BoidSlot, Boids, FlockEntry};
 
-/// A flock's last two states in id order: positions and orientations (the engine's,
-/// `[x, y, z, w]`), the older one re-mapped to the newer one's ids. Reused from step to step:
-/// a read allocates only when the flock outgrows every earlier size.
+/// A flock's last two states in id order: positions and rotations (from the headings, Bevy's
+/// forward), the older one re-mapped to the newer one's ids. Reused from step to step: a read
+/// allocates only when the flock outgrows every earlier size.
 #[derive(Default)]
 pub(crate) struct States {
     pos: [Vec<Vec3>; 2],
-    rot: [Vec<[f32; 4]>; 2],
+    rot: [Vec<BQuat>; 2],
+    /// The headings just read.
+    head: Vec<Vec3>,
     /// Which of the two is the newer.
     cur: usize,
     /// The ids of the newer state, and of the one read before it.
     ids: Vec<u32>,
     read_ids: Vec<u32>,
     scratch_pos: Vec<Vec3>,
-    scratch_rot: Vec<[f32; 4]>,
+    scratch_rot: Vec<BQuat>,
     /// Members changed since the last read: read again before the next write back.
     pub(crate) stale: bool,
 }
@@ -44,14 +47,27 @@ impl States {
             self.read_ids.resize(n, 0);
         }
         self.pos[new].resize(n, Vec3::ZERO);
-        self.rot[new].resize(n, [0.0; 4]);
-        let (ids, pos, rot) = (&mut self.read_ids, &mut self.pos[new], &mut self.rot[new]);
+        self.head.resize(n, Vec3::ZERO);
+        self.rot[new].resize(n, BQuat::IDENTITY);
+        let (ids, pos, head, rot) = (
+            &mut self.read_ids,
+            &mut self.pos[new],
+            &mut self.head,
+            &mut self.rot[new],
+        );
         world.in_pool(|| {
             if members {
                 f.read_ids(ids);
             }
             f.read_positions(pos);
-            f.write_orientations(rot);
+            f.read_headings(head);
+            // Once a step, in the engine's pool: a frame then only blends.
+            let turn = |(q, h): (&mut BQuat, &Vec3)| *q = look(to_bevy(*h));
+            if n < boids_sim::PARALLEL_MIN {
+                rot.iter_mut().zip(head.iter()).for_each(turn);
+            } else {
+                rot.par_iter_mut().zip(head.par_iter()).for_each(turn);
+            }
         });
         if members && self.read_ids != self.ids {
             // Members came or went: the older state re-mapped to the new ids (a new boid's is
@@ -80,23 +96,22 @@ impl States {
         self.stale = false;
     }
 
-    /// Boid `i`'s `Transform` parts at `alpha` between the older (0) and newer (1) state.
+    /// Boid `i`'s `Transform` parts at `alpha` between the older (0) and newer (1) state: the
+    /// positions blended, and the rotations (normalised linear blend the short way: a tick
+    /// turns a boid a few degrees, where it is as good as a slerp and costs no trigonometry).
     #[inline]
-    fn at(&self, i: usize, alpha: f32) -> Option<(BVec3, bevy::math::Quat)> {
+    fn at(&self, i: usize, alpha: f32) -> Option<(BVec3, BQuat)> {
         let (new, old) = (self.cur, 1 - self.cur);
-        let p1 = *self.pos[new].get(i)?;
-        let q1 = heading_rotation(*self.rot[new].get(i)?);
+        let p1 = to_bevy(*self.pos[new].get(i)?);
+        let q1 = *self.rot[new].get(i)?;
         if alpha >= 1.0 {
-            return Some((to_bevy(p1), q1));
+            return Some((p1, q1));
         }
-        let p0 = to_bevy(self.pos[old][i]);
-        let q0 = heading_rotation(self.rot[old][i]);
+        let (p0, q0) = (to_bevy(self.pos[old][i]), self.rot[old][i]);
         if alpha <= 0.0 {
             return Some((p0, q0));
         }
-        // A tick turns a boid by a few degrees: the normalised linear blend (shortest way)
-        // is as good as a slerp there, and costs no trigonometry.
-        Some((p0.lerp(to_bevy(p1), alpha), q0.lerp(q1, alpha)))
+        Some((p0.lerp(p1, alpha), q0.lerp(q1, alpha)))
     }
 }
 
