@@ -3,7 +3,7 @@
 use crate::fmath;
 use crate::limits::MAX_MAGNITUDE;
 use crate::math::{Period, clamp_length, look_rotation, normalize_or_zero, smooth_damp};
-use crate::obstacle::{Near, Placed, any_hit, first_hit, keep_above, spiral_directions};
+use crate::obstacle::{Blocker, Near, Placed, first_hit, keep_above, spiral_directions};
 use crate::params::{
     AlignmentMode, Bounds, Combine, FlockParams, Integrator, ObstacleAvoidance, SeparationMode,
 };
@@ -236,17 +236,26 @@ fn avoid_obstacles(own: &BoidState, p: &FlockParams, obstacles: &[Placed]) -> Op
     if near.is_empty() {
         return None;
     }
-    let hit = first_hit(near.iter(), own.position, p.boid_radius, f, p.look_ahead)?;
     Some(match p.obstacle_avoidance {
-        ObstacleAvoidance::Reflect => normalize_or_zero(f - 2.0 * f.dot(hit.normal) * hit.normal),
+        ObstacleAvoidance::Reflect => {
+            let hit = first_hit(near.iter(), own.position, p.boid_radius, f, p.look_ahead)?;
+            normalize_or_zero(f - 2.0 * f.dot(hit.normal) * hit.normal)
+        }
         _ => {
+            // Blocked ahead (any hit: whether, not where), then the first free direction of
+            // the spiral; what blocked one direction is tried first on the next.
+            let mut blocker = Blocker::default();
+            let (o, r, reach) = (own.position, p.boid_radius, p.look_ahead);
+            if !blocker.any_hit(&near, o, r, f, reach) {
+                return None;
+            }
             let frame = look_rotation(f);
             spiral_directions()
                 .iter()
                 .map(|&d| p.plane.apply(frame * d))
                 .filter(|d| *d != Vec3::ZERO)
                 .map(normalize_or_zero)
-                .find(|&d| !any_hit(near.iter(), own.position, p.boid_radius, d, p.look_ahead))
+                .find(|&d| !blocker.any_hit(&near, o, r, d, reach))
                 .unwrap_or(f)
         }
     })

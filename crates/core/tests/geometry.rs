@@ -750,3 +750,123 @@ fn a_heightfield_holds_under_twice_its_heights() {
     }
     assert!(std::mem::size_of::<Placement>() <= 128);
 }
+
+/// The free-direction search, as the rules run it (an any-hit cast a direction, the part that
+/// blocked the last direction tried first: `Blocker`), chooses exactly the direction the
+/// nearest-hit search chooses (`first_hit(..).is_none()` for each direction of the spiral, the
+/// code before any-hit casts), over random scenes of meshes, heightfields, balls, boxes and
+/// capsules, from origins among them; and every answer of `Blocker::any_hit` along the spiral
+/// is `first_hit`'s.
+#[test]
+fn the_free_direction_search_chooses_what_the_nearest_hit_search_chooses() {
+    use boids_core::math::look_rotation;
+    use boids_core::obstacle::{Blocker, Near, first_hit, spiral_directions};
+    let shapes = [Arc::new(rock(5)), Arc::new(field())];
+    let mut r = rng(444);
+    let (mut searches, mut blocked_dirs, mut free_chosen) = (0, 0u64, 0);
+    for scene in 0..300u32 {
+        let mut sr = rng(10_000 + scene);
+        let mut all = Vec::new();
+        for _ in 0..(2 + sr.next_u64() % 5) {
+            let at = v(&mut sr, 6.0);
+            let q = Quat::from_axis_angle(sr.unit_vector(), sr.range(-3.0, 3.0));
+            let o = match sr.next_u64() % 5 {
+                0 | 1 => {
+                    let k = (sr.next_u64() % 2) as usize;
+                    let scale = if k == 0 {
+                        Vec3::new(sr.range(1.0, 3.0), sr.range(1.0, 3.0), sr.range(1.0, 3.0))
+                    } else {
+                        Vec3::new(sr.range(0.2, 0.6), sr.range(0.5, 2.0), sr.range(0.2, 0.6))
+                    };
+                    let (mesh, pos) = (
+                        MeshId {
+                            index: k as u32,
+                            generation: 1,
+                        },
+                        at,
+                    );
+                    let o = if k == 0 {
+                        Obstacle::Mesh {
+                            mesh,
+                            position: pos,
+                            rotation: q,
+                            scale,
+                        }
+                    } else {
+                        Obstacle::Heightfield {
+                            field: mesh,
+                            position: pos - Vec3::new(5.0, 2.0, 5.0),
+                            rotation: Quat::IDENTITY,
+                            scale,
+                        }
+                    };
+                    all.push(Placed::new(&o, Some(shapes[k].clone())));
+                    continue;
+                }
+                2 => Obstacle::Sphere {
+                    centre: at,
+                    radius: sr.range(0.5, 2.0),
+                },
+                3 => Obstacle::OrientedBox {
+                    centre: at,
+                    half_extents: Vec3::new(
+                        sr.range(0.2, 2.0),
+                        sr.range(0.2, 2.0),
+                        sr.range(0.2, 2.0),
+                    ),
+                    rotation: q,
+                },
+                _ => Obstacle::Capsule {
+                    a: at,
+                    b: at + v(&mut sr, 2.0),
+                    radius: sr.range(0.2, 1.0),
+                },
+            };
+            all.push(Placed::new(&o, None));
+        }
+        for _ in 0..100 {
+            let origin = v(&mut r, 7.0);
+            let heading = r.unit_vector();
+            let (rad, reach) = (r.range(0.0, 0.5), r.range(0.5, 4.0));
+            let near = Near::new(&all, origin, reach + rad);
+            let nearest_blocks = |d: Vec3| first_hit(near.iter(), origin, rad, d, reach).is_some();
+            if !nearest_blocks(heading) {
+                let mut b = Blocker::default();
+                assert!(!b.any_hit(&near, origin, rad, heading, reach));
+                continue;
+            }
+            searches += 1;
+            let frame = look_rotation(heading);
+            let dirs: Vec<Vec3> = spiral_directions()
+                .iter()
+                .map(|&d| (frame * d).normalize())
+                .collect();
+            let before = dirs.iter().copied().find(|&d| !nearest_blocks(d));
+            let mut b = Blocker::default();
+            assert!(b.any_hit(&near, origin, rad, heading, reach));
+            let mut chosen = None;
+            for &d in &dirs {
+                let blocked = b.any_hit(&near, origin, rad, d, reach);
+                assert_eq!(
+                    blocked,
+                    nearest_blocks(d),
+                    "scene {scene}: {origin} r {rad} dir {d}"
+                );
+                if !blocked {
+                    chosen = Some(d);
+                    break;
+                }
+                blocked_dirs += 1;
+            }
+            assert_eq!(
+                chosen.map(|d| d.to_array().map(f32::to_bits)),
+                before.map(|d| d.to_array().map(f32::to_bits))
+            );
+            free_chosen += usize::from(chosen.is_some());
+        }
+    }
+    assert!(
+        searches > 1000 && free_chosen > 500 && blocked_dirs > 10_000,
+        "{searches} searches, {free_chosen} found a way, {blocked_dirs} blocked directions"
+    );
+}

@@ -345,6 +345,35 @@ impl MeshShape {
         self.traverse::<true>(pl, origin, r, dir, max).is_some()
     }
 
+    /// The triangle [`MeshShape::hits`] finds first, if any (its index).
+    pub fn hit_triangle(
+        &self,
+        pl: &Placement,
+        origin: Vec3,
+        r: f32,
+        dir: Vec3,
+        max: f32,
+    ) -> Option<u32> {
+        self.traverse::<true>(pl, origin, r, dir, max)
+            .map(|(_, k)| k)
+    }
+
+    /// Whether triangle `k` of this shape placed as `pl` is hit: exactly the test every
+    /// traversal makes of it ([`sweep_triangle`] on the same world-space vertices, in the same
+    /// order), so a `true` here means [`MeshShape::hits`] is `true` too.
+    pub fn triangle_hits(
+        &self,
+        pl: &Placement,
+        k: u32,
+        origin: Vec3,
+        r: f32,
+        dir: Vec3,
+        max: f32,
+    ) -> bool {
+        let (a, b, c) = self.world_triangle(pl, k);
+        sweep_triangle(origin, r, dir, max, a, b, c).is_some()
+    }
+
     /// The hierarchy's traversal: the nearest hit, or (`ANY`) the first found.
     #[inline]
     fn traverse<const ANY: bool>(

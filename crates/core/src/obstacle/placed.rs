@@ -163,6 +163,33 @@ impl Placed {
         }
     }
 
+    /// [`Placed::hits`], and which part was hit: a mesh's or heightfield's triangle (the first
+    /// found), 0 for the other shapes. Give it to [`Placed::part_hits`] for a nearby cast.
+    pub fn hit_part(&self, origin: Vec3, r: f32, dir: Vec3, max: f32) -> Option<u32> {
+        match self {
+            Placed::Mesh { shape, place } => {
+                let r = r.max(0.0);
+                if !place.reaches(origin, r, dir, max) {
+                    return None;
+                }
+                shape.hit_triangle(place, origin, r, dir, max)
+            }
+            _ => self.cast(origin, r, dir, max).map(|_| 0),
+        }
+    }
+
+    /// Whether part `k` ([`Placed::hit_part`]'s) is hit by this cast: the test a search would
+    /// make of it, so `true` means [`Placed::hits`] is `true` (and `false` says nothing).
+    pub fn part_hits(&self, k: u32, origin: Vec3, r: f32, dir: Vec3, max: f32) -> bool {
+        match self {
+            Placed::Mesh { shape, place } => {
+                (k as usize) < shape.triangle_count()
+                    && shape.triangle_hits(place, k, origin, r.max(0.0), dir, max)
+            }
+            _ => self.cast(origin, r, dir, max).is_some(),
+        }
+    }
+
     /// How many triangles [`Placed::for_each_triangle`] gives: a box's 12, every triangle of a
     /// mesh or heightfield, none for a ball, capsule or plane.
     pub fn triangle_count(&self) -> usize {
@@ -272,6 +299,36 @@ pub fn any_hit<'a>(
     obstacles
         .into_iter()
         .any(|o| o.hits(origin, r, dir, max_distance))
+}
+
+/// [`any_hit`] for a run of nearby casts (the free-direction search's spiral): the part that
+/// blocked the last cast is tried first, and most often blocks this one too, with one
+/// triangle test instead of a search. The answer is [`any_hit`]'s exactly: a part that is hit
+/// is a hit, and a miss there falls back to the whole search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Blocker {
+    last: Option<(usize, u32)>,
+}
+
+impl Blocker {
+    /// Whether anything in `near` is hit, as [`any_hit`].
+    pub fn any_hit(&mut self, near: &Near<'_>, origin: Vec3, r: f32, dir: Vec3, max: f32) -> bool {
+        if let Some((i, k)) = self.last
+            && near
+                .iter()
+                .nth(i)
+                .is_some_and(|o| o.part_hits(k, origin, r, dir, max))
+        {
+            return true;
+        }
+        for (i, o) in near.iter().enumerate() {
+            if let Some(k) = o.hit_part(origin, r, dir, max) {
+                self.last = Some((i, k));
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// The obstacles a cast of length up to `reach` (the look-ahead plus the caster's radius) from
