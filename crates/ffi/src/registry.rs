@@ -11,7 +11,7 @@ use boids_sim::World;
 use boids_sim::slotmap::{SlotKey, SlotMap};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError};
 
 /// The world ids of the C ABI are keys of one [`SlotMap`]; their index is 1-based so that the
@@ -45,10 +45,14 @@ pub(crate) struct Cell {
     /// Mirrors `World::is_stepping` (written under the write lock), so `is_stepping` answers
     /// whatever other threads hold.
     stepping: AtomicBool,
-    /// Set while `step_begin` or `step_end` wants or holds the write lock (to start a step, or
-    /// install one that is done): a read that finds the lock taken waits instead of returning
-    /// `BUSY`, since either is short.
-    brief: AtomicBool,
+    /// How many `step_begin` / `step_end` calls want or hold the write lock (to start a step,
+    /// or install one that is done): a read that finds the lock taken by one of them waits
+    /// instead of returning `BUSY`, since either is short.
+    brief: AtomicUsize,
+    /// Counts the times such a call let the lock go (before it leaves `brief`): a read that
+    /// finds the lock taken and `brief` at zero tells by it whether the holder it met was one
+    /// of them that has just gone (then it tries again) or another thread's change (`BUSY`).
+    brief_done: AtomicU64,
     /// One `step_end` at a time: a second waits for the first, then finds no step in flight.
     ending: Mutex<()>,
     /// Set (under the write lock) when the world is destroyed: a call that looked the cell up
@@ -88,7 +92,8 @@ pub(crate) fn insert(world: World, host_key: usize) -> Result<BoidsWorldId, Fail
                 raw: HashMap::new(),
             }),
             stepping: AtomicBool::new(false),
-            brief: AtomicBool::new(false),
+            brief: AtomicUsize::new(0),
+            brief_done: AtomicU64::new(0),
             ending: Mutex::new(()),
             dead: AtomicBool::new(false),
             host_key,
@@ -210,13 +215,24 @@ fn write(cell: &Cell, id: BoidsWorldId) -> Result<RwLockWriteGuard<'_, Entry>, F
 /// The world for a read: shared with other readers; waits for a step's start or install;
 /// `BUSY` while another thread changes it.
 fn read(cell: &Cell, id: BoidsWorldId) -> Result<RwLockReadGuard<'_, Entry>, Fail> {
-    let g = match cell.lock.try_read() {
-        Ok(g) => g,
-        Err(TryLockError::WouldBlock) if cell.brief.load(Ordering::Acquire) => {
-            cell.lock.read().map_err(|_| poisoned())?
+    // A brief writer counts itself in `brief` before it takes the lock, and after it lets go
+    // adds to `brief_done` and only then counts itself out. So when a try fails and `brief` is
+    // zero, the holder met was either another thread's change (`brief_done` as before the try:
+    // BUSY) or a brief writer that has let go since (`brief_done` moved: try again).
+    let g = loop {
+        let done = cell.brief_done.load(Ordering::Acquire);
+        match cell.lock.try_read() {
+            Ok(g) => break g,
+            Err(TryLockError::WouldBlock) => {
+                if cell.brief.load(Ordering::Acquire) > 0 {
+                    break cell.lock.read().map_err(|_| poisoned())?;
+                }
+                if cell.brief_done.load(Ordering::Acquire) == done {
+                    return Err(busy(cell));
+                }
+            }
+            Err(TryLockError::Poisoned(_)) => return Err(poisoned()),
         }
-        Err(TryLockError::WouldBlock) => return Err(busy(cell)),
-        Err(TryLockError::Poisoned(_)) => return Err(poisoned()),
     };
     alive(cell, id, g)
 }
@@ -245,19 +261,21 @@ pub(crate) fn with_entry<T>(
     f(&mut g)
 }
 
-/// Raises a cell's `brief` flag for as long as it lives.
-struct Brief<'a>(&'a AtomicBool);
+/// Counts a `step_begin` / `step_end` in its cell's `brief` for as long as it lives; declared
+/// before the write guard, so it ends after the lock is let go.
+struct Brief<'a>(&'a Cell);
 
 impl<'a> Brief<'a> {
-    fn set(flag: &'a AtomicBool) -> Self {
-        flag.store(true, Ordering::Release);
-        Brief(flag)
+    fn set(cell: &'a Cell) -> Self {
+        cell.brief.fetch_add(1, Ordering::AcqRel);
+        Brief(cell)
     }
 }
 
 impl Drop for Brief<'_> {
     fn drop(&mut self) {
-        self.0.store(false, Ordering::Release);
+        self.0.brief_done.fetch_add(1, Ordering::AcqRel);
+        self.0.brief.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -293,7 +311,7 @@ pub(crate) fn with_world_shared<T>(
 pub(crate) fn step_begin(id: BoidsWorldId, dt: f32) -> Result<(), Fail> {
     let cell = get(id)?;
     not_from_own_step(&cell)?;
-    let _brief = Brief::set(&cell.brief);
+    let _brief = Brief::set(&cell);
     let mut g = write(&cell, id)?;
     if g.world.is_stepping() {
         return Err(step_in_flight());
@@ -328,7 +346,7 @@ pub(crate) fn step_end(id: BoidsWorldId) -> Result<(), Fail> {
         let g = alive(&cell, id, cell.lock.read().map_err(|_| poisoned())?)?;
         g.world.step_wait();
     }
-    let _brief = Brief::set(&cell.brief);
+    let _brief = Brief::set(&cell);
     let mut g = alive(&cell, id, cell.lock.write().map_err(|_| poisoned())?)?;
     let r = g.world.step_end();
     cell.stepping
