@@ -342,7 +342,7 @@ impl MeshShape {
     /// triangle found within `max` (the free-direction search asks only this, for up to 300
     /// directions a boid).
     pub fn hits(&self, pl: &Placement, origin: Vec3, r: f32, dir: Vec3, max: f32) -> bool {
-        self.traverse::<true>(pl, origin, r, dir, max).is_some()
+        self.hit_triangle(pl, origin, r, dir, max).is_some()
     }
 
     /// The triangle [`MeshShape::hits`] finds first, if any (its index).

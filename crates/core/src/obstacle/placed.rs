@@ -154,13 +154,7 @@ impl Placed {
     /// Whether [`Placed::cast`] would hit: for a mesh or heightfield, without looking for the
     /// nearest triangle (the search for a free direction needs only this).
     pub fn hits(&self, origin: Vec3, r: f32, dir: Vec3, max: f32) -> bool {
-        match self {
-            Placed::Mesh { shape, place } => {
-                let r = r.max(0.0);
-                place.reaches(origin, r, dir, max) && shape.hits(place, origin, r, dir, max)
-            }
-            _ => self.cast(origin, r, dir, max).is_some(),
-        }
+        self.hit_part(origin, r, dir, max).is_some()
     }
 
     /// [`Placed::hits`], and which part was hit: a mesh's or heightfield's triangle (the first
