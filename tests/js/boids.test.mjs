@@ -8,10 +8,10 @@
 // BOIDS_CLI:  the native command (default target/release/boids).
 // BOIDS_JS_OUT: where the exported C# goes for scripts/test's Mono step (default target/js-export).
 
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ const JS_OUT = resolve(ROOT, process.env.BOIDS_JS_OUT ?? 'target/js-export');
 const DT = Math.fround(1 / 60);
 const DT_TEXT = '0.016666668'; // the shortest text of that f32
 const TMP = mkdtempSync(join(tmpdir(), 'boids-js-'));
+after(() => rmSync(TMP, { recursive: true, force: true }));
 
 const lib = await loadBoids(readFileSync(WASM));
 

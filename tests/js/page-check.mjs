@@ -21,6 +21,10 @@ const browser = spawn(chromium, [
 ], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
 const toBrowser = browser.stdio[3];
 const fromBrowser = browser.stdio[4];
+// The pipes break when the browser is killed at the end: nothing to report then.
+toBrowser.on('error', () => {});
+browser.on('error', (e) => finish(1, `page-check: cannot run ${chromium}: ${e.message}`));
+fromBrowser.on('error', () => {});
 
 let nextId = 1;
 const pending = new Map();
@@ -54,11 +58,21 @@ function send(method, params = {}, sessionId) {
   return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
 }
 
+let finishing = false;
 function finish(code, text) {
+  if (finishing) return;
+  finishing = true;
   if (text) (code === 0 ? process.stdout : process.stderr).write(text + '\n');
+  // The profile goes once the browser has exited: removed while it still runs, its files
+  // come back (and a directory was left behind a run).
+  const gone = () => {
+    rmSync(profile, { recursive: true, force: true });
+    process.exit(code);
+  };
+  if (browser.exitCode !== null || browser.signalCode !== null) gone();
+  browser.once('exit', gone);
+  setTimeout(gone, 5000);
   browser.kill('SIGKILL');
-  rmSync(profile, { recursive: true, force: true });
-  process.exit(code);
 }
 
 const deadline = setTimeout(() => finish(1, `page-check: no result from ${url} within ${timeoutText} s`), Number(timeoutText) * 1000);
@@ -86,6 +100,7 @@ try {
         (await import('node:fs')).writeFileSync(screenshot, Buffer.from(data, 'base64'));
       }
       finish(0, JSON.stringify(out));
+      break;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
