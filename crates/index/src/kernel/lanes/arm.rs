@@ -19,6 +19,10 @@ impl Lanes for Neon {
     type M = (uint32x4_t, uint32x4_t);
     type C = (uint32x4_t, uint32x4_t);
     #[inline(always)]
+    fn any(m: Self::M) -> bool {
+        neon!(vmaxvq_u32(vorrq_u32(m.0, m.1)) != 0)
+    }
+    #[inline(always)]
     fn splat(x: f32) -> Self {
         neon!(Neon(vdupq_n_f32(x), vdupq_n_f32(x)))
     }

@@ -35,11 +35,8 @@ pub(crate) trait Lanes: Copy {
     /// 10,000 boids 5.3-5.4 -> 4.7-4.8 ms a step under Node) and not where it costs few (AVX2,
     /// AVX-512: 10-40 % slower, mispredicted). Skipping adds nothing that would change a sum.
     const SKIP: bool = false;
-    /// Whether any lane of `m` is set (only called when [`Lanes::SKIP`]).
-    #[inline(always)]
-    fn any(_m: Self::M) -> bool {
-        true
-    }
+    /// Whether any lane of `m` is set.
+    fn any(m: Self::M) -> bool;
     /// Every lane `x`.
     fn splat(x: f32) -> Self;
     /// `W` consecutive floats from `p`.
@@ -124,6 +121,10 @@ macro_rules! each {
 impl Lanes for Scalar {
     type M = [u32; 8];
     type C = [u32; 8];
+    #[inline(always)]
+    fn any(m: [u32; 8]) -> bool {
+        m.iter().fold(0, |a, &x| a | x) != 0
+    }
     #[inline(always)]
     fn splat(x: f32) -> Self {
         Scalar([x; 8])

@@ -17,6 +17,11 @@ macro_rules! sse_pair {
 
 impl Lanes for Sse2 {
     type M = (__m128, __m128);
+    #[inline(always)]
+    fn any(m: Self::M) -> bool {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { _mm_movemask_ps(_mm_or_ps(m.0, m.1)) != 0 }
+    }
     type C = (__m128, __m128);
     #[inline(always)]
     fn splat(x: f32) -> Self {
@@ -140,6 +145,10 @@ macro_rules! avx {
 
 impl Lanes for Avx {
     type M = __m256;
+    #[inline(always)]
+    fn any(m: __m256) -> bool {
+        avx!(_mm256_movemask_ps(m) != 0)
+    }
     type C = __m256;
     #[inline(always)]
     fn splat(x: f32) -> Self {
@@ -237,6 +246,10 @@ pub(crate) struct Avx512(__m512);
 
 impl Lanes for Avx512 {
     type M = __mmask16;
+    #[inline(always)]
+    fn any(m: __mmask16) -> bool {
+        m != 0
+    }
     type C = __m512i;
     const W: usize = 16;
     const MASKED: bool = true;
