@@ -234,9 +234,6 @@ pub(super) fn chunk<L: Lanes, S: Source<L>, const K: u8>(
     if let Some(m) = m {
         inr = L::and(m, inr);
     }
-    if L::SKIP && !L::any(inr) {
-        return;
-    }
     // 1/|d|, when the view or the separation needs it. (No closures here: a closure does not
     // inherit the instance's target features, and one the compiler declines to inline calls
     // every intrinsic out of line.)

@@ -30,11 +30,6 @@ pub(crate) trait Lanes: Copy {
     /// ([`Lanes::acc`]); otherwise it zeroes each term once and adds it unmasked, which gives
     /// the same bits (see [`Lanes::acc`]) in fewer operations.
     const MASKED: bool = false;
-    /// `true` when the kernel skips a candidate no lane has within its radius: a branch that
-    /// pays where a candidate costs many instructions (WebAssembly, two registers a value:
-    /// 10,000 boids 5.3-5.4 -> 4.7-4.8 ms a step under Node) and not where it costs few (AVX2,
-    /// AVX-512: 10-40 % slower, mispredicted). Skipping adds nothing that would change a sum.
-    const SKIP: bool = false;
     /// Whether any lane of `m` is set.
     fn any(m: Self::M) -> bool;
     /// Every lane `x`.

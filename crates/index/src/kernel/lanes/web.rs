@@ -11,7 +11,6 @@ pub(crate) struct Wasm(v128, v128);
 impl Lanes for Wasm {
     type M = (v128, v128);
     type C = (v128, v128);
-    const SKIP: bool = true;
     #[inline(always)]
     fn any(m: Self::M) -> bool {
         v128_any_true(v128_or(m.0, m.1))
