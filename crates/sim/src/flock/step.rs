@@ -192,17 +192,22 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
     let k = f.params.max_neighbours as usize;
     let leader = f.leader;
     // The next boids, in the spare buffers (reused from the state before last).
+    // Every slot is written below (each group writes all of its own), so what the buffers
+    // held is kept, not cleared: only a new tail gets a value first. (A step that panics
+    // installs nothing.)
     let mut next = std::mem::take(&mut w.spare);
     for v in [
         &mut next.positions,
         &mut next.velocities,
         &mut next.headings,
     ] {
-        v.clear();
+        v.truncate(n);
         v.resize(n, Vec3::ZERO);
     }
-    next.extras.clear();
-    if !st.extras.is_empty() {
+    if st.extras.is_empty() {
+        next.extras.clear();
+    } else {
+        next.extras.truncate(n);
         next.extras.resize(n, Extra::default());
     }
     let Work {
