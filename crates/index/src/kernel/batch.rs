@@ -374,8 +374,8 @@ impl<L: Lanes> Kept<L> {
 /// candidate's squared distance to every lane's boid, and the lanes that have it strictly
 /// within their radius (a lane never has itself: the batch's own slots mask their lane). The
 /// candidates no lane has add `+0.0` to every sum, so only the others go on to the sums, in the
-/// same order, which changes no bit (the benchmark scenario: 43 % of an 8-boid batch's
-/// candidates go on, 48 % of a 16-boid batch's). Returns how many are kept now.
+/// same order, which changes no bit (the benchmark scenario: 42-43 % of an 8-boid batch's
+/// candidates go on, 46-48 % of a 16-boid batch's). Returns how many are kept now.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn span<L: Lanes, const K: u8>(
