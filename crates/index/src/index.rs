@@ -559,8 +559,16 @@ impl Index {
         // Every key is written below: no need to clear what is kept.
         self.keys.resize(n, 0);
         let key = |start: usize, keys: &mut [u32]| {
-            for (k, p) in keys.iter_mut().zip(&points.positions[start..]) {
-                *k = layout.key(wrap(*p));
+            let pos = &points.positions[start..start + keys.len()];
+            if period.is_none() {
+                // Positions need no wrap: one plain loop.
+                for (k, p) in keys.iter_mut().zip(pos) {
+                    *k = layout.key(*p);
+                }
+            } else {
+                for (k, p) in keys.iter_mut().zip(pos) {
+                    *k = layout.key(wrap(*p));
+                }
             }
         };
         if n < PARALLEL_MIN {
@@ -592,16 +600,33 @@ impl Index {
         let (pos, vel, heads) = (points.positions, points.velocities, points.headings);
         // One piece of every array per chunk of slots, so each call writes its own.
         let fill = |start: usize, p: &mut Piece<'_>| {
-            for k in 0..p[0].len() {
-                let i = order[start + k] as usize;
+            let [px, py, pz, vx, vy, vz, hx, hy, hz] = p;
+            let len = px.len();
+            let ord = &order[start..start + len];
+            // Every array of the piece has `len` entries: said once, so the loops below check
+            // no index but the gathered one.
+            for c in [&*py, &*pz, &*vx, &*vy, &*vz, &*hx, &*hy, &*hz] {
+                assert_eq!(c.len(), len);
+            }
+            if period.is_none() && heads.len() == pos.len() {
+                // The common case in one plain loop: no wrap, every boid with a heading.
+                for (k, &i) in ord.iter().enumerate() {
+                    let i = i as usize;
+                    let (q, v, h) = (pos[i], vel[i], heads[i]);
+                    (px[k], py[k], pz[k]) = (q.x, q.y, q.z);
+                    (vx[k], vy[k], vz[k]) = (v.x, v.y, v.z);
+                    (hx[k], hy[k], hz[k]) = (h.x, h.y, h.z);
+                }
+                return;
+            }
+            for (k, &i) in ord.iter().enumerate() {
+                let i = i as usize;
                 let q = wrap(pos[i]);
                 let v = vel[i];
-                let hd = heads.get(i).copied().unwrap_or(Vec3::ZERO);
-                for a in 0..3 {
-                    p[a][k] = q[a];
-                    p[3 + a][k] = v[a];
-                    p[6 + a][k] = hd[a];
-                }
+                let h = heads.get(i).copied().unwrap_or(Vec3::ZERO);
+                (px[k], py[k], pz[k]) = (q.x, q.y, q.z);
+                (vx[k], vy[k], vz[k]) = (v.x, v.y, v.z);
+                (hx[k], hy[k], hz[k]) = (h.x, h.y, h.z);
             }
         };
         const CH: usize = 4096;
