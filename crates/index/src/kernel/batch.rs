@@ -338,6 +338,13 @@ pub(super) fn batch<L: Lanes>(
     Ctx::new(spec, q, h, size)
 }
 
+/// An instance's out-of-line [`Kept::add`], compiled with the instance's target features
+/// (`dispatch::instances!`): the sums' code is most of an instance, so it is one copy an
+/// instance (inlined at both calls, the Windows DLL was 3,379,200 bytes, over its 3 MiB
+/// guard; out of line 3,138,048), and out of the filter's function it leaves the filter loop
+/// its registers (AVX2, 10,000 boids: kernel 1,098 -> 1,053 instructions a boid).
+pub(super) type AddFn<L> = unsafe fn(&Kept<L>, usize, &mut Acc<L>, &Ctx<L>, &Soa<'_>);
+
 /// How many kept candidates the filter holds before their sums are added.
 const KEPT: usize = 64;
 
@@ -362,7 +369,7 @@ impl<L: Lanes> Kept<L> {
     /// Adds the first `n` kept candidates into the lanes that have them within their radius,
     /// in the order kept.
     #[inline(always)]
-    fn add<const K: u8>(&self, n: usize, acc: &mut Acc<L>, c: &Ctx<L>, soa: &Soa<'_>) {
+    pub(super) fn add<const K: u8>(&self, n: usize, acc: &mut Acc<L>, c: &Ctx<L>, soa: &Soa<'_>) {
         for i in 0..n {
             let j = self.j[i] as usize;
             chunk::<L, _, K>(acc, c, Some(self.m[i]), &One { soa, j });
@@ -379,6 +386,7 @@ impl<L: Lanes> Kept<L> {
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn span<L: Lanes, const K: u8>(
+    add: AddFn<L>,
     kept: &mut Kept<L>,
     mut n_kept: usize,
     acc: &mut Acc<L>,
@@ -392,14 +400,14 @@ pub(super) fn span<L: Lanes, const K: u8>(
     // Before, inside and after the batch's own slots: only inside does a lane skip itself.
     let (o0, o1) = (first.clamp(a, b), (first + n).clamp(a, b));
     for j in a..o0 {
-        n_kept = offer::<L, K>(kept, n_kept, acc, c, soa, j, None);
+        n_kept = offer::<L, K>(add, kept, n_kept, acc, c, soa, j, None);
     }
     for j in o0..o1 {
         let own = Some(L::except((j - first) as i32));
-        n_kept = offer::<L, K>(kept, n_kept, acc, c, soa, j, own);
+        n_kept = offer::<L, K>(add, kept, n_kept, acc, c, soa, j, own);
     }
     for j in o1..b {
-        n_kept = offer::<L, K>(kept, n_kept, acc, c, soa, j, None);
+        n_kept = offer::<L, K>(add, kept, n_kept, acc, c, soa, j, None);
     }
     n_kept
 }
@@ -411,6 +419,7 @@ pub(super) fn span<L: Lanes, const K: u8>(
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn offer<L: Lanes, const K: u8>(
+    add: AddFn<L>,
     kept: &mut Kept<L>,
     n_kept: usize,
     acc: &mut Acc<L>,
@@ -432,7 +441,9 @@ fn offer<L: Lanes, const K: u8>(
     }
     let n_kept = n_kept + usize::from(L::any(m));
     if n_kept == KEPT {
-        kept.add::<K>(KEPT, acc, c, soa);
+        // SAFETY: `add` is this instance's own (`hoods`), compiled for the features the
+        // instance runs with.
+        unsafe { add(kept, KEPT, acc, c, soa) };
         return 0;
     }
     n_kept
@@ -483,6 +494,7 @@ impl Cands for &[u32] {
 /// however the candidates are grouped into runs or lists and whatever else they include: every
 /// index kind, walk and single query gives the same bits.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(super) fn hoods<L: Lanes, const K: u8, C: Cands>(
     soa: &Soa<'_>,
     spec: &Spec,
@@ -490,6 +502,7 @@ pub(super) fn hoods<L: Lanes, const K: u8, C: Cands>(
     first: usize,
     n: usize,
     cands: C,
+    add: AddFn<L>,
 ) -> Batch {
     let len = soa.len();
     let c = batch::<L>(soa, spec, size, first, n);
@@ -498,9 +511,10 @@ pub(super) fn hoods<L: Lanes, const K: u8, C: Cands>(
     let mut n_kept = 0;
     for i in 0..cands.spans() {
         let (a, b) = cands.span(i, len);
-        n_kept = span::<L, K>(&mut kept, n_kept, &mut acc, &c, soa, first, n, a, b);
+        n_kept = span::<L, K>(add, &mut kept, n_kept, &mut acc, &c, soa, first, n, a, b);
     }
-    kept.add::<K>(n_kept, &mut acc, &c, soa);
+    // SAFETY: `add` is the calling instance's own, compiled for the features it runs with.
+    unsafe { add(&kept, n_kept, &mut acc, &c, soa) };
     acc.finish(K & XTRA != 0, K & SEP_ALL != 0)
 }
 

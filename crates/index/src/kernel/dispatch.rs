@@ -67,7 +67,26 @@ macro_rules! instances {
                 n: usize,
                 cands: $C,
             ) -> Batch {
-                hoods::<$L, K, $C>(soa, spec, size, first, n, cands)
+                // Through `black_box`: a pointer the optimizer can see is inlined (twice)
+                // whatever `inline(never)` says.
+                let add: AddFn<$L> = std::hint::black_box(add_kept::<K>);
+                hoods::<$L, K, $C>(soa, spec, size, first, n, cands, add)
+            }
+            /// The kept candidates into the sums, out of line, with this instance's features.
+            ///
+            /// # Safety
+            /// Only where the instance runs: the CPU has its features.
+            // Never inlined: the filter's two calls would each take a copy.
+            #[inline(never)]
+            $(#[target_feature(enable = $feat)])?
+            unsafe fn add_kept<const K: u8>(
+                kept: &Kept<$L>,
+                n: usize,
+                acc: &mut Acc<$L>,
+                c: &Ctx<$L>,
+                soa: &Soa<'_>,
+            ) {
+                kept.add::<K>(n, acc, c, soa)
             }
             #[allow(unused_unsafe)]
             // SAFETY: the level of this instance is chosen only when the CPU has its features
