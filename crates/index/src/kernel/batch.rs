@@ -377,6 +377,30 @@ impl<L: Lanes> Kept<L> {
     }
 }
 
+/// Runs `$body` for each slot `$j` of `a..b` (ascending) with `$own`, the lanes that may have
+/// it: `None` (every lane) outside the batch's own slots `first..first + n`, all but its own
+/// lane inside. One split for the filter ([`span`]) and the cheap forms ([`every`]); a macro,
+/// not a function taking a closure: a closure would not inherit the instance's target features.
+macro_rules! around_own {
+    ($L:ty, $first:expr, $n:expr, $a:expr, $b:expr, |$j:ident, $own:ident| $body:block) => {{
+        let (a, b, first): (usize, usize, usize) = ($a, $b, $first);
+        // Before, inside and after the batch's own slots: only inside does a lane skip itself.
+        let (o0, o1) = (first.clamp(a, b), (first + $n).clamp(a, b));
+        for $j in a..o0 {
+            let $own: Option<<$L as Lanes>::M> = None;
+            $body
+        }
+        for $j in o0..o1 {
+            let $own = Some(<$L as Lanes>::except(($j - first) as i32));
+            $body
+        }
+        for $j in o1..b {
+            let $own: Option<<$L as Lanes>::M> = None;
+            $body
+        }
+    }};
+}
+
 /// Candidates `a..b` (ascending) through the filter, after the `n` already kept: each
 /// candidate's squared distance to every lane's boid, and the lanes that have it strictly
 /// within their radius (a lane never has itself: the batch's own slots mask their lane). The
@@ -397,18 +421,9 @@ pub(super) fn span<L: Lanes, const K: u8>(
     a: usize,
     b: usize,
 ) -> usize {
-    // Before, inside and after the batch's own slots: only inside does a lane skip itself.
-    let (o0, o1) = (first.clamp(a, b), (first + n).clamp(a, b));
-    for j in a..o0 {
-        n_kept = offer::<L, K>(add, kept, n_kept, acc, c, soa, j, None);
-    }
-    for j in o0..o1 {
-        let own = Some(L::except((j - first) as i32));
+    around_own!(L, first, n, a, b, |j, own| {
         n_kept = offer::<L, K>(add, kept, n_kept, acc, c, soa, j, own);
-    }
-    for j in o1..b {
-        n_kept = offer::<L, K>(add, kept, n_kept, acc, c, soa, j, None);
-    }
+    });
     n_kept
 }
 
@@ -425,17 +440,9 @@ fn every<L: Lanes, const K: u8>(
     a: usize,
     b: usize,
 ) {
-    let (o0, o1) = (first.clamp(a, b), (first + n).clamp(a, b));
-    for j in a..o0 {
-        chunk::<L, _, K>(acc, c, None, &One { soa, j });
-    }
-    for j in o0..o1 {
-        let m = L::except((j - first) as i32);
-        chunk::<L, _, K>(acc, c, Some(m), &One { soa, j });
-    }
-    for j in o1..b {
-        chunk::<L, _, K>(acc, c, None, &One { soa, j });
-    }
+    around_own!(L, first, n, a, b, |j, own| {
+        chunk::<L, _, K>(acc, c, own, &One { soa, j });
+    });
 }
 
 /// Whether a form's candidates go through the filter: only where the step after it is costly
