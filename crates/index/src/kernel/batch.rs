@@ -213,14 +213,27 @@ pub(super) fn offset_d2<L: Lanes, S: Source<L>, const K: u8>(c: &Ctx<L>, src: &S
     (d, d2)
 }
 
-/// One candidate into every lane's sums (the lanes of `m` only, when given: a batch's own
-/// slots, where a lane must skip itself; lanes past the batch's boids compute sums nobody
-/// reads).
+/// Which lanes a candidate may count in, as [`chunk`] is told.
+#[derive(Clone, Copy)]
+pub(super) enum Among<M> {
+    /// Every lane that has it within its radius.
+    All,
+    /// The lanes of the mask that have it within its radius (a batch's own slots, where a
+    /// lane must skip itself; the k nearest).
+    Of(M),
+    /// Exactly the lanes of the mask: the filter's (`Kept`), which are already those that
+    /// have it strictly within their radius, computed from the same offset (so the test is
+    /// not made twice: the same lanes, the same bits).
+    Within(M),
+}
+
+/// One candidate into every lane's sums, in the lanes `m` says (lanes past the batch's boids
+/// compute sums nobody reads).
 #[inline(always)]
 pub(super) fn chunk<L: Lanes, S: Source<L>, const K: u8>(
     acc: &mut Acc<L>,
     c: &Ctx<L>,
-    m: Option<L::M>,
+    m: Among<L::M>,
     src: &S,
 ) {
     let (fov, d3, sep_all) = (K & 3, K & D3 != 0, K & SEP_ALL != 0);
@@ -230,10 +243,11 @@ pub(super) fn chunk<L: Lanes, S: Source<L>, const K: u8>(
         (K & SEP_MASK) >> 4
     };
     let (d, d2) = offset_d2::<L, S, K>(c, src);
-    let mut inr = d2.lt(c.r2);
-    if let Some(m) = m {
-        inr = L::and(m, inr);
-    }
+    let inr = match m {
+        Among::All => d2.lt(c.r2),
+        Among::Of(m) => L::and(m, d2.lt(c.r2)),
+        Among::Within(m) => m,
+    };
     // 1/|d|, when the view or the separation needs it. (No closures here: a closure does not
     // inherit the instance's target features, and one the compiler declines to inline calls
     // every intrinsic out of line.)
@@ -372,7 +386,7 @@ impl<L: Lanes> Kept<L> {
     pub(super) fn add<const K: u8>(&self, n: usize, acc: &mut Acc<L>, c: &Ctx<L>, soa: &Soa<'_>) {
         for i in 0..n {
             let j = self.j[i] as usize;
-            chunk::<L, _, K>(acc, c, Some(self.m[i]), &One { soa, j });
+            chunk::<L, _, K>(acc, c, Among::Within(self.m[i]), &One { soa, j });
         }
     }
 }
@@ -441,7 +455,8 @@ fn every<L: Lanes, const K: u8>(
     b: usize,
 ) {
     around_own!(L, first, n, a, b, |j, own| {
-        chunk::<L, _, K>(acc, c, own, &One { soa, j });
+        let m = own.map_or(Among::All, Among::Of);
+        chunk::<L, _, K>(acc, c, m, &One { soa, j });
     });
 }
 

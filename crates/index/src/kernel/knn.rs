@@ -124,7 +124,12 @@ pub(super) fn hoods_knn<L: Lanes, const K: u8>(
                 first
             }
         });
-        chunk::<L, _, K>(&mut acc, &c, Some(place.lt(inf)), &Gathered { soa, idx });
+        chunk::<L, _, K>(
+            &mut acc,
+            &c,
+            Among::Of(place.lt(inf)),
+            &Gathered { soa, idx },
+        );
     }
     acc.finish(true, false)
 }
