@@ -18,7 +18,8 @@ const browser = spawn(chromium, [
   '--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
   '--disable-dev-shm-usage', '--no-first-run',
   `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank',
-], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+  // Its own process group, so that the end can stop every process of the browser at once.
+], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'], detached: true });
 const toBrowser = browser.stdio[3];
 const fromBrowser = browser.stdio[4];
 // The pipes break when the browser is killed at the end: nothing to report then.
@@ -63,16 +64,29 @@ function finish(code, text) {
   if (finishing) return;
   finishing = true;
   if (text) (code === 0 ? process.stdout : process.stderr).write(text + '\n');
-  // The profile goes once the browser has exited: removed while it still runs, its files
-  // come back (and a directory was left behind a run).
+  // The profile goes once every process of the browser has stopped: the main process's exit
+  // is not enough (killed, it left its helpers writing their caches into the profile, and a
+  // directory behind every run). So: ask the browser to close, which stops its helpers; then
+  // (closed, or after 3 s) kill what is left of its process group, and remove the profile a
+  // moment later.
+  let done = false;
   const gone = () => {
-    rmSync(profile, { recursive: true, force: true });
-    process.exit(code);
+    if (done) return;
+    done = true;
+    try {
+      process.kill(-browser.pid, 'SIGKILL');
+    } catch {
+      // The group has no process left.
+    }
+    setTimeout(() => {
+      rmSync(profile, { recursive: true, force: true });
+      process.exit(code);
+    }, 300);
   };
   if (browser.exitCode !== null || browser.signalCode !== null) gone();
   browser.once('exit', gone);
-  setTimeout(gone, 5000);
-  browser.kill('SIGKILL');
+  setTimeout(gone, 3000);
+  send('Browser.close').catch(() => {});
 }
 
 const deadline = setTimeout(() => finish(1, `page-check: no result from ${url} within ${timeoutText} s`), Number(timeoutText) * 1000);
