@@ -30,31 +30,61 @@ need_target() { # target
   timeout 300 rustup target add "$1" >/dev/null 2>&1
 }
 
-# Python tools in their own virtual environment under target/tools (zig and cargo-zigbuild,
-# from PyPI as prebuilt wheels: seconds, where `cargo install cargo-zigbuild` takes minutes).
-# Puts cargo-zigbuild on PATH; false when they cannot be installed.
+# The tools the scripts install themselves (zig and cargo-zigbuild, rcodesign, npm, TypeScript)
+# live outside the checkout, each in a folder named by its version, so that a new clone, a
+# `cargo clean` or CI's fresh checkout on the same machine finds them, as it finds what apt-get
+# and rustup installed: BOIDS_TOOLS, or ~/.cache/boids-tools (XDG_CACHE_HOME). rcodesign alone
+# takes minutes to build. A fresh machine installs each once (scripts/check-fresh proves it).
+# Each is installed into a temporary folder and moved into place when whole, under a lock (two
+# runs at once install it once).
+TOOLS="${BOIDS_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/boids-tools}"
+ZIGLANG_VERSION=0.17.1
+CARGO_ZIGBUILD_VERSION=0.24.1
+RCODESIGN_VERSION=0.29.0
+
+# Python tools in their own virtual environment (zig and cargo-zigbuild, from PyPI as prebuilt
+# wheels: seconds, where `cargo install cargo-zigbuild` takes minutes). A virtual environment
+# cannot move, so it is made in place and marked whole last. Puts cargo-zigbuild on PATH; false
+# when they cannot be installed.
+zig_venv() { echo "$TOOLS/py-ziglang-$ZIGLANG_VERSION-cargo-zigbuild-$CARGO_ZIGBUILD_VERSION"; }
 need_zigbuild() {
-  local venv="$ROOT/target/tools/py"
-  if ! [ -x "$venv/bin/cargo-zigbuild" ] || ! "$venv/bin/python" -c 'import ziglang' 2>/dev/null; then
+  local venv
+  venv="$(zig_venv)"
+  if ! [ -f "$venv/.whole" ]; then
     need_pkg python3 python3 || return 1
     python3 -c 'import ensurepip' 2>/dev/null || need_pkg_force python3-venv || return 1
-    echo "installing ziglang and cargo-zigbuild (PyPI) into target/tools/py"
-    python3 -m venv "$venv" >/dev/null &&
-      "$venv/bin/pip" install -q --disable-pip-version-check ziglang cargo-zigbuild >/dev/null || return 1
+    mkdir -p "$TOOLS"
+    (
+      flock 9
+      [ -f "$venv/.whole" ] && exit 0
+      echo "installing ziglang $ZIGLANG_VERSION and cargo-zigbuild $CARGO_ZIGBUILD_VERSION (PyPI) into $venv"
+      rm -rf "$venv"
+      python3 -m venv "$venv" >/dev/null &&
+        "$venv/bin/pip" install -q --disable-pip-version-check \
+          "ziglang==$ZIGLANG_VERSION" "cargo-zigbuild==$CARGO_ZIGBUILD_VERSION" >/dev/null &&
+        "$venv/bin/python" -c 'import ziglang' && touch "$venv/.whole"
+    ) 9>"$TOOLS/.lock" || return 1
   fi
   case ":$PATH:" in *":$venv/bin:"*) ;; *) export PATH="$venv/bin:$PATH" ;; esac
   command -v cargo-zigbuild >/dev/null
 }
 
-# rcodesign (crates.io: apple-codesign, without its notarization client) in target/tools: it reads
-# and checks Mach-O code signatures on Linux. Built once (a few minutes), then reused. Sets
-# RCODESIGN; false when it cannot be built.
+# rcodesign (crates.io: apple-codesign, without its notarization client): it reads and checks
+# Mach-O code signatures on Linux. Built once (a few minutes), then reused. Sets RCODESIGN;
+# false when it cannot be built.
 need_rcodesign() {
-  RCODESIGN="$ROOT/target/tools/bin/rcodesign"
+  local root="$TOOLS/rcodesign-$RCODESIGN_VERSION"
+  RCODESIGN="$root/bin/rcodesign"
   [ -x "$RCODESIGN" ] && return 0
-  echo "building rcodesign (crates.io: apple-codesign 0.29.0) into target/tools (once)"
-  cargo install -q --locked --no-default-features --root "$ROOT/target/tools" --bin rcodesign \
-    apple-codesign@0.29.0 && [ -x "$RCODESIGN" ]
+  mkdir -p "$TOOLS"
+  (
+    flock 9
+    [ -x "$RCODESIGN" ] && exit 0
+    echo "building rcodesign (crates.io: apple-codesign $RCODESIGN_VERSION) into $root (once)"
+    rm -rf "$root.tmp"
+    cargo install -q --locked --no-default-features --root "$root.tmp" --bin rcodesign \
+      "apple-codesign@$RCODESIGN_VERSION" && rm -rf "$root" && mv "$root.tmp" "$root"
+  ) 9>"$TOOLS/.lock" && [ -x "$RCODESIGN" ]
 }
 
 # Installs Debian packages whatever commands exist.
@@ -92,36 +122,43 @@ steps_table() {
   printf '%6s  %s\n' "$SECONDS" total
 }
 
-# TypeScript's compiler (no dependencies of its own) from the npm registry into target/tools/ts,
+# TypeScript's compiler (no dependencies of its own) from the npm registry into the tools folder,
 # fetched by Node itself (Debian's nodejs comes without npm). Sets TSC; false when unavailable.
 TS_VERSION=5.6.3
 # npm, for packing and installing the npm package (the registry's own tarball: it bundles its
 # dependencies and runs on the Node Debian ships; Debian's npm package pulls in hundreds more).
 NPM_VERSION=10.8.2
 
-# Unpacks the registry's tarball of npm package NAME at VERSION into target/tools/DIR (its
-# files in DIR/package), fetched by Node itself; true once FILE (under DIR/package) is there.
-registry_tool() { # name version dir file
-  local name="$1" version="$2" dir="$ROOT/target/tools/$3" file="$4"
+# Unpacks the registry's tarball of npm package NAME at VERSION into the tools folder (its
+# files in NAME-VERSION/package), fetched by Node itself; true once FILE (under package/) is
+# there.
+registry_tool() { # name version file
+  local name="$1" version="$2" file="$3" dir="$TOOLS/$1-$2"
   [ -f "$dir/package/$file" ] && return 0
-  echo "installing $name $version (npm registry) into target/tools/$3"
-  mkdir -p "$dir"
-  node -e '
-    const [url, file] = process.argv.slice(1);
-    fetch(url).then(async (r) => {
-      if (!r.ok) throw new Error(`${url}: ${r.status}`);
-      require("fs").writeFileSync(file, Buffer.from(await r.arrayBuffer()));
-    }).catch((e) => { console.error(String(e)); process.exit(1); });
-  ' "https://registry.npmjs.org/$name/-/$name-$version.tgz" "$dir/pkg.tgz" &&
-    tar -xzf "$dir/pkg.tgz" -C "$dir" && rm -f "$dir/pkg.tgz" && [ -f "$dir/package/$file" ]
+  mkdir -p "$TOOLS"
+  (
+    flock 9
+    [ -f "$dir/package/$file" ] && exit 0
+    echo "installing $name $version (npm registry) into $dir"
+    rm -rf "$dir.tmp" && mkdir -p "$dir.tmp" || exit 1
+    node -e '
+      const [url, file] = process.argv.slice(1);
+      fetch(url).then(async (r) => {
+        if (!r.ok) throw new Error(`${url}: ${r.status}`);
+        require("fs").writeFileSync(file, Buffer.from(await r.arrayBuffer()));
+      }).catch((e) => { console.error(String(e)); process.exit(1); });
+    ' "https://registry.npmjs.org/$name/-/$name-$version.tgz" "$dir.tmp/pkg.tgz" &&
+      tar -xzf "$dir.tmp/pkg.tgz" -C "$dir.tmp" && rm -f "$dir.tmp/pkg.tgz" &&
+      [ -f "$dir.tmp/package/$file" ] && rm -rf "$dir" && mv "$dir.tmp" "$dir"
+  ) 9>"$TOOLS/.lock" && [ -f "$dir/package/$file" ]
 }
 
 need_npm() {
-  NPM="$ROOT/target/tools/npm/package/bin/npm-cli.js"
-  registry_tool npm "$NPM_VERSION" npm bin/npm-cli.js
+  NPM="$TOOLS/npm-$NPM_VERSION/package/bin/npm-cli.js"
+  registry_tool npm "$NPM_VERSION" bin/npm-cli.js
 }
 
 need_tsc() {
-  TSC="$ROOT/target/tools/ts/package/bin/tsc"
-  registry_tool typescript "$TS_VERSION" ts bin/tsc
+  TSC="$TOOLS/typescript-$TS_VERSION/package/bin/tsc"
+  registry_tool typescript "$TS_VERSION" bin/tsc
 }

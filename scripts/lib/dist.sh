@@ -110,14 +110,16 @@ platform_tools() { # platform
 # macOS since 11 exports), with arm64 listed beside arm64e, the one edit LLVM 14 needs to read it.
 # Prints its directory.
 macos_sdk_stub() {
-  local dir="$ROOT/target/tools/macos-sdk" py tbd
+  local dir py tbd
+  dir="$(zig_venv)/macos-sdk"
   if [ ! -f "$dir/usr/lib/libSystem.tbd" ]; then
-    py="$ROOT/target/tools/py/bin/python"
+    py="$(zig_venv)/bin/python"
     [ -x "$py" ] || py=python3
     tbd="$("$py" -c 'import ziglang, os; print(os.path.join(os.path.dirname(ziglang.__file__), "lib/libc/darwin/libSystem.tbd"))' 2>/dev/null)" || return 1
     [ -f "$tbd" ] || return 1
-    mkdir -p "$dir/usr/lib"
-    "$py" - "$tbd" "$dir/usr/lib/libSystem.tbd" <<'PY' || return 1
+    rm -rf "$dir.tmp.$$"
+    mkdir -p "$dir.tmp.$$/usr/lib"
+    "$py" - "$tbd" "$dir.tmp.$$/usr/lib/libSystem.tbd" <<'PY' || return 1
 import re, sys
 text = open(sys.argv[1]).read()
 text = re.sub(r'arm64e\.x1-(macos|maccatalyst)\s*,?\s*', '', text)  # unknown to LLVM 14
@@ -125,8 +127,10 @@ text = text.replace('arm64e-macos', 'arm64-macos, arm64e-macos')
 text = re.sub(r',\s*\]', ' ]', text)
 open(sys.argv[2], 'w').write(text)
 PY
-    ln -sf libSystem.tbd "$dir/usr/lib/libc.tbd"
-    ln -sf libSystem.tbd "$dir/usr/lib/libm.tbd"
+    ln -sf libSystem.tbd "$dir.tmp.$$/usr/lib/libc.tbd"
+    ln -sf libSystem.tbd "$dir.tmp.$$/usr/lib/libm.tbd"
+    # Another run may have made it meanwhile: theirs is the same.
+    mv -T "$dir.tmp.$$" "$dir" 2>/dev/null || rm -rf "$dir.tmp.$$"
   fi
   echo "$dir"
 }
