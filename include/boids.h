@@ -911,8 +911,8 @@ typedef void (*BoidsFinishTaskFn)(void *user_task, void *user_context);
  * The rule that keeps a host's workers from hanging: the engine never waits for the host. A
  * call waits only for work its own thread can do, or for work another thread is already doing
  * inside the library (which waits for nothing): the thread that enqueues a task claims its
- * ranges too; a begun step no worker has started runs on the thread that ends or destroys the
- * world; reads never hand the host a task; `finish_task` is only called for a task whose calls
+ * ranges too; a begun step no worker has started runs on the thread that ends the world's step
+ * (and never runs when the world is destroyed first); reads never hand the host a task; `finish_task` is only called for a task whose calls
  * have returned. So a host's worker may make any call on any world at any time, from a job of
  * its own or from its job wrapper between taking one of the engine's ranges and running it,
  * and gets what the call documents:
@@ -1551,8 +1551,9 @@ BoidsResult boids_world_create(const struct BoidsWorldDef *def,
 
 /**
  * Destroys a world and everything in it; its id and every flock and obstacle id in it go
- * stale. A step in flight (`boids_world_step_begin`) is ended first (one no worker has started
- * runs on this thread) and its result dropped. With a host's job system, it then waits for the
+ * stale. A step in flight (`boids_world_step_begin`) is cancelled: one no worker has started
+ * never runs (the host is handed none of its tasks), one a worker is running is waited for;
+ * either way its result is dropped. With a host's job system, it then waits for the
  * calls the host still owes the world's tasks while the host keeps making calls (at most one
  * second without any) and finishes their handles (see `BoidsFinishTaskFn`); the host's
  * callbacks are never called after this returns.
@@ -1727,7 +1728,7 @@ BoidsResult boids_world_step(struct BoidsWorldId world, float dt);
  * `_orientations`, `_matrices` and `_matrices_transformed` (and `boids_world_is_valid`,
  * `boids_world_is_stepping`, `boids_flock_is_valid`). Any number of threads may read at once.
  * Every other call on the world returns `BOIDS_RESULT_BUSY` and changes nothing.
- * `boids_world_destroy` waits for the step. A bad `dt` or a step already in flight is refused
+ * `boids_world_destroy` cancels the step (or waits for it, once a worker runs it). A bad `dt` or a step already in flight is refused
  * and nothing starts. The state after `boids_world_step_end` is bit-identical to
  * `boids_world_step`'s.
  * With a host's job system (`BoidsWorldDef::enqueue_task`), the step runs as one task of the
@@ -1738,7 +1739,8 @@ BoidsResult boids_world_step(struct BoidsWorldId world, float dt);
  * Threads: any thread; while another thread changes the world, `BOIDS_RESULT_BUSY` (reads on
  * other threads wait for it instead).
  */
-BoidsResult boids_world_step_begin(struct BoidsWorldId world, float dt);
+BoidsResult boids_world_step_begin(struct BoidsWorldId world,
+                                   float dt);
 
 /**
  * Waits for the step `boids_world_step_begin` started and makes its result the world's state.

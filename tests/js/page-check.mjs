@@ -5,8 +5,13 @@
 // Prints the text of #test-result (JSON) once the page has written it, and exits 0; records
 // the page's console errors and uncaught exceptions into that JSON's `console` array. Exits 1
 // when the page writes nothing in time. scripts/check-web judges the result.
+//
+// "In time" is measured in the browser's own work, not the wall clock, so that a loaded
+// machine, which runs the page slowly, does not fail it: TIMEOUT_S is the processor time every
+// process of the browser may use together (Linux: /proc), and a browser that uses none for 60 s
+// is hung. Where /proc is missing, TIMEOUT_S is wall time.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -89,7 +94,45 @@ function finish(code, text) {
   send('Browser.close').catch(() => {});
 }
 
-const deadline = setTimeout(() => finish(1, `page-check: no result from ${url} within ${timeoutText} s`), Number(timeoutText) * 1000);
+// The processor seconds used by the browser's process group (it is the group's leader), or
+// null without /proc.
+function browserSeconds() {
+  let ticks = 0;
+  let entries;
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  for (const name of entries) {
+    if (!/^[0-9]+$/.test(name)) continue;
+    try {
+      // The fields after the command name (in parentheses, which may hold spaces): state,
+      // ppid, pgrp, ...; utime and stime are the 12th and 13th of them.
+      const rest = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ').pop().split(' ');
+      if (Number(rest[2]) === browser.pid) ticks += Number(rest[11]) + Number(rest[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks / 100;
+}
+const limit = Number(timeoutText);
+const started = Date.now();
+let seen = { cpu: 0, at: Date.now() };
+const deadline = setInterval(() => {
+  const cpu = browserSeconds();
+  if (cpu === null) {
+    if (Date.now() - started > limit * 1000) finish(1, `page-check: no result from ${url} within ${limit} s`);
+    return;
+  }
+  if (cpu > seen.cpu) seen = { cpu, at: Date.now() };
+  if (cpu > limit) {
+    finish(1, `page-check: no result from ${url} within ${limit} s of the browser's processor time`);
+  } else if (Date.now() - seen.at > 60_000) {
+    finish(1, `page-check: ${url} hung (the browser used no processor time for 60 s, ${cpu.toFixed(1)} s in all)`);
+  }
+}, 1000);
 try {
   const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
   const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
@@ -106,7 +149,7 @@ try {
       returnByValue: true,
     }, sessionId);
     if (result.value) {
-      clearTimeout(deadline);
+      clearInterval(deadline);
       const out = JSON.parse(result.value);
       out.console = consoleErrors;
       if (screenshot) {

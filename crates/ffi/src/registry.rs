@@ -373,10 +373,11 @@ pub(crate) fn with_world_in_flight<T>(
 }
 
 /// Destroys a world; `BUSY` (and nothing destroyed) while another thread is using it. The world
-/// is torn down here, before this returns: a step in flight is ended (a begun step no worker
-/// has started runs here) and the host's job system, if any, is let go (its tasks finished, or
-/// forgotten once the host has made no call for `host::DESTROY_WAIT`), so the host's callbacks are never called after
-/// `boids_world_destroy` returns.
+/// is torn down here, before this returns: a step in flight is cancelled (a begun step no
+/// worker has started never runs; one a worker runs is waited for) and the host's job system,
+/// if any, is let go (its tasks finished, or forgotten once the host has made no call for
+/// `host::DESTROY_WAIT`), so the host's callbacks are never called after `boids_world_destroy`
+/// returns.
 pub(crate) fn remove(id: BoidsWorldId) -> Result<(), Fail> {
     let cell = get(id)?;
     not_from_own_step(&cell)?;

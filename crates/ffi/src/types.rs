@@ -184,8 +184,8 @@ pub type BoidsFinishTaskFn =
 /// The rule that keeps a host's workers from hanging: the engine never waits for the host. A
 /// call waits only for work its own thread can do, or for work another thread is already doing
 /// inside the library (which waits for nothing): the thread that enqueues a task claims its
-/// ranges too; a begun step no worker has started runs on the thread that ends or destroys the
-/// world; reads never hand the host a task; `finish_task` is only called for a task whose calls
+/// ranges too; a begun step no worker has started runs on the thread that ends the world's step
+/// (and never runs when the world is destroyed first); reads never hand the host a task; `finish_task` is only called for a task whose calls
 /// have returned. So a host's worker may make any call on any world at any time, from a job of
 /// its own or from its job wrapper between taking one of the engine's ranges and running it,
 /// and gets what the call documents:

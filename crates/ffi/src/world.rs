@@ -110,8 +110,9 @@ pub unsafe extern "C" fn boids_world_create(
 }
 
 /// Destroys a world and everything in it; its id and every flock and obstacle id in it go
-/// stale. A step in flight (`boids_world_step_begin`) is ended first (one no worker has started
-/// runs on this thread) and its result dropped. With a host's job system, it then waits for the
+/// stale. A step in flight (`boids_world_step_begin`) is cancelled: one no worker has started
+/// never runs (the host is handed none of its tasks), one a worker is running is waited for;
+/// either way its result is dropped. With a host's job system, it then waits for the
 /// calls the host still owes the world's tasks while the host keeps making calls (at most one
 /// second without any) and finishes their handles (see `BoidsFinishTaskFn`); the host's
 /// callbacks are never called after this returns.
@@ -147,7 +148,7 @@ pub extern "C" fn boids_world_step(world: BoidsWorldId, dt: f32) -> BoidsResult 
 /// `_orientations`, `_matrices` and `_matrices_transformed` (and `boids_world_is_valid`,
 /// `boids_world_is_stepping`, `boids_flock_is_valid`). Any number of threads may read at once.
 /// Every other call on the world returns `BOIDS_RESULT_BUSY` and changes nothing.
-/// `boids_world_destroy` waits for the step. A bad `dt` or a step already in flight is refused
+/// `boids_world_destroy` cancels the step (or waits for it, once a worker runs it). A bad `dt` or a step already in flight is refused
 /// and nothing starts. The state after `boids_world_step_end` is bit-identical to
 /// `boids_world_step`'s.
 /// With a host's job system (`BoidsWorldDef::enqueue_task`), the step runs as one task of the

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 #[path = "host_tasks/pool.rs"]
 mod pool;
-use pool::{Item, Pool, Range, enqueue, finish};
+use pool::{Item, PROGRESS, Pool, Range, enqueue, finish, tick};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -50,6 +50,7 @@ fn engine_world(threads: u32) -> BoidsWorldId {
 }
 
 fn hash(w: BoidsWorldId) -> u64 {
+    tick();
     let mut h = 0;
     assert_eq!(
         unsafe { boids_world_state_hash(w, &mut h) },
@@ -90,6 +91,7 @@ fn fill(w: BoidsWorldId, scene: &str) -> BoidsFlockId {
 
 fn run(w: BoidsWorldId, steps: usize, overlap: bool) -> u64 {
     for _ in 0..steps {
+        tick();
         if overlap {
             assert_eq!(boids_world_step_begin(w, DT), BoidsResult::Ok, "{}", msg());
             assert_eq!(boids_world_step_end(w), BoidsResult::Ok, "{}", msg());
@@ -346,25 +348,22 @@ fn calls_from_inside_the_worlds_own_step_are_busy_not_a_deadlock() {
             "begin/end {overlap}"
         );
         // The engine calls `finish_task` only for a task whose calls the host's workers have
-        // made; on a loaded machine they may not have run one by the third step. Step on (both
-        // worlds, one step at a time) until a task was finished.
-        let finished = || {
-            r.calls
-                .lock()
-                .unwrap()
-                .iter()
-                .any(|c| c.0 == "destroy from finish")
-        };
-        let deadline = Instant::now() + Duration::from_secs(120);
-        while !finished() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(5));
-            assert_eq!(
-                run(w, 1, overlap),
-                run(reference, 1, false),
-                "begin/end {overlap}, stepped on"
-            );
-        }
-        assert!(finished(), "a task was finished (begin/end {overlap})");
+        // made; on a loaded machine they may not have made any by the third step. Once the
+        // host's queue is drained every task's calls have returned, so the next step's first
+        // loop finishes them (a counted handshake: no time in it).
+        r.pool.wait_until_drained(0);
+        assert_eq!(
+            run(w, 1, overlap),
+            run(reference, 1, false),
+            "begin/end {overlap}, stepped on"
+        );
+        let finished = r
+            .calls
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|c| c.0 == "destroy from finish");
+        assert!(finished, "a task was finished (begin/end {overlap})");
         let calls = r.calls.lock().unwrap();
         assert!(calls.len() > 10, "the callbacks ran: {}", calls.len());
         for (what, code, m) in calls.iter() {
@@ -481,19 +480,32 @@ fn a_host_that_breaks_its_contract_gets_an_error_not_a_crash() {
 // ---------------------------------------------------------------------------------------------
 // Call patterns that once hung for ever: a library call that waited for another call while
 // that one waited for the host, closing a cycle through a busy host worker. Each runs under a
-// time limit, so a hang fails the test instead of never ending.
+// hang detector, so a hang fails the test instead of never ending.
 
-/// Runs `f` on a thread of its own and fails when it has not returned within a minute.
+/// Runs `f` on a thread of its own and fails when nothing has made progress for a minute: no
+/// call through a host's pool and no library call of the tests' helpers (`pool::PROGRESS`). A
+/// loaded machine makes the calls slowly, but makes them; a hang makes none. (Another test of
+/// this binary making progress meanwhile only delays the verdict until it ends.)
 fn within<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
-    let limit = Duration::from_secs(60);
+    let quiet = Duration::from_secs(60);
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let _ = tx.send(f());
     });
-    match rx.recv_timeout(limit) {
-        Ok(v) => v,
-        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{what}: hung (not done in {limit:?})"),
-        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{what}: panicked"),
+    let mut seen = (PROGRESS.load(Ordering::Relaxed), Instant::now());
+    loop {
+        match rx.recv_timeout(Duration::from_secs(1)) {
+            Ok(v) => return v,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let now = PROGRESS.load(Ordering::Relaxed);
+                if now != seen.0 {
+                    seen = (now, Instant::now());
+                } else if seen.1.elapsed() >= quiet {
+                    panic!("{what}: hung (no progress in {quiet:?}, at {now} calls)");
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{what}: panicked"),
+        }
     }
 }
 
@@ -511,12 +523,14 @@ fn host_world(pool: &Arc<Pool>, workers: u32) -> (BoidsWorldId, BoidsFlockId) {
 
 /// Reads the flock's positions; the result.
 fn read(f: BoidsFlockId, buf: &mut Vec<BoidsVec3>) -> BoidsResult {
+    tick();
     buf.resize(6000, BoidsVec3::default());
     let mut n = 0;
     unsafe { boids_flock_read_positions(f, buf.as_mut_ptr(), buf.len(), &mut n) }
 }
 
 fn observer(w: BoidsWorldId, x: f32) -> BoidsResult {
+    tick();
     let p = BoidsVec3 { x, y: 0.0, z: 0.0 };
     unsafe { boids_world_set_observer(w, &p) }
 }
@@ -709,7 +723,7 @@ fn a_gameplay_job_that_changes_the_world_while_it_is_read_on_a_one_worker_host()
     });
     assert!(reads >= 300);
     // The gameplay job ends, and the world steps on the host's one worker as before.
-    ended.recv_timeout(Duration::from_secs(60)).unwrap();
+    within("the gameplay job's end", move || ended.recv().unwrap());
     assert!(
         changes.load(Ordering::Relaxed) > 0,
         "the gameplay job changed the world"
@@ -776,9 +790,15 @@ fn a_worker_that_ends_the_step_whose_task_it_holds() {
 }
 
 /// `destroy_in_job`: the same, with `boids_world_destroy` from the job wrapper. The destroy
-/// runs the step no worker had started, drops it, and returns; the task the worker holds can
-/// only be called after that, so its handle is never finished (the header says so), and its
-/// call finds nothing. Every other task is finished.
+/// cancels the step no worker had started (it never runs: the host is handed none of its
+/// loops) and returns; the task the worker holds can only be called after that, so its handle
+/// is never finished (the header says so), and its call finds nothing. Every other task is
+/// finished.
+///
+/// Deterministic: before it destroys, the worker waits until the host has run every other
+/// range it was given (a counted handshake), so the destroy finds every other task's calls
+/// returned, whatever the machine's speed; the test learns that the held range ran from the
+/// worker itself.
 #[test]
 fn a_worker_that_destroys_the_world_whose_step_task_it_holds() {
     let pool = Pool::new(2, 41);
@@ -789,39 +809,73 @@ fn a_worker_that_destroys_the_world_whose_step_task_it_holds() {
     let begun = Mutex::new(begun);
     let p2 = Arc::downgrade(&pool);
     pool.set_wrapper(Some(Box::new(move |range: Range| {
+        let Some(p) = p2.upgrade() else { return };
         if range.marked {
             // After step_begin has returned (during it, a destroy is BUSY: another thread is
             // inside a call on the world).
             begun.lock().unwrap().recv().unwrap();
+            // Every other range has run: only this worker's own item is in flight.
+            p.wait_until_drained(1);
             let r = boids_world_destroy(w);
-            tx.lock().unwrap().send((r, msg())).unwrap();
-        }
-        if let Some(p) = p2.upgrade() {
+            let m = msg();
+            range.run(&p);
+            tx.lock().unwrap().send((r, m)).unwrap();
+        } else {
             range.run(&p);
         }
     })));
     let p3 = Arc::clone(&pool);
-    within("destroy_in_job", move || {
+    let (r, m) = within("destroy_in_job", move || {
         run(w, 2, true);
         p3.arm();
         assert_eq!(boids_world_step_begin(w, DT), BoidsResult::Ok);
         begun_tx.send(()).unwrap();
-        let (r, m) = rx.recv().unwrap();
-        assert_eq!(r, BoidsResult::Ok, "destroy in the job wrapper: {m}");
-        assert_eq!(boids_world_is_valid(w), 0);
-        assert_eq!(boids_world_step_end(w), BoidsResult::InvalidId);
+        rx.recv().unwrap()
     });
-    // The held task's call has been made by now (it found nothing).
-    let start = Instant::now();
-    while pool.queued() > 0 && start.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    assert_eq!(r, BoidsResult::Ok, "destroy in the job wrapper: {m}");
+    assert_eq!(boids_world_is_valid(w), 0);
+    assert_eq!(boids_world_step_end(w), BoidsResult::InvalidId);
+    // The held range has run (and found nothing); nothing is left in the queue.
+    assert_eq!(pool.queued(), 0);
     assert_eq!(
         pool.enqueued.load(Ordering::Relaxed) - pool.finished.load(Ordering::Relaxed),
         1,
         "only the task the destroying worker held is left unfinished"
     );
     pool.stop();
+}
+
+/// A world destroyed with a begun step that no worker has started: the step never runs (its
+/// result would be dropped), so the destroy hands the host none of its loops. Once, the destroy
+/// ran the whole step on its own thread first, enqueueing every loop of it.
+#[test]
+fn destroying_a_world_cancels_a_begun_step_no_worker_has_started() {
+    let pool = Pool::new(0, 7);
+    let (w, _) = host_world(&pool, 4);
+    let counts = within("a destroy with a step waiting", move || {
+        let count = || pool.enqueued.load(Ordering::Relaxed);
+        let start = count();
+        assert_eq!(boids_world_step_begin(w, DT), BoidsResult::Ok);
+        let begun = count();
+        assert_eq!(boids_world_destroy(w), BoidsResult::Ok, "{}", msg());
+        let destroyed = count();
+        // The host never ran the step's task: its one call comes now, and finds nothing.
+        for item in pool.take_all() {
+            if let Item::Range(r) = item {
+                r.run(&pool);
+            }
+        }
+        (start, begun, destroyed)
+    });
+    assert_eq!(
+        counts.1,
+        counts.0 + 1,
+        "step_begin handed the host the step's task"
+    );
+    assert_eq!(
+        counts.2, counts.1,
+        "the destroy handed the host no task: the cancelled step did not run"
+    );
 }
 
 /// A host whose queue is never drained (no worker ever comes) and whose `finish_task` waits

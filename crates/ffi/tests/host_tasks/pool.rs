@@ -4,7 +4,8 @@
 //! "wrapper" of the host's between taking a range and running it (what a host's job wrapper
 //! does: profiling, bookkeeping, or a call into the library), and `finish_task` waits for the
 //! task's ranges without helping. Every handle the host gives out is counted, and so is every
-//! one it is asked to finish.
+//! one it is asked to finish. Everything the pool does counts as progress for the tests' hang
+//! detector ([`PROGRESS`]).
 //!
 //! SAFETY, for every `unsafe` block here: `user_context` is a `Pool` that outlives every world
 //! using it; task contexts are passed back to the engine's task function unchanged; a handle
@@ -16,6 +17,15 @@ use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
+
+/// Calls made through the host and by the tests: a hang detector fails a test when this stops
+/// moving, not when a slow machine takes long.
+pub static PROGRESS: AtomicU64 = AtomicU64::new(0);
+
+/// Counts one unit of progress.
+pub fn tick() {
+    PROGRESS.fetch_add(1, Ordering::Relaxed);
+}
 
 /// One task the engine enqueued: how many of its ranges have not returned yet.
 pub struct Task {
@@ -39,6 +49,7 @@ impl Range {
     pub fn run(self, pool: &Pool) {
         unsafe { (self.call)(self.start, self.end, self.context as *mut c_void) };
         pool.ranges_run.fetch_add(1, Ordering::Relaxed);
+        tick();
         let mut left = self.task.left.lock().unwrap();
         *left -= 1;
         if *left == 0 {
@@ -57,6 +68,8 @@ pub enum Item {
 #[derive(Default)]
 struct Queue {
     items: VecDeque<Item>,
+    /// Items the workers have taken and not finished.
+    running: usize,
     stop: bool,
 }
 
@@ -68,6 +81,8 @@ pub type Wrapper = Box<dyn Fn(Range) + Send + Sync>;
 pub struct Pool {
     queue: Mutex<Queue>,
     wake: Condvar,
+    /// Signalled whenever a worker finishes an item.
+    settled: Condvar,
     rng: AtomicU64,
     /// Ranges are taken first in first out (else from random places).
     fifo: bool,
@@ -96,6 +111,7 @@ impl Pool {
         let pool = Arc::new(Pool {
             queue: Mutex::new(Queue::default()),
             wake: Condvar::new(),
+            settled: Condvar::new(),
             rng: AtomicU64::new(seed | 1),
             fifo,
             armed: AtomicBool::new(false),
@@ -154,6 +170,15 @@ impl Pool {
         self.queue.lock().unwrap().items.len()
     }
 
+    /// Waits until the queue is empty and only `others` items are still running (a worker's
+    /// own item counts as one): a counted handshake, with no time in it.
+    pub fn wait_until_drained(&self, others: usize) {
+        let mut q = self.queue.lock().unwrap();
+        while !q.items.is_empty() || q.running > others {
+            q = self.settled.wait(q).unwrap();
+        }
+    }
+
     /// Runs queued items until told to stop.
     fn work(&self) {
         loop {
@@ -169,6 +194,7 @@ impl Pool {
                         } else {
                             (self.random() % q.items.len() as u64) as usize
                         };
+                        q.running += 1;
                         break q.items.swap_remove_back(k).unwrap();
                     }
                     q = self.wake.wait(q).unwrap();
@@ -184,6 +210,8 @@ impl Pool {
                     }
                 }
             }
+            self.queue.lock().unwrap().running -= 1;
+            self.settled.notify_all();
         }
     }
 
@@ -213,6 +241,7 @@ pub unsafe extern "C" fn enqueue(
 ) -> *mut c_void {
     let pool = unsafe { &*user.cast::<Pool>() };
     pool.enqueued.fetch_add(1, Ordering::Relaxed);
+    tick();
     let marked = pool.armed.swap(false, Ordering::SeqCst);
     let min = min_range.max(1);
     let mut ranges = Vec::new();
@@ -253,4 +282,5 @@ pub unsafe extern "C" fn finish(handle: *mut c_void, user: *mut c_void) {
         left = task.done.wait(left).unwrap();
     }
     pool.finished.fetch_add(1, Ordering::Relaxed);
+    tick();
 }

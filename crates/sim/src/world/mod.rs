@@ -148,7 +148,8 @@ pub struct World {
 }
 
 impl Drop for World {
-    /// A step in flight is waited for: its job holds the world's working state.
+    /// A step in flight is cancelled: one no worker has started never runs, and one that is
+    /// running is waited for (its job holds the world's working state).
     fn drop(&mut self) {
         self.settle();
     }

@@ -14,6 +14,7 @@ use crate::fnv::Fnv1a;
 use crate::world::{FlockId, MAX_DT};
 use boids_core::Vec3;
 use boids_index::{Exec, PARALLEL_MIN};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, LazyLock, Mutex, OnceLock};
 
 /// What a flock's state is while a synchronous step holds it (never read: the world is
@@ -169,12 +170,18 @@ fn restore_from_index(st: &mut Arc<Boids>, index: &boids_index::Index) {
     }
 }
 
+/// What a cancelled step reports in place of a panic: it fails, so nothing is installed.
+const CANCELLED: &str = "the step was cancelled: its world was dropped before it started";
+
 /// Where a step in flight leaves its job when done (and whether it panicked).
 type Slot = Arc<(Mutex<Option<(Job, Option<String>)>>, Condvar)>;
 
 /// A step begun by [`World::step_begin`] and not yet ended.
 pub(crate) struct InFlight {
     slot: Slot,
+    /// Set when the world is dropped: a job that has not started yet finds it and does not run
+    /// (its result would be dropped anyway).
+    cancel: Arc<AtomicBool>,
 }
 
 impl InFlight {
@@ -261,15 +268,22 @@ impl World {
     /// system) and returns at once. Until [`World::step_end`], the world can be read (every
     /// `&self` method: positions, velocities, headings, ids, matrices, the state hash, a save
     /// file), and each read sees the state before the step; every change (`&mut self` method)
-    /// is refused with [`Error::Busy`]. Dropping the world waits for the step.
+    /// is refused with [`Error::Busy`]. Dropping the world cancels a step no worker has started
+    /// and waits for one that is running; either way its result is dropped.
     pub fn step_begin(&mut self, dt: f32) -> Result<(), Error> {
         let job = self.begin(dt, false)?;
         let slot: Slot = Arc::new((Mutex::new(None), Condvar::new()));
         let exec = self.runner.exec();
         let done = Arc::clone(&slot);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let cancelled = Arc::clone(&cancel);
         let mut job = job;
         let work = move || {
-            let panic = run_caught(&mut job, &*exec);
+            let panic = if cancelled.load(Ordering::Acquire) {
+                Some(CANCELLED.to_owned())
+            } else {
+                run_caught(&mut job, &*exec)
+            };
             // Let go of the executor before the result shows: once `step_end` sees it, the
             // world holds the last reference, so a host's job system is dropped (its tasks
             // finished) on the thread that destroys the world, never later on this worker.
@@ -281,7 +295,7 @@ impl World {
         // Without threads (WebAssembly) Rayon's executor runs it here and now; the world still
         // reads as before the step until `step_end`.
         self.runner.spawn(Box::new(work));
-        self.in_flight = Some(InFlight { slot });
+        self.in_flight = Some(InFlight { slot, cancel });
         Ok(())
     }
 
@@ -316,9 +330,12 @@ impl World {
         self.in_flight.is_some()
     }
 
-    /// Waits for a step in flight, if any, and installs it (used when the world is dropped).
+    /// Ends a step in flight, if any, without installing it (used when the world is dropped):
+    /// a step no worker has started never runs (a host's job system that has not started it
+    /// is handed none of its loops), and one a worker is running is waited for.
     pub(crate) fn settle(&mut self) {
-        if self.in_flight.is_some() {
+        if let Some(f) = &self.in_flight {
+            f.cancel.store(true, Ordering::Release);
             let _ = self.step_end();
         }
     }
