@@ -91,6 +91,23 @@ need_rcodesign() {
   ) 9>"$TOOLS/.lock" && [ -x "$RCODESIGN" ]
 }
 
+# The one nightly toolchain of the repository, pinned by date so that a newer nightly never
+# breaks the test command: ThreadSanitizer (the library and std built with -Zsanitizer=thread,
+# -Zbuild-std needs rust-src) and Miri run on it. rustup installs it with those components in
+# the minimal profile (about 700 MB, 10 s here). Change the date here only, and check that the
+# channel has both components that day (rustup refuses a nightly without them).
+NIGHTLY=nightly-2026-05-20
+# Installs the pinned nightly with rust-src and miri unless they are there; false when rustup
+# cannot install them.
+need_nightly() {
+  if rustup component list --toolchain "$NIGHTLY" --installed 2>/dev/null | grep -q '^rust-src' &&
+    rustup component list --toolchain "$NIGHTLY" --installed 2>/dev/null | grep -q '^miri'; then
+    return 0
+  fi
+  echo "installing Rust $NIGHTLY with rust-src and miri (minimal profile; the sanitizers run on it)"
+  timeout 900 rustup toolchain install "$NIGHTLY" --profile minimal --component rust-src,miri >/dev/null
+}
+
 # Installs Debian packages whatever commands exist.
 need_pkg_force() { # package...
   echo "installing $*"

@@ -139,7 +139,7 @@ fn unregister(token: usize) {
 /// does nothing.
 fn call_token(start: u32, end: u32, context: *mut c_void) {
     CALLS_MADE.fetch_add(1, Ordering::Relaxed);
-    let token = context as usize;
+    let token = context.addr();
     let task = tasks(|t| t.get(&token).cloned());
     if let Some(task) = task {
         let calls = task.calls();
@@ -225,7 +225,13 @@ impl HostExec {
         // SAFETY: the def's contract for `enqueue_task`. The context is a token, not a pointer:
         // a call with it after the task is finished finds nothing.
         let handle = inside_step(self.key(), || unsafe {
-            (self.enqueue)(call, items, 1, token as *mut c_void, self.user)
+            (self.enqueue)(
+                call,
+                items,
+                1,
+                std::ptr::without_provenance_mut(token),
+                self.user,
+            )
         });
         Some((handle, token))
     }

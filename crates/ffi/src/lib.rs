@@ -54,6 +54,9 @@ mod obstacle;
 mod wasm;
 mod world;
 
+#[cfg(test)]
+mod tests;
+
 pub use consts::*;
 pub use flock::*;
 pub use flock_data::*;
