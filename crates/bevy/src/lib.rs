@@ -37,8 +37,22 @@
 //!
 //! A boid's `Transform::forward()` (Bevy's -Z) is its heading, with +Y kept as near world up
 //! as possible. Bad values (a parameter out of range, a degenerate obstacle, a mesh without
-//! triangles) are refused with an `error!` log that names the entity and the field, and change
-//! nothing in the engine; no system of the plugin panics on them.
+//! triangles, a NaN `Transform` on an obstacle entity) are refused with an `error!` log that
+//! names the entity and the field, and change nothing in the engine (a placed obstacle stays
+//! where it was; each is tried again once it changes); no system of the plugin panics on them.
+//!
+//! Misuse, and what it does:
+//! - entities despawned at any time, with a step in flight too (overlapped): a boid leaves its
+//!   flock, a flock entity takes the flock and its boid entities with it, an obstacle, target,
+//!   relation or observer entity ends what it made, all before the next step;
+//! - a component taken off a live entity acts as a despawn of what it made: `Flock` (the flock
+//!   and its boid entities go), `Boid` (the boid leaves the engine and the entity is no longer
+//!   written), `Obstacle`, `FlockRelation`, `FlockObserver`;
+//! - a [`FlockSpawn`] on an entity without a [`Flock`], a [`BoidSpawn`] or [`FlockTarget`]
+//!   naming an entity that is not a flock: logged, nothing made;
+//! - a second `BoidsPlugin` in one `App`: Bevy's own rule for a plugin that is unique
+//!   (`Plugin::is_unique`) refuses it with a panic when it is added, before the app runs; one
+//!   plugin holds one engine world, and every flock of the app lives in it.
 
 mod convert;
 mod shapes;

@@ -82,8 +82,8 @@ struct Upload {
 pub(crate) struct Registry {
     placed: HashMap<Entity, (ObstacleId, Option<Source>)>,
     uploads: HashMap<Source, Upload>,
-    /// Entities whose shape was refused, until their `Obstacle` changes (one log, not one a
-    /// tick).
+    /// Entities whose shape or placement was refused, until either changes (one log, not one
+    /// a tick).
     refused: HashMap<Entity, ()>,
     /// Mesh obstacles whose asset is not loaded yet.
     pub(crate) waiting: Vec<Entity>,
@@ -261,8 +261,9 @@ impl Registry {
         Ok(())
     }
 
-    pub(crate) fn refuse(&mut self, world: &mut World, e: Entity) {
-        self.remove(world, e);
+    /// Marks an entity refused (one log, not one a tick) until its shape or placement changes;
+    /// its engine obstacle, if it had one, stays as it was.
+    pub(crate) fn refuse(&mut self, e: Entity) {
         self.refused.insert(e, ());
     }
 }

@@ -55,6 +55,10 @@ pub(crate) fn despawned(
     for e in removed.boids.read() {
         if let Some((i, id)) = b.boid_of.remove(&e) {
             gone.push((i, id, e));
+            // A `Boid` removed from a live entity: the entity is no longer written.
+            if let Ok(mut ec) = commands.get_entity(e) {
+                ec.try_remove::<BoidSlot>();
+            }
         }
     }
     gone.sort_unstable();
@@ -105,13 +109,19 @@ pub(crate) fn despawned(
 }
 
 /// New flock entities become engine flocks; changed parameters reach the live flock (refused:
-/// logged, and the component set back); spawn requests spawn boid entities.
+/// logged, and the component set back); spawn requests spawn boid entities. A spawn request on
+/// an entity with no [`Flock`] is logged and taken away: it spawns nothing.
 pub(crate) fn flocks(
     mut boids: ResMut<Boids>,
     mut flocks: Query<(Entity, &mut Flock, Option<&Name>, Option<&FlockSpawn>)>,
+    strays: Query<Entity, (With<FlockSpawn>, Without<Flock>)>,
     mut commands: Commands,
     mut refused: Local<bevy::platform::collections::HashSet<Entity>>,
 ) {
+    for e in &strays {
+        error!("boids: FlockSpawn on {e}, which has no Flock: nothing spawned");
+        commands.entity(e).remove::<FlockSpawn>();
+    }
     let b = &mut *boids;
     for (e, mut flock, name, spawn) in &mut flocks {
         let changed = flock.is_changed();
@@ -266,15 +276,16 @@ pub(crate) fn obstacles(
 ) {
     let b = &mut *boids;
     for (e, shape, t, g, child) in &shapes {
-        if shape.is_changed() {
-            b.shapes.clear_refused(e);
-        }
-        let placed = b.shapes.obstacle_id(e).is_some();
         let moved = if child {
             g.is_changed()
         } else {
             t.is_changed()
         };
+        // A refused shape or placement is tried again once either changes.
+        if shape.is_changed() || moved {
+            b.shapes.clear_refused(e);
+        }
+        let placed = b.shapes.obstacle_id(e).is_some();
         if b.shapes.is_refused(e) || (placed && !shape.is_changed() && !moved) {
             continue;
         }
@@ -297,8 +308,14 @@ pub(crate) fn obstacles(
                 }
             }
             Err(err) => {
-                error!("boids: obstacle {e} refused (not placed until it changes): {err}");
-                b.shapes.refuse(&mut b.world, e);
+                // The engine keeps what it had: the last accepted placement, or nothing.
+                let kept = if b.shapes.obstacle_id(e).is_some() {
+                    "kept where it was"
+                } else {
+                    "not placed"
+                };
+                error!("boids: obstacle {e} refused ({kept} until it changes): {err}");
+                b.shapes.refuse(e);
             }
         }
     }
