@@ -673,9 +673,16 @@ export class World {
 
   /** Uploads a triangle mesh: `vertices` (a flat `Float32Array` or array of x, y, z, or an array
    * of [x, y, z]) and `indices` (three a triangle), copied; place it with
-   * `{ shape: ObstacleKind.MESH, mesh, a: position, rotation, scale }`. */
+   * `{ shape: ObstacleKind.MESH, mesh, a: position, rotation, scale }`. Counts past the limits
+   * (`MAX_TRIANGLES`, `MAX_VERTICES`) are refused before anything is copied. */
   addMesh(vertices, indices) {
     const lib = this.lib;
+    const nested = Array.isArray(vertices) && Array.isArray(vertices[0]);
+    const vertexCount = nested ? vertices.length : vertices.length / 3;
+    if (indices.length / 3 > enums.MAX_TRIANGLES || vertexCount > enums.MAX_VERTICES) {
+      // The library refuses the counts before it reads anything, with its own message.
+      lib.call('boids_mesh_create', this.ptr(), 0, Math.floor(vertexCount), 0, indices.length, lib.scratch + 64);
+    }
     const v = Float32Array.from(Array.isArray(vertices) && Array.isArray(vertices[0]) ? vertices.flat() : vertices);
     const i = Uint32Array.from(indices);
     if (v.length % 3 !== 0) throw new BoidsError(3, `vertices: a multiple of 3 numbers (x, y, z) needed, got ${v.length}`);
@@ -697,9 +704,14 @@ export class World {
   }
 
   /** Uploads a heightfield: `columns × rows` heights, x fastest, `cellX` / `cellZ` apart; place
-   * it with `{ shape: ObstacleKind.HEIGHTFIELD, mesh, a: position, rotation, scale }`. */
+   * it with `{ shape: ObstacleKind.HEIGHTFIELD, mesh, a: position, rotation, scale }`. Sizes past
+   * the triangle limit (`MAX_TRIANGLES`, two a cell) are refused whatever `heights` holds. */
   addHeightfield(heights, columns, rows, cellX, cellZ) {
     const lib = this.lib;
+    if (columns >= 2 && rows >= 2 && 2 * (columns - 1) * (rows - 1) > enums.MAX_TRIANGLES) {
+      // The library refuses the sizes before it reads any height, with its own message.
+      lib.call('boids_heightfield_create', this.ptr(), 0, columns, rows, cellX, cellZ, lib.scratch + 64);
+    }
     const h = Float32Array.from(heights);
     if (h.length !== columns * rows) {
       throw new BoidsError(3, `heights holds ${h.length} values, columns x rows = ${columns * rows}`);

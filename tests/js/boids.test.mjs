@@ -245,3 +245,55 @@ test('scene geometry: meshes and heightfields placed, moved, refused with the fi
   assert.equal(tetra.isValid, false);
   world.destroy();
 });
+
+test('scene geometry under hostile input: every refusal names its cause and changes nothing', async () => {
+  const { ObstacleKind, MAX_TRIANGLES, MAX_VERTICES } = await import('../../bindings/js/boids.mjs');
+  const mine = await loadBoids(readFileSync(WASM));
+  const world = mine.createWorld({ seed: 5 });
+  world.createPreset('fish-tank', 'fish');
+  const tetraV = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]];
+  const tetraI = [0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3];
+  const tetra = world.addMesh(tetraV, tetraI);
+  const placed = world.addObstacle({ shape: ObstacleKind.MESH, mesh: tetra, a: [3, 0, 0] });
+  world.step(DT);
+  const hash = world.stateHashHex();
+  const refused = (what, call, detail) =>
+    assert.throws(call, (e) => e.result === 'INVALID_ARGUMENT' && detail.test(e.detail), what);
+  // Vertices: NaN, infinite, beyond the world's limit, in flat and nested form.
+  refused('NaN vertex', () => world.addMesh(new Float32Array([0, 0, 0, 1, NaN, 0, 0, 1, 0]), [0, 1, 2]), /vertices\[1\]/);
+  refused('infinite vertex', () => world.addMesh([[0, 0, 0], [1, 0, 0], [0, Infinity, 0]], [0, 1, 2]), /vertices\[2\]/);
+  refused('vertex past 1e9', () => world.addMesh([[0, 0, 0], [2e9, 0, 0], [0, 1, 0]], [0, 1, 2]), /vertices\[1\]/);
+  // Indices: out of range, negative (read as a large unsigned), not three a triangle, none.
+  refused('index out of range', () => world.addMesh(tetraV, [0, 1, 4]), /indices\[2\]/);
+  refused('negative index', () => world.addMesh(tetraV, [0, -1, 2]), /indices\[1\]/);
+  refused('two indices', () => world.addMesh(tetraV, [0, 1]), /multiple of 3/);
+  refused('no triangle', () => world.addMesh(tetraV, []), /no triangle/);
+  // Counts past the limits: refused before anything is copied (no array of that size exists).
+  refused('indices past the triangle limit', () => world.addMesh(tetraV, { length: 3 * (MAX_TRIANGLES + 1) }), /2\^24/);
+  refused('vertices past the vertex limit', () => world.addMesh({ length: 3 * (MAX_VERTICES + 1) }, [0, 1, 2]), /at most/);
+  // Heightfields: bad heights and cells, sizes past the limit whatever the array holds.
+  refused('NaN height', () => world.addHeightfield([0, NaN, 0, 0], 2, 2, 1, 1), /heights\[1\]/);
+  refused('height past 1e9', () => world.addHeightfield([0, 0, -2e9, 0], 2, 2, 1, 1), /heights\[2\]/);
+  refused('cell 0', () => world.addHeightfield([0, 0, 0, 0], 2, 2, 0, 1), /cell/);
+  refused('cell NaN', () => world.addHeightfield([0, 0, 0, 0], 2, 2, 1, NaN), /cell/);
+  refused('4097 x 4097 samples', () => world.addHeightfield([0, 0, 0, 0], 4097, 4097, 1, 1), /2\^24/);
+  refused('too few heights', () => world.addHeightfield([0, 0, 0], 2, 2, 1, 1), /columns x rows/);
+  // Stale ids: a destroyed mesh is not placed, not destroyed twice; a placed one is not destroyed.
+  refused('destroy a placed mesh', () => tetra.destroy(), /placed by 1/);
+  const field = world.addHeightfield([0, 0, 0, 0], 2, 2, 1, 1);
+  field.destroy();
+  assert.equal(field.isValid, false);
+  refused('place a destroyed heightfield', () => world.addObstacle({ shape: ObstacleKind.HEIGHTFIELD, mesh: field }), /mesh/);
+  assert.throws(() => field.destroy(), (e) => e.result === 'INVALID_ID');
+  refused('move onto a destroyed heightfield', () => placed.set({ shape: ObstacleKind.HEIGHTFIELD, mesh: field }), /mesh/);
+  assert.equal(world.stateHashHex(), hash, 'nothing refused changed the world');
+  // The mesh still works where it was placed; removed, it can go.
+  world.step(DT);
+  placed.remove();
+  tetra.destroy();
+  assert.equal(tetra.isValid, false);
+  // A world destroyed takes its shape data with it.
+  const again = world.addMesh(tetraV, tetraI);
+  world.destroy();
+  assert.equal(again.isValid, false);
+});

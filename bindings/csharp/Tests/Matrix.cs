@@ -268,6 +268,12 @@ static unsafe partial class BoidsTests
             Assert(Code(fx, "AddMesh no triangle", BoidsResult.InvalidArgument, () => fx.W.AddMesh(Tetra, new int[0])).Message.Contains("no triangle"), "no triangle");
             Code(fx, "AddMesh 2 indices", BoidsResult.InvalidArgument, () => fx.W.AddMesh(Tetra, new[] { 0, 1 }));
             Param<ArgumentOutOfRangeException>(fx, "AddMesh(ptr, -1, ..)", "vertexCount", () => fx.W.AddMesh(IntPtr.Zero, -1, IntPtr.Zero, 0));
+            // Counts past the limits, with no memory behind them: refused before anything is read.
+            int tooManyIndices = 3 * ((int)BoidsFlocking.Native.BoidsConst.MAX_TRIANGLES + 1);
+            Assert(Code(fx, "AddMesh over the triangle limit", BoidsResult.InvalidArgument,
+                () => fx.W.AddMesh(IntPtr.Zero, 4, IntPtr.Zero, tooManyIndices)).Message.Contains("2^24"), "names the limit");
+            Assert(Code(fx, "AddMesh over the vertex limit", BoidsResult.InvalidArgument,
+                () => fx.W.AddMesh(IntPtr.Zero, (int)BoidsFlocking.Native.BoidsConst.MAX_VERTICES + 1, IntPtr.Zero, 3)).Message.Contains("at most"), "names the limit");
             No<ObjectDisposedException>(fx, "AddMesh disposed", () => fx.Disposed.AddMesh(Tetra, TetraIndices));
         };
         r["BoidsWorld.AddHeightfield"] = fx =>
@@ -277,6 +283,12 @@ static unsafe partial class BoidsTests
             Code(fx, "AddHeightfield one column", BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new float[3], 1, 3, 1f, 1f));
             Code(fx, "AddHeightfield cell 0", BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new float[4], 2, 2, 0f, 1f));
             Assert(Code(fx, "AddHeightfield NaN height", BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new[] { 0f, float.NaN, 0f, 0f }, 2, 2, 1f, 1f)).Message.Contains("heights[1]"), "names heights[1]");
+            foreach (float bad in new[] { float.PositiveInfinity, float.NegativeInfinity, 2e9f })
+                Code(fx, "AddHeightfield height " + bad, BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new[] { 0f, bad, 0f, 0f }, 2, 2, 1f, 1f));
+            Code(fx, "AddHeightfield cell NaN", BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new float[4], 2, 2, float.NaN, 1f));
+            // Sizes past the triangle limit (two a cell), whatever the array holds: the limit is named.
+            Assert(Code(fx, "AddHeightfield 4097 x 4097", BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new float[4], 4097, 4097, 1f, 1f)).Message.Contains("2^24"), "names the limit");
+            Assert(Code(fx, "AddHeightfield 2 x 2^24", BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new float[4], 2, (1 << 24) + 2, 1f, 1f)).Message.Contains("2^24"), "names the limit");
             No<ObjectDisposedException>(fx, "AddHeightfield disposed", () => fx.Disposed.AddHeightfield(new float[4], 2, 2, 1f, 1f));
         };
         // BoidsMesh
@@ -294,9 +306,18 @@ static unsafe partial class BoidsTests
             var o = fx.W.AddObstacle(ObstacleShape.Mesh(m, V(5, 0, 0), Quat.Identity, V(1, 1, 1)));
             Assert(Code(fx, "Destroy a placed mesh", BoidsResult.InvalidArgument, () => m.Destroy()).Message.Contains("placed by 1"), "placed by 1");
             Assert(m.IsValid, "still there");
+            // Placed twice, the mesh outlives the first removal; the obstacle left still steps.
+            var o2 = fx.W.AddObstacle(ObstacleShape.Mesh(m, V(-5, 0, 0), Quat.Identity, V(1, 1, 1)));
             o.Remove();
+            Assert(Code(fx, "Destroy a mesh placed once more", BoidsResult.InvalidArgument, () => m.Destroy()).Message.Contains("placed by 1"), "placed by 1");
+            fx.W.Step(1f / 60);
+            o2.Remove();
             m.Destroy();
             Code(fx, "Destroy twice", BoidsResult.InvalidId, () => m.Destroy());
+            Code(fx, "Place a destroyed mesh", BoidsResult.InvalidArgument, () => fx.W.AddObstacle(ObstacleShape.Mesh(m, V(5, 0, 0), Quat.Identity, V(1, 1, 1))));
+            var field = fx.W.AddHeightfield(new float[9], 3, 3, 1f, 1f);
+            field.Destroy();
+            Code(fx, "Place a destroyed heightfield", BoidsResult.InvalidArgument, () => fx.W.AddObstacle(ObstacleShape.Heightfield(field, V(0, -5, 0), Quat.Identity, V(1, 1, 1))));
         };
         // BoidsFlock
         r["BoidsFlock.World"] = fx => Assert(fx.F.World == fx.W && fx.Orphan.World == fx.Disposed, "World");
