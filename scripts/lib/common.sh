@@ -5,6 +5,14 @@
 sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 APT_UPDATED=""
+# True when what a step needs is there: a command name, or an absolute path that must exist.
+have() { # what
+  case "$1" in
+    /*) [ -e "$1" ] ;;
+    *) command -v "$1" >/dev/null 2>&1 ;;
+  esac
+}
+
 # Installs Debian packages (quietly) unless what a step needs is there already: `what` is a
 # command name, or an absolute path (a header, a font, a library) that must exist. Packages are
 # installed without their recommendations, so name every package the step needs, including
@@ -12,15 +20,49 @@ APT_UPDATED=""
 need_pkg() { # what package...
   local what="$1"
   shift
-  case "$what" in
-    /*) [ -e "$what" ] && return 0 ;;
-    *) command -v "$what" >/dev/null 2>&1 && return 0 ;;
-  esac
+  have "$what" && return 0
+  apt_prefetch_wait
+  have "$what" && return 0
   echo "installing $* (for $what)"
   if [ -z "$APT_UPDATED" ]; then
     sudo_ apt-get update -qq >/dev/null && APT_UPDATED=1
   fi
   sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# Installs in one apt-get, in the background, the packages of every `what:package` pair whose
+# `what` is missing, so that a fresh machine downloads and unpacks them while the first steps
+# compile (minutes, one package at a time between the steps). need_pkg, and anything that runs
+# apt-get, waits for it first (apt_prefetch_wait); a failed prefetch leaves the packages to
+# need_pkg, one step at a time. Its log: $APT_PREFETCH_LOG.
+APT_PREFETCH_PID=""
+apt_prefetch() { # what:package...
+  local pair missing=()
+  for pair in "$@"; do
+    have "${pair%%:*}" || missing+=("${pair#*:}")
+  done
+  [ "${#missing[@]}" -gt 0 ] || return 0
+  APT_PREFETCH_LOG="${APT_PREFETCH_LOG:-$ROOT/target/apt-prefetch.log}"
+  mkdir -p "$(dirname "$APT_PREFETCH_LOG")"
+  echo "installing in the background (log: ${APT_PREFETCH_LOG#$ROOT/}): ${missing[*]}"
+  (
+    sudo_ apt-get update -qq &&
+      sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  ) > "$APT_PREFETCH_LOG" 2>&1 &
+  APT_PREFETCH_PID=$!
+  APT_PREFETCH_T0=$SECONDS
+}
+apt_prefetch_wait() {
+  [ -n "$APT_PREFETCH_PID" ] || return 0
+  local pid="$APT_PREFETCH_PID"
+  APT_PREFETCH_PID=""
+  if wait "$pid"; then
+    APT_UPDATED=1
+    echo "(the background install ended $((SECONDS - APT_PREFETCH_T0)) s after it began)"
+  else
+    echo "the background install failed (${APT_PREFETCH_LOG#$ROOT/}); each step installs what it needs"
+    tail -3 "$APT_PREFETCH_LOG" | sed 's/^/  /'
+  fi
 }
 
 # Installs a Rust target with rustup unless it is there; false when it cannot be installed.
@@ -110,6 +152,7 @@ need_nightly() {
 
 # Installs Debian packages whatever commands exist.
 need_pkg_force() { # package...
+  apt_prefetch_wait
   echo "installing $*"
   if [ -z "$APT_UPDATED" ]; then
     sudo_ apt-get update -qq >/dev/null && APT_UPDATED=1
