@@ -728,8 +728,8 @@ export class World {
     }
   }
 
-  /** Destroys the world and everything in it, its flocks' read buffers too (waits for a step
-   * in flight). Idempotent. */
+  /** Destroys the world and everything in it, its flocks' read buffers too (a step in flight
+   * is cancelled; in the browser it has run already). Idempotent. */
   destroy() {
     if (!this.lib.dead && this.isValid) {
       this.lib.call('boids_world_destroy', this.ptr());

@@ -45,12 +45,16 @@ apt_prefetch() { # what:package...
   APT_PREFETCH_LOG="${APT_PREFETCH_LOG:-$ROOT/target/apt-prefetch.log}"
   mkdir -p "$(dirname "$APT_PREFETCH_LOG")"
   echo "installing in the background (log: ${APT_PREFETCH_LOG#$ROOT/}): ${missing[*]}"
+  local t0=$SECONDS
   (
     sudo_ apt-get update -qq &&
       sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    status=$?
+    echo "ended after $((SECONDS - t0)) s"
+    exit $status
   ) > "$APT_PREFETCH_LOG" 2>&1 &
   APT_PREFETCH_PID=$!
-  APT_PREFETCH_T0=$SECONDS
+  APT_PREFETCH_T0=$t0
 }
 apt_prefetch_wait() {
   [ -n "$APT_PREFETCH_PID" ] || return 0
@@ -58,7 +62,7 @@ apt_prefetch_wait() {
   APT_PREFETCH_PID=""
   if wait "$pid"; then
     APT_UPDATED=1
-    echo "(the background install ended $((SECONDS - APT_PREFETCH_T0)) s after it began)"
+    echo "(the background install $(tail -1 "$APT_PREFETCH_LOG"); waited for $((SECONDS - APT_PREFETCH_T0)) s after it began)"
   else
     echo "the background install failed (${APT_PREFETCH_LOG#$ROOT/}); each step installs what it needs"
     tail -3 "$APT_PREFETCH_LOG" | sed 's/^/  /'

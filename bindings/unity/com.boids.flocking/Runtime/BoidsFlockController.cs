@@ -723,7 +723,8 @@ namespace BoidsFlocking.UnityIntegration
         {
             BoidsFrameLoop.Remove(this);
             SceneManager.sceneUnloaded -= OnSceneUnloaded;
-            // Disposing the world waits for a step in flight.
+            // Disposing the world cancels a step in flight no worker has started, and waits for one
+            // that is running.
             stepping = false;
             flock = null;
             flocks = new BoidsFlock[0];
