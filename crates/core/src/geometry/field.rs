@@ -9,9 +9,8 @@
 //! gives the bits the brute force over every triangle gives, ties to the lowest index.
 
 use super::bvh::{reaches, slab};
-use super::mesh::keep_nearest;
 use super::prim::sweep_triangle;
-use super::{Aabb, CastHit};
+use super::{Aabb, CastHit, keep_nearest};
 use glam::Vec3;
 
 /// A heightfield's grid: `columns × rows` heights, row after row (x fastest), a cell

@@ -11,7 +11,7 @@
 use super::bvh::{Bvh, reaches, slab};
 use super::field::{self, HeightGrid, Pyramid};
 use super::prim::sweep_triangle;
-use super::{Aabb, CastHit};
+use super::{Aabb, CastHit, keep_nearest};
 use crate::limits::{self, MAX_MAGNITUDE};
 use glam::{Quat, Vec3};
 
@@ -532,21 +532,6 @@ impl MeshShape {
             }
         }
         best
-    }
-}
-
-/// Keeps hit `h` on triangle `k` in `best` when it is nearer than the best so far, or as near
-/// with a lower triangle index (so the answer never depends on the order of the search), and
-/// brings `limit` down to it.
-#[inline]
-pub(crate) fn keep_nearest(best: &mut Option<(CastHit, u32)>, limit: &mut f32, h: CastHit, k: u32) {
-    let better = match best {
-        None => true,
-        Some((bh, bk)) => h.distance < bh.distance || (h.distance == bh.distance && k < *bk),
-    };
-    if better {
-        *limit = h.distance;
-        *best = Some((h, k));
     }
 }
 

@@ -21,6 +21,21 @@ pub struct CastHit {
     pub normal: Vec3,
 }
 
+/// Keeps hit `h` on triangle `k` in `best` when it is nearer than the best so far, or as near
+/// with a lower triangle index (so the answer never depends on the order of the search), and
+/// brings `limit` down to it. Shared by the mesh's and the heightfield's traversals.
+#[inline]
+pub(crate) fn keep_nearest(best: &mut Option<(CastHit, u32)>, limit: &mut f32, h: CastHit, k: u32) {
+    let better = match best {
+        None => true,
+        Some((bh, bk)) => h.distance < bh.distance || (h.distance == bh.distance && k < *bk),
+    };
+    if better {
+        *limit = h.distance;
+        *best = Some((h, k));
+    }
+}
+
 /// An axis-aligned box.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Aabb {
