@@ -192,6 +192,16 @@
 #define BOIDS_OBSTACLES_FREE_DIRECTION 2
 
 /**
+ * `BoidsFlockParams::ground_up`: World up: the boid pitches with the slope it walks along, never rolls.
+ */
+#define BOIDS_GROUND_UP_WORLD 0
+
+/**
+ * `BoidsFlockParams::ground_up`: The normal of the ground under it: the boid leans with the terrain, across it too.
+ */
+#define BOIDS_GROUND_UP_NORMAL 1
+
+/**
  * `BoidsSpawnDef::shape`: Uniform in the box `min`..`max`.
  */
 #define BOIDS_SPAWN_BOX 0
@@ -654,6 +664,38 @@ typedef struct BoidsFlockParams {
    */
   float sleep_distance;
   /**
+   * 1 = the flock walks on the world's ground (the mesh and heightfield obstacles whose
+   * `ground` is 1), steering in the horizontal plane, each step placed on the highest ground
+   * within `ground_step_height` of its feet; slopes steeper than `ground_max_slope_deg`, drops
+   * bigger than the step, the ground's edges and every other obstacle are walls it slides
+   * along. 0 = it flies (or moves in the plane lock's plane). A grounded flock takes no plane
+   * lock and no wrap or clamp bounds.
+   */
+  int32_t grounded;
+  /**
+   * Grounded: the steepest walkable slope, degrees in [0, 89] (default 45).
+   */
+  float ground_max_slope_deg;
+  /**
+   * Grounded: the most a boid climbs or drops in one step, units >= 0 (default 0.5).
+   */
+  float ground_step_height;
+  /**
+   * Grounded: how far the boid's position is above its feet, units >= 0 (default 0).
+   */
+  float ground_pivot_height;
+  /**
+   * Grounded: up in the orientations and matrices read back, `BOIDS_GROUND_UP_*` (world up,
+   * or the ground's normal).
+   */
+  int32_t ground_up;
+  /**
+   * Radius of each boid's body, units >= 0: after every step no two bodies of the flock
+   * overlap by more than 1% of it, and a grounded body stops at obstacles. 0 (the default) =
+   * points that may pass through each other.
+   */
+  float body_radius;
+  /**
    * Reserved, keep 0 (pads to a multiple of 8 bytes).
    */
   uint32_t reserved;
@@ -662,7 +704,7 @@ typedef struct BoidsFlockParams {
 /**
  * Flock settings for `boids_flock_create`. Get one from `boids_default_flock_def()`.
  *
- * Size: 288 bytes where pointers are 8 bytes, 284 where they are 4 (wasm32, armv7);
+ * Size: 312 bytes where pointers are 8 bytes, 308 where they are 4 (wasm32, armv7);
  * `boids_struct_size(BOIDS_STRUCT_FLOCK_DEF)` says which.
  */
 typedef struct BoidsFlockDef {

@@ -103,6 +103,14 @@ enum class ObstacleAvoidance : std::int32_t {
     FreeDirection = BOIDS_OBSTACLES_FREE_DIRECTION,
 };
 
+/// The ground up (BoidsFlockParams::ground_up; C: BOIDS_GROUND_UP_*).
+enum class GroundUp : std::int32_t {
+    /// World up: the boid pitches with the slope it walks along, never rolls.
+    World = BOIDS_GROUND_UP_WORLD,
+    /// The normal of the ground under it: the boid leans with the terrain, across it too.
+    Normal = BOIDS_GROUND_UP_NORMAL,
+};
+
 /// The spawn shape (BoidsSpawnDef::shape; C: BOIDS_SPAWN_*).
 enum class SpawnKind : std::int32_t {
     /// Uniform in the box `min`..`max`.

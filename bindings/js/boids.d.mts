@@ -54,6 +54,8 @@ export interface FlockParams {
   target_relocation_max: Vec3; cohesion_smooth_time: number; fallback_to_nearest: number;
   weight_path: number; wander_radius: number; wander_distance: number; wander_jitter: number;
   arrival_radius: number; path_lookahead: number; update_every: number; sleep_distance: number;
+  grounded: number; ground_max_slope_deg: number; ground_step_height: number;
+  ground_pivot_height: number; ground_up: number; body_radius: number;
   reserved: number;
 }
 

@@ -97,7 +97,9 @@ const STRUCTS = {
     ['target_relocation_max', 'BoidsVec3'], ['cohesion_smooth_time', 'f32'],
     ['fallback_to_nearest', 'i32'], ['weight_path', 'f32'], ['wander_radius', 'f32'],
     ['wander_distance', 'f32'], ['wander_jitter', 'f32'], ['arrival_radius', 'f32'],
-    ['path_lookahead', 'f32'], ['update_every', 'u32'], ['sleep_distance', 'f32'], ['reserved', 'u32'],
+    ['path_lookahead', 'f32'], ['update_every', 'u32'], ['sleep_distance', 'f32'],
+    ['grounded', 'i32'], ['ground_max_slope_deg', 'f32'], ['ground_step_height', 'f32'],
+    ['ground_pivot_height', 'f32'], ['ground_up', 'i32'], ['body_radius', 'f32'], ['reserved', 'u32'],
   ],
   BoidsFlockDef: [['name', 'ptr'], ['params', 'BoidsFlockParams'], ['internal_cookie', 'u32'], ['reserved', 'u32']],
   BoidsSpawnDef: [

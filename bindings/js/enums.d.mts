@@ -89,6 +89,14 @@ export declare const ObstacleAvoidance: Readonly<{
 /** ObstacleAvoidance's text names (scenario files), by value. */
 export declare const ObstacleAvoidanceNames: Readonly<Record<number, string>>;
 
+/** The ground up (C: BOIDS_GROUND_UP_*). */
+export declare const GroundUp: Readonly<{
+  WORLD: 0;
+  NORMAL: 1;
+}>;
+/** GroundUp's text names (scenario files), by value. */
+export declare const GroundUpNames: Readonly<Record<number, string>>;
+
 /** The spawn shape (C: BOIDS_SPAWN_*). */
 export declare const SpawnKind: Readonly<{
   BOX: 0;

@@ -169,6 +169,20 @@ export const ObstacleAvoidanceNames = Object.freeze({
   2: 'free-direction',
 });
 
+/** The ground up (BoidsFlockParams::ground_up; C: BOIDS_GROUND_UP_*). */
+export const GroundUp = Object.freeze({
+  /** World up: the boid pitches with the slope it walks along, never rolls. */
+  WORLD: 0,
+  /** The normal of the ground under it: the boid leans with the terrain, across it too. */
+  NORMAL: 1,
+});
+
+/** GroundUp's text names (scenario files), by value. */
+export const GroundUpNames = Object.freeze({
+  0: 'world',
+  1: 'normal',
+});
+
 /** The spawn shape (BoidsSpawnDef::shape; C: BOIDS_SPAWN_*). */
 export const SpawnKind = Object.freeze({
   /** Uniform in the box `min`..`max`. */

@@ -216,12 +216,14 @@ impl Registry {
                 position: p,
                 rotation: q,
                 scale: s,
+                ground: false,
             },
             Obstacle::Heightfield(_) => boids_sim::Obstacle::Heightfield {
                 field: data.expect("uploaded above"),
                 position: p,
                 rotation: q,
                 scale: s,
+                ground: false,
             },
         };
         let result = match self.placed.get(&e).copied() {

@@ -423,12 +423,14 @@ fn level_obstacle(mesh: boids_sim::MeshId, position: Vec3, ground: LevelGround) 
             position,
             rotation: Quat::IDENTITY,
             scale: Vec3::ONE,
+            ground: false,
         },
         LevelGround::Heightfield => Obstacle::Heightfield {
             field: mesh,
             position,
             rotation: Quat::IDENTITY,
             scale: Vec3::ONE,
+            ground: false,
         },
     }
 }

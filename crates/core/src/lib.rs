@@ -23,7 +23,7 @@
 //! hood.consider(&d, me.heading, o, o.length_squared(), other.velocity, other.heading);
 //! assert_eq!(hood.count, 1);
 //!
-//! let env = Env { target: None, obstacles: &[], path: &[], path_closed: false };
+//! let env = Env { target: None, obstacles: &[], ground: &[], path: &[], path_closed: false };
 //! let mut rng = Rng::keyed(7, 0, 0, 0); // (seed, boid id, step, stream)
 //! let next = step_boid(&me, &hood, &params, &env, &mut rng, 1.0 / 60.0);
 //! assert!(next.velocity.y < 0.0, "steers away from the neighbour above it");
@@ -34,6 +34,7 @@
 pub mod fmath;
 pub mod fnv;
 pub mod geometry;
+pub mod ground;
 pub mod limits;
 pub mod math;
 pub mod obstacle;
@@ -48,9 +49,12 @@ pub use glam::{Quat, Vec3};
 pub use limits::{MAX_MAGNITUDE, MAX_NEIGHBOURS};
 pub use obstacle::{MeshId, Obstacle, ObstacleKind, Placed};
 pub use params::{
-    AlignmentMode, Bounds, BoundsKind, Combine, FlockParams, IndexKind, Integrator,
-    ObstacleAvoidance, ParamError, PlaneLock, SeparationMode, Target, TargetRelocation, Weights,
+    AlignmentMode, Bounds, BoundsKind, Combine, FlockParams, Ground, GroundUp, IndexKind,
+    Integrator, MAX_SLOPE_DEG, ObstacleAvoidance, ParamError, PlaneLock, SeparationMode, Target,
+    TargetRelocation, Weights,
 };
 pub use rng::Rng;
-pub use rules::{BoidState, Derived, Env, Extra, Neighbourhood, fov_cos, step_boid, wander};
+pub use rules::{
+    BoidState, Derived, Env, Extra, Neighbourhood, confine, fov_cos, step_boid, wander,
+};
 pub use table::CEnum;

@@ -85,6 +85,12 @@ mod serde_defaults {
     pub fn inner() -> f32 {
         0.9
     }
+    pub fn max_slope() -> f32 {
+        45.0
+    }
+    pub fn step_height() -> f32 {
+        0.5
+    }
 }
 
 /// The space a flock lives in, and how it is kept there.
@@ -236,6 +242,60 @@ pub struct TargetRelocation {
     pub max: Vec3,
 }
 
+crate::c_enum! {
+    /// Which way is up in a grounded boid's drawn orientation (its yaw always follows the
+    /// velocity).
+    pub enum GroundUp: "ground up", "BOIDS_GROUND_UP_", "GroundUp" {
+        /// World up: the boid pitches with the slope it walks along, never rolls.
+        World = 0, "world", "WORLD",
+        /// The normal of the ground under it: the boid leans with the terrain, across it too.
+        Normal = 1, "normal", "NORMAL",
+    }
+}
+
+/// A grounded flock walks on the scene's ground (every mesh and heightfield placement marked as
+/// ground): it steers in the horizontal plane and each step places it on the surface. See
+/// [`crate::ground`] for the whole rule.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ground {
+    /// The steepest ground a boid walks on, degrees from horizontal, in `[0, 89]`; steeper
+    /// ground is a wall (45 when a scene file leaves it out).
+    #[cfg_attr(feature = "serde", serde(default = "serde_defaults::max_slope"))]
+    pub max_slope_deg: f32,
+    /// The most a boid climbs or drops in one step; a bigger drop, or no ground at all, is an
+    /// edge it does not walk over, a bigger rise a wall (0.5 when a scene file leaves it out).
+    #[cfg_attr(feature = "serde", serde(default = "serde_defaults::step_height"))]
+    pub step_height: f32,
+    /// How far above its feet a boid's position (its pivot) is (0 when a scene file leaves it
+    /// out: the position is the feet).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub pivot_height: f32,
+    /// Up in the drawn orientation (world up when a scene file leaves it out).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub up: GroundUp,
+}
+
+impl Default for GroundUp {
+    /// [`GroundUp::World`].
+    fn default() -> Self {
+        GroundUp::World
+    }
+}
+
+impl Default for Ground {
+    /// 45° slopes, a step of 0.5, the position at the feet.
+    fn default() -> Self {
+        Ground {
+            max_slope_deg: 45.0,
+            step_height: 0.5,
+            pivot_height: 0.0,
+            up: GroundUp::World,
+        }
+    }
+}
+
 /// Rule weights.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
@@ -356,6 +416,18 @@ pub struct FlockParams {
     /// Level of detail: the flock sleeps (frozen, no cost) while the world's observer is farther
     /// than this from its centre (0 = never).
     pub sleep_distance: f32,
+    /// Walk on the scene's ground instead of flying (see [`Ground`]); `None` (the default) =
+    /// free motion in 3-D or in the plane lock's plane.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub ground: Option<Ground>,
+    /// Radius of each boid's body: after every step no two bodies of the flock overlap by more
+    /// than 1% of it, and a grounded body's moves stop at obstacles it would enter (0, the
+    /// default = points, which may pass through each other).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub body_radius: f32,
 }
 
 impl Default for Weights {
@@ -419,9 +491,14 @@ impl Default for FlockParams {
             update_every: 1,
             sleep_distance: 0.0,
             index: IndexKind::Auto,
+            ground: None,
+            body_radius: 0.0,
         }
     }
 }
+
+/// The steepest walkable slope a grounded flock may have, degrees.
+pub const MAX_SLOPE_DEG: f32 = 89.0;
 
 /// A parameter that was refused, with the reason.
 #[derive(Clone, Debug, PartialEq)]
@@ -561,6 +638,31 @@ impl FlockParams {
         }
         check("look_ahead", self.look_ahead, 0.0, m)?;
         check("boid_radius", self.boid_radius, 0.0, m)?;
+        check("body_radius", self.body_radius, 0.0, m)?;
+        if let Some(g) = self.ground {
+            check("ground.max_slope_deg", g.max_slope_deg, 0.0, MAX_SLOPE_DEG)?;
+            check("ground.step_height", g.step_height, 0.0, m)?;
+            check("ground.pivot_height", g.pivot_height, 0.0, m)?;
+            if self.plane != PlaneLock::None {
+                return Err(ParamError {
+                    field: "plane",
+                    reason: format!(
+                        "must be none for a grounded flock (it walks on the ground), got {}",
+                        self.plane.text()
+                    ),
+                });
+            }
+            if matches!(self.bounds, Bounds::Wrap { .. } | Bounds::Clamp { .. }) {
+                return Err(ParamError {
+                    field: "bounds",
+                    reason: format!(
+                        "a grounded flock takes soft bounds (none, soft-box, soft-sphere or \
+                         turn-back), not {}: a wrap or clamp would move it off the ground",
+                        self.bounds.kind().text()
+                    ),
+                });
+            }
+        }
         if let Some(t) = self.target {
             check_vec("target.point", t.point)?;
             check("target.avoid_distance", t.avoid_distance, 0.0, m)?;

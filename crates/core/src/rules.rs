@@ -1,6 +1,7 @@
 //! The per-boid update: a pure function of (own state, neighbourhood, environment, params, rng).
 
 use crate::fmath;
+use crate::ground::{Walker, horizontal};
 use crate::limits::MAX_MAGNITUDE;
 use crate::math::{Period, clamp_length, look_rotation, normalize_or_zero, smooth_damp};
 use crate::obstacle::{Blocker, Near, Placed, first_hit, keep_above, spiral_directions};
@@ -166,8 +167,11 @@ impl Neighbourhood {
 pub struct Env<'a> {
     /// The flock's target point (used when the params have target settings).
     pub target: Option<Vec3>,
-    /// Obstacles to look out for.
+    /// Obstacles to look out for (for a grounded flock: every obstacle but its ground).
     pub obstacles: &'a [Placed],
+    /// The ground a grounded flock walks on: the mesh and heightfield placements marked as
+    /// ground (unused by other flocks, which see them among `obstacles`).
+    pub ground: &'a [Placed],
     /// The flock's path (a polyline; at least two points to be followed).
     pub path: &'a [Vec3],
     /// Whether the path closes back on its first point.
@@ -410,6 +414,35 @@ pub fn wander(
     (m, next)
 }
 
+/// Where a move to `position` ends for a flock with params `p`: through a wrap or against a
+/// clamp box, above the heightfields among `floors` (a heightfield is a floor: no boid ends a
+/// step below it), inside the world's ±[`MAX_MAGNITUDE`], in the plane lock's plane; the
+/// velocity loses what a wall took. The step ends every move with it, and so does anything
+/// else that moves boids (the body pass).
+pub fn confine(
+    p: &FlockParams,
+    floors: &[Placed],
+    mut position: Vec3,
+    mut velocity: Vec3,
+) -> (Vec3, Vec3) {
+    match p.bounds {
+        Bounds::Wrap { min, max } => position = Period::new(min, max).wrap(position),
+        Bounds::Clamp { min, max } => clamp_into(&mut position, &mut velocity, min, max),
+        _ => {}
+    }
+    if !floors.is_empty() {
+        (position, velocity) = keep_above(floors, position, velocity);
+    }
+    // The state never leaves the domain the API accepts: the world ends at ±MAX_MAGNITUDE on
+    // every axis, a hard wall like `Bounds::Clamp`.
+    let world = Vec3::splat(MAX_MAGNITUDE);
+    clamp_into(&mut position, &mut velocity, -world, world);
+    // A speed of MAX_MAGNITUDE along a unit vector can round one ulp past it.
+    let velocity = velocity.clamp(-world, world);
+    // The plane lock wins over a wrap or clamp box that does not hold the plane.
+    (p.plane.apply(position), p.plane.apply(velocity))
+}
+
 /// The next state of one boid. Pure: the same inputs give the same bits.
 ///
 /// Never returns a non-finite state: if arithmetic overflows (absurd but accepted weights), the
@@ -424,7 +457,19 @@ pub fn step_boid(
 ) -> BoidState {
     let target = env.target;
     let w = &p.weights;
-    let v = own.velocity;
+    // A grounded boid steers and integrates in the horizontal plane (crate::ground).
+    let walker = p
+        .ground
+        .map(|g| Walker::new(env.ground, env.obstacles, g, p.body_radius));
+    let flat = |x: Vec3| match walker {
+        Some(_) => horizontal(x),
+        None => p.plane.apply(x),
+    };
+    let v = if walker.is_some() {
+        horizontal(own.velocity)
+    } else {
+        own.velocity
+    };
     let alone = n.count == 0;
     let mut extra = own.extra;
     // Random draws, in a fixed order: a new speed, then whether the rules apply.
@@ -494,7 +539,7 @@ pub fn step_boid(
     if w.path != 0.0
         && let Some(t) = path_target(env.path, env.path_closed, own.position, p.path_lookahead)
     {
-        rules.path = Part::new(w.path, p.plane.apply(t - own.position), true);
+        rules.path = Part::new(w.path, flat(t - own.position), true);
     }
     if !rules_apply {
         rules = rules.without_flock_rules();
@@ -513,7 +558,16 @@ pub fn step_boid(
         };
         arrival = None;
         overridden = true;
-    } else if let Some(dir) = avoid_obstacles(own, p, env.obstacles) {
+    } else if let Some(dir) = match &walker {
+        Some(wk) => wk.avoid(
+            p.obstacle_avoidance,
+            own.position,
+            own.heading,
+            p.look_ahead,
+            p.boid_radius.max(p.body_radius),
+        ),
+        None => avoid_obstacles(own, p, env.obstacles),
+    } {
         if p.obstacle_overrides {
             rules = Rules::default();
             arrival = None;
@@ -557,7 +611,7 @@ pub fn step_boid(
             a *= p.drive_factor;
         }
     }
-    a = p.plane.apply(a);
+    a = flat(a);
 
     let (velocity, heading) = match p.integrator {
         Integrator::Acceleration => {
@@ -584,7 +638,7 @@ pub fn step_boid(
                 let t = (p.max_turn_rate * dt).clamp(0.0, 1.0);
                 extra.orientation = extra.orientation.slerp(look_rotation(want), t).normalize();
             }
-            let h = unit_and_length(p.plane.apply(extra.orientation * Vec3::Z))
+            let h = unit_and_length(flat(extra.orientation * Vec3::Z))
                 .0
                 .unwrap_or(own.heading);
             let speed = match (overridden, group_speed, new_speed) {
@@ -599,26 +653,14 @@ pub fn step_boid(
             (nv, unit_and_length(nv).0.unwrap_or(own.heading))
         }
     };
-    let velocity = p.plane.apply(velocity);
-    let mut position = p.plane.apply(own.position + velocity * dt);
-    let mut velocity = velocity;
-    match p.bounds {
-        Bounds::Wrap { min, max } => position = Period::new(min, max).wrap(position),
-        Bounds::Clamp { min, max } => clamp_into(&mut position, &mut velocity, min, max),
-        _ => {}
-    }
-    // A heightfield is a floor: no boid ends the step below it.
-    if !env.obstacles.is_empty() {
-        (position, velocity) = keep_above(env.obstacles, position, velocity);
-    }
-    // The state never leaves the domain the API accepts: the world ends at ±MAX_MAGNITUDE on
-    // every axis, a hard wall like `Bounds::Clamp`.
-    let world = Vec3::splat(MAX_MAGNITUDE);
-    clamp_into(&mut position, &mut velocity, -world, world);
-    // A speed of MAX_MAGNITUDE along a unit vector can round one ulp past it.
-    let velocity = velocity.clamp(-world, world);
-    // The plane lock wins over a wrap or clamp box that does not hold the plane.
-    let (position, velocity) = (p.plane.apply(position), p.plane.apply(velocity));
+    let velocity = flat(velocity);
+    let (position, velocity) = match &walker {
+        // Walks on the ground; its settings refuse wrap and clamp bounds and a plane lock.
+        Some(wk) => wk.walk(own.position, velocity, dt),
+        None => (p.plane.apply(own.position + velocity * dt), velocity),
+    };
+    let floors = if walker.is_none() { env.obstacles } else { &[] };
+    let (position, velocity) = confine(p, floors, position, velocity);
     let next = BoidState {
         position,
         velocity,

@@ -322,6 +322,7 @@ pub fn fast_rules_apply(p: &FlockParams, env: &Env<'_>) -> bool {
             || p.obstacle_avoidance == ObstacleAvoidance::None
             || p.look_ahead <= 0.0)
         && !crate::obstacle::has_floor(env.obstacles)
+        && p.ground.is_none()
 }
 
 /// `r.is_finite() && r > 0.0`, lane by lane: `0 < r < ∞`.

@@ -507,6 +507,7 @@ fn a_placed_mesh_is_found_through_its_world_bounds_and_moves_without_a_rebuild()
             position: Vec3::new(x, 0.0, 10.0),
             rotation: Quat::IDENTITY,
             scale: Vec3::splat(2.0),
+            ground: false,
         };
         o.validate().unwrap();
         Placed::new(&o, Some(shape.clone()))
@@ -535,6 +536,7 @@ fn a_heightfield_keeps_boids_above_its_surface() {
         position: Vec3::new(-5.0, -2.0, -5.0),
         rotation: Quat::IDENTITY,
         scale: Vec3::new(1.0, 2.0, 1.0),
+        ground: false,
     };
     let p = Placed::new(&o, Some(shape.clone()));
     let boids_core::geometry::ShapeData::Heightfield(grid) = shape.data() else {
@@ -791,6 +793,7 @@ fn the_free_direction_search_chooses_what_the_nearest_hit_search_chooses() {
                             position: pos,
                             rotation: q,
                             scale,
+                            ground: false,
                         }
                     } else {
                         Obstacle::Heightfield {
@@ -798,6 +801,7 @@ fn the_free_direction_search_chooses_what_the_nearest_hit_search_chooses() {
                             position: pos - Vec3::new(5.0, 2.0, 5.0),
                             rotation: Quat::IDENTITY,
                             scale,
+                            ground: false,
                         }
                     };
                     all.push(Placed::new(&o, Some(shapes[k].clone())));

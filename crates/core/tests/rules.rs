@@ -54,6 +54,7 @@ fn step(p: &FlockParams, own: BoidState, others: &[(Vec3, Vec3)]) -> BoidState {
             obstacles: &[],
             path: &[],
             path_closed: false,
+            ground: &[],
         },
         &mut Rng::keyed(1, 0, 0, 0),
         DT,

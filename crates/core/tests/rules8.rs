@@ -140,6 +140,7 @@ fn eight_lanes_give_step_boids_bits() {
         obstacles: &[],
         path: &[],
         path_closed: false,
+        ground: &[],
     };
     let mut lanes_checked = 0;
     for case in 0..4000 {
@@ -226,6 +227,7 @@ fn what_the_eight_lanes_do_not_cover_is_refused() {
         obstacles: &[],
         path: &[],
         path_closed: false,
+        ground: &[],
     };
     let ok = FlockParams::default();
     assert!(

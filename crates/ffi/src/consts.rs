@@ -91,6 +91,12 @@ pub const BOIDS_OBSTACLES_REFLECT: i32 = 1;
 /// `BoidsFlockParams::obstacle_avoidance`: Try 300 directions on a golden spiral around the heading, nearest first, and steer toward the first one whose look-ahead is clear (steering-obstacles).
 pub const BOIDS_OBSTACLES_FREE_DIRECTION: i32 = 2;
 
+// ground up: `BoidsFlockParams::ground_up`
+/// `BoidsFlockParams::ground_up`: World up: the boid pitches with the slope it walks along, never rolls.
+pub const BOIDS_GROUND_UP_WORLD: i32 = 0;
+/// `BoidsFlockParams::ground_up`: The normal of the ground under it: the boid leans with the terrain, across it too.
+pub const BOIDS_GROUND_UP_NORMAL: i32 = 1;
+
 // spawn shape: `BoidsSpawnDef::shape`
 /// `BoidsSpawnDef::shape`: Uniform in the box `min`..`max`.
 pub const BOIDS_SPAWN_BOX: i32 = 0;

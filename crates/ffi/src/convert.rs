@@ -5,8 +5,9 @@ use crate::boundary::Fail;
 use crate::registry;
 use crate::types::*;
 use boids_sim::{
-    Bounds, BoundsKind, CEnum, FlockId, FlockParams, MeshId, Obstacle, ObstacleId, ObstacleKind,
-    Spawn, SpawnKind, SpawnShape, Target, TargetRelocation, Vec3, Weights, World,
+    Bounds, BoundsKind, CEnum, FlockId, FlockParams, Ground, GroundUp, MeshId, Obstacle,
+    ObstacleId, ObstacleKind, Spawn, SpawnKind, SpawnShape, Target, TargetRelocation, Vec3,
+    Weights, World,
 };
 use std::ffi::{CStr, c_char};
 
@@ -286,6 +287,8 @@ pub(crate) fn params_from_c(c: &BoidsFlockParams) -> Result<FlockParams, Fail> {
             max: v3(b.max),
         },
     };
+    // Checked even when the flock is not grounded: a value of no variant is never kept.
+    let up: GroundUp = choice("ground_up", c.ground_up)?;
     let p = FlockParams {
         perception_radius: c.perception_radius,
         fov_half_angle_deg: c.fov_half_angle_deg,
@@ -348,6 +351,17 @@ pub(crate) fn params_from_c(c: &BoidsFlockParams) -> Result<FlockParams, Fail> {
         path_lookahead: c.path_lookahead,
         update_every: c.update_every,
         sleep_distance: c.sleep_distance,
+        ground: if flag("grounded", c.grounded)? {
+            Some(Ground {
+                max_slope_deg: c.ground_max_slope_deg,
+                step_height: c.ground_step_height,
+                pivot_height: c.ground_pivot_height,
+                up,
+            })
+        } else {
+            None
+        },
+        body_radius: c.body_radius,
     };
     p.validate()
         .map_err(|e| bad(format!("flock params: {e}")))?;
@@ -355,6 +369,7 @@ pub(crate) fn params_from_c(c: &BoidsFlockParams) -> Result<FlockParams, Fail> {
 }
 
 pub(crate) fn params_to_c(p: &FlockParams, target_now: Option<Vec3>) -> BoidsFlockParams {
+    let ground = p.ground.unwrap_or_default();
     let mut b = BoidsBounds {
         kind: p.bounds.kind().into(),
         ..BoidsBounds::default()
@@ -436,6 +451,12 @@ pub(crate) fn params_to_c(p: &FlockParams, target_now: Option<Vec3>) -> BoidsFlo
         path_lookahead: p.path_lookahead,
         update_every: p.update_every,
         sleep_distance: p.sleep_distance,
+        grounded: i32::from(p.ground.is_some()),
+        ground_max_slope_deg: ground.max_slope_deg,
+        ground_step_height: ground.step_height,
+        ground_pivot_height: ground.pivot_height,
+        ground_up: ground.up.into(),
+        body_radius: p.body_radius,
         reserved: 0,
     }
 }
@@ -460,6 +481,7 @@ fn xyz(v: &mut BoidsVec3) -> Vec<&mut f32> {
 fn unused(c: &mut BoidsFlockParams) -> Vec<(&'static str, Vec<&mut f32>)> {
     let uses = bounds_uses(c.bounds.kind);
     let (target, reloc) = (c.has_target == 1, c.has_target_relocation == 1);
+    let grounded = c.grounded == 1;
     let b = &mut c.bounds;
     let bounds: [(&'static str, Vec<&mut f32>); 6] = [
         ("bounds.min", xyz(&mut b.min)),
@@ -486,6 +508,11 @@ fn unused(c: &mut BoidsFlockParams) -> Vec<(&'static str, Vec<&mut f32>)> {
         ));
         out.push(("target_relocation_min", xyz(&mut c.target_relocation_min)));
         out.push(("target_relocation_max", xyz(&mut c.target_relocation_max)));
+    }
+    if !grounded {
+        out.push(("ground_max_slope_deg", vec![&mut c.ground_max_slope_deg]));
+        out.push(("ground_step_height", vec![&mut c.ground_step_height]));
+        out.push(("ground_pivot_height", vec![&mut c.ground_pivot_height]));
     }
     out
 }
@@ -530,6 +557,11 @@ pub(crate) fn keep_unused(
     raw.bounds.kind = engine.bounds.kind;
     raw.has_target = engine.has_target;
     raw.has_target_relocation = engine.has_target_relocation;
+    raw.grounded = engine.grounded;
+    if engine.grounded != 1 {
+        // Checked to be a valid value when written, and unused.
+        engine.ground_up = raw.ground_up;
+    }
     for ((_, to), (_, from)) in unused(&mut engine).into_iter().zip(unused(&mut raw)) {
         for (t, f) in to.into_iter().zip(from) {
             *t = *f;
@@ -638,12 +670,14 @@ pub(crate) fn obstacle_from_c(world: BoidsWorldId, d: &BoidsObstacleDef) -> Resu
             position: v3(d.a),
             rotation: q(d.rotation),
             scale: v3(d.scale),
+            ground: false,
         },
         ObstacleKind::Heightfield => Obstacle::Heightfield {
             field: mesh()?,
             position: v3(d.a),
             rotation: q(d.rotation),
             scale: v3(d.scale),
+            ground: false,
         },
     })
 }

@@ -357,13 +357,33 @@ pub struct BoidsFlockParams {
     /// Level of detail: sleep while the observer is farther than this from the flock's centre
     /// (0 = never).
     pub sleep_distance: f32,
+    /// 1 = the flock walks on the world's ground (the mesh and heightfield obstacles whose
+    /// `ground` is 1), steering in the horizontal plane, each step placed on the highest ground
+    /// within `ground_step_height` of its feet; slopes steeper than `ground_max_slope_deg`, drops
+    /// bigger than the step, the ground's edges and every other obstacle are walls it slides
+    /// along. 0 = it flies (or moves in the plane lock's plane). A grounded flock takes no plane
+    /// lock and no wrap or clamp bounds.
+    pub grounded: i32,
+    /// Grounded: the steepest walkable slope, degrees in [0, 89] (default 45).
+    pub ground_max_slope_deg: f32,
+    /// Grounded: the most a boid climbs or drops in one step, units >= 0 (default 0.5).
+    pub ground_step_height: f32,
+    /// Grounded: how far the boid's position is above its feet, units >= 0 (default 0).
+    pub ground_pivot_height: f32,
+    /// Grounded: up in the orientations and matrices read back, `BOIDS_GROUND_UP_*` (world up,
+    /// or the ground's normal).
+    pub ground_up: i32,
+    /// Radius of each boid's body, units >= 0: after every step no two bodies of the flock
+    /// overlap by more than 1% of it, and a grounded body stops at obstacles. 0 (the default) =
+    /// points that may pass through each other.
+    pub body_radius: f32,
     /// Reserved, keep 0 (pads to a multiple of 8 bytes).
     pub reserved: u32,
 }
 
 /// Flock settings for `boids_flock_create`. Get one from `boids_default_flock_def()`.
 ///
-/// Size: 288 bytes where pointers are 8 bytes, 284 where they are 4 (wasm32, armv7);
+/// Size: 312 bytes where pointers are 8 bytes, 308 where they are 4 (wasm32, armv7);
 /// `boids_struct_size(BOIDS_STRUCT_FLOCK_DEF)` says which.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -516,13 +536,13 @@ const _: () = {
             }
     );
     assert!(size_of::<BoidsBounds>() == 52);
-    assert!(size_of::<BoidsFlockParams>() == 272);
+    assert!(size_of::<BoidsFlockParams>() == 296);
     assert!(
         size_of::<BoidsFlockDef>()
             == if cfg!(target_pointer_width = "64") {
-                288
+                312
             } else {
-                284
+                308
             }
     );
     assert!(size_of::<BoidsSpawnDef>() == 72);

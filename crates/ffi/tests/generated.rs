@@ -18,7 +18,7 @@
 )]
 
 use boids_sim::{
-    AlignmentMode, BoundsKind, CEnum, Combine, IndexKind, Integrator, ObstacleAvoidance,
+    AlignmentMode, BoundsKind, CEnum, Combine, GroundUp, IndexKind, Integrator, ObstacleAvoidance,
     ObstacleKind, PlaneLock, RelationKind, SeparationMode, SpawnKind,
 };
 use std::fmt::Write as _;
@@ -59,6 +59,7 @@ fn tables() -> Vec<Table> {
         table::<PlaneLock>("`BoidsFlockParams::plane`"),
         table::<IndexKind>("`BoidsFlockParams::index`"),
         table::<ObstacleAvoidance>("`BoidsFlockParams::obstacle_avoidance`"),
+        table::<GroundUp>("`BoidsFlockParams::ground_up`"),
         table::<SpawnKind>("`BoidsSpawnDef::shape`"),
         table::<ObstacleKind>("`BoidsObstacleDef::shape`"),
         table::<RelationKind>("`boids_world_set_relation` kind"),

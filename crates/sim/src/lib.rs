@@ -37,9 +37,10 @@ mod world;
 pub use boids_core::geometry::{MAX_TRIANGLES, MAX_VERTICES};
 pub use boids_core::table::CEnum;
 pub use boids_core::{
-    AlignmentMode, BoidState, Bounds, BoundsKind, Combine, FlockParams, IndexKind, Integrator,
-    MAX_MAGNITUDE, MeshId, MeshShape, Obstacle, ObstacleAvoidance, ObstacleKind, ParamError,
-    Placed, PlaneLock, Quat, SeparationMode, Target, TargetRelocation, Vec3, Weights,
+    AlignmentMode, BoidState, Bounds, BoundsKind, Combine, FlockParams, Ground, GroundUp,
+    IndexKind, Integrator, MAX_MAGNITUDE, MeshId, MeshShape, Obstacle, ObstacleAvoidance,
+    ObstacleKind, ParamError, Placed, PlaneLock, Quat, SeparationMode, Target, TargetRelocation,
+    Vec3, Weights,
 };
 /// Worlds with fewer boids than this (all flocks together) step on the calling thread: handing
 /// work to a pool costs more than it saves.

@@ -588,6 +588,7 @@ pub fn reef(name: &str, layout: ReefLayout, stand_ins: bool) -> Scene {
                 position,
                 rotation,
                 scale,
+                ground: false,
             });
         }
     }
@@ -608,6 +609,7 @@ pub fn reef(name: &str, layout: ReefLayout, stand_ins: bool) -> Scene {
             position: corner,
             rotation: Quat::IDENTITY,
             scale: Vec3::ONE,
+            ground: false,
         });
     }
     let top = floor + depth;

@@ -375,6 +375,7 @@ fn rows() -> Vec<Row> {
                 position: Vec3::ZERO,
                 rotation,
                 scale,
+                ground: false,
             };
             let gone = tetra(&mut fx.w);
             fx.w.remove_mesh(gone).unwrap();
@@ -418,6 +419,7 @@ fn rows() -> Vec<Row> {
                         position: Vec3::ZERO,
                         rotation: Quat::IDENTITY,
                         scale: Vec3::ONE,
+                        ground: false,
                     },
                     "triangle mesh",
                 ),
@@ -498,6 +500,7 @@ fn rows() -> Vec<Row> {
                     position: Vec3::ZERO,
                     rotation: Quat::IDENTITY,
                     scale: Vec3::ONE,
+                    ground: false,
                 })
                 .unwrap();
             // A mesh freed while placed: refused, and the placement still works.

@@ -60,6 +60,7 @@ fn mesh_ids_in_messages_are_one_based_as_everywhere_else() {
         position: Vec3::ZERO,
         rotation: Quat::IDENTITY,
         scale: Vec3::ONE,
+        ground: false,
     })
     .unwrap();
     let e = message(w.remove_mesh(m).unwrap_err());
@@ -71,6 +72,7 @@ fn mesh_ids_in_messages_are_one_based_as_everywhere_else() {
             position: Vec3::ZERO,
             rotation: Quat::IDENTITY,
             scale: Vec3::ONE,
+            ground: false,
         })
         .unwrap_err(),
     );

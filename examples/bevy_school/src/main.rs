@@ -171,6 +171,7 @@ fn setup(
                 position,
                 rotation,
                 scale,
+                ..
             } => {
                 let handle = shapes[mesh.index as usize].clone().expect("a rock's mesh");
                 commands.spawn((

@@ -34,6 +34,13 @@ impl HeightGrid {
     /// The surface height at `(x, z)` of the shape's space, on the triangle the point falls in;
     /// `None` outside the grid.
     pub fn height_at(&self, x: f32, z: f32) -> Option<f32> {
+        self.surface_at(x, z).map(|(h, _)| h)
+    }
+
+    /// The surface height at `(x, z)` of the shape's space and the triangle (in the module's
+    /// numbering) the point falls in; `None` outside the grid. A point on the diagonal or on a
+    /// cell's edge belongs to one triangle, so every point of the grid has exactly one answer.
+    pub fn surface_at(&self, x: f32, z: f32) -> Option<(f32, u32)> {
         let fx = x / self.cell_x;
         let fz = z / self.cell_z;
         let (cols, rows) = ((self.columns - 1) as f32, (self.rows - 1) as f32);
@@ -46,12 +53,13 @@ impl HeightGrid {
         let v = fz - j as f32;
         let h = |i: u32, j: u32| self.heights[(j * self.columns + i) as usize];
         let (h00, h10, h01, h11) = (h(i, j), h(i + 1, j), h(i, j + 1), h(i + 1, j + 1));
+        let cell = j * (self.columns - 1) + i;
         // The diagonal from (i, j) to (i + 1, j + 1): below it (u >= v) the triangle
         // (00, 10, 11), above it (00, 11, 01).
         Some(if u >= v {
-            h00 + (h10 - h00) * u + (h11 - h10) * v
+            (h00 + (h10 - h00) * u + (h11 - h10) * v, 2 * cell)
         } else {
-            h00 + (h11 - h01) * u + (h01 - h00) * v
+            (h00 + (h11 - h01) * u + (h01 - h00) * v, 2 * cell + 1)
         })
     }
 

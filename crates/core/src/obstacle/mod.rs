@@ -98,6 +98,11 @@ pub enum Obstacle {
         rotation: Quat,
         /// Scale along each of its axes (> 0).
         scale: Vec3,
+        /// Ground: grounded flocks walk on it (see [`crate::Ground`]); every other flock, and
+        /// a grounded flock's look-ahead, still treat it as an obstacle. False when a scene
+        /// file leaves it out.
+        #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_false"))]
+        ground: bool,
     },
     /// A heightfield placed in the world (Unity's `TerrainCollider`): hit from both sides, and
     /// no boid ends a step below its surface.
@@ -110,7 +115,16 @@ pub enum Obstacle {
         rotation: Quat,
         /// Scale along each of its axes (> 0).
         scale: Vec3,
+        /// Ground: grounded flocks walk on it (see [`crate::Ground`]); every other flock still
+        /// treats it as a floor. False when a scene file leaves it out.
+        #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_false"))]
+        ground: bool,
     },
+}
+
+#[cfg(feature = "serde")]
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// How far a rotation's length may be from 1 before it is refused (then it is normalised).
@@ -128,6 +142,14 @@ impl Obstacle {
             Obstacle::Mesh { .. } => ObstacleKind::Mesh,
             Obstacle::Heightfield { .. } => ObstacleKind::Heightfield,
         }
+    }
+
+    /// Whether this is a mesh or heightfield placement marked as ground.
+    pub fn is_ground(&self) -> bool {
+        matches!(
+            *self,
+            Obstacle::Mesh { ground: true, .. } | Obstacle::Heightfield { ground: true, .. }
+        )
     }
 
     /// The shape data a mesh or heightfield placement names.
@@ -175,17 +197,23 @@ impl Obstacle {
                 position,
                 rotation,
                 scale,
+                ground,
                 ..
             }
             | Obstacle::Heightfield {
                 position,
                 rotation,
                 scale,
+                ground,
                 ..
             } => {
                 v(&mut out, position);
                 q(&mut out, rotation);
                 v(&mut out, scale);
+                // Only when set, so the digests of scenes without ground stay as they were.
+                if ground {
+                    out.push(1.0);
+                }
             }
         }
         out
@@ -276,12 +304,14 @@ impl Obstacle {
                 position,
                 rotation: q,
                 scale: s,
+                ..
             }
             | Obstacle::Heightfield {
                 field: id,
                 position,
                 rotation: q,
                 scale: s,
+                ..
             } => {
                 let what = self.kind().text();
                 if id.generation == 0 {
@@ -488,6 +518,7 @@ mod tests {
                 position: Vec3::ZERO,
                 rotation: Quat::IDENTITY,
                 scale: Vec3::new(1.0, 0.0, 1.0),
+                ground: false,
             },
             Obstacle::Heightfield {
                 field: MeshId {
@@ -497,12 +528,14 @@ mod tests {
                 position: Vec3::ZERO,
                 rotation: Quat::IDENTITY,
                 scale: Vec3::new(1.0, -2.0, 1.0),
+                ground: false,
             },
             Obstacle::Mesh {
                 mesh: MeshId::default(),
                 position: Vec3::ZERO,
                 rotation: Quat::IDENTITY,
                 scale: Vec3::ONE,
+                ground: false,
             },
         ];
         for o in bad {

@@ -9,6 +9,7 @@
 //! then sorts an almost sorted array, and the neighbour search reads memory in order. Reads in id
 //! order go through a permutation built when first asked for after a change (`view.rs`).
 
+mod bodies;
 mod relations;
 #[cfg(feature = "save")]
 mod saved;
@@ -71,6 +72,8 @@ pub(crate) struct Work {
     pub(crate) prepared: bool,
     /// The buffers of an earlier state, reused for the next one.
     pub(crate) spare: Boids,
+    /// The body pass's grid, reused.
+    pub(crate) bodies: bodies::Grid,
 }
 
 /// A flock of boids. Read it through [`crate::World::flock`]; change it through the world.

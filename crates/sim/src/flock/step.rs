@@ -25,6 +25,9 @@ pub(crate) struct StepInput<'a> {
     pub(crate) seed: u64,
     pub(crate) step: u64,
     pub(crate) obstacles: &'a [boids_core::Placed],
+    /// The ground placements, and every other obstacle (a grounded flock's walls).
+    pub(crate) ground: &'a [boids_core::Placed],
+    pub(crate) solids: &'a [boids_core::Placed],
     /// Steering from other flocks, by slot of the prepared index (empty when none).
     pub(crate) external: &'a [Vec3],
     pub(crate) level: SimdLevel,
@@ -220,7 +223,16 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
         let params = &f.params;
         let env = Env {
             target: f.target,
-            obstacles: input.obstacles,
+            obstacles: if params.ground.is_some() {
+                input.solids
+            } else {
+                input.obstacles
+            },
+            ground: if params.ground.is_some() {
+                input.ground
+            } else {
+                &[]
+            },
             path: &f.path,
             path_closed: f.path_closed,
         };
@@ -385,6 +397,22 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
     };
     // The next boids follow the index's order; the id-order views are built when read.
     std::mem::swap(&mut next.ids, &mut w.ids_sorted);
+    if f.params.body_radius > 0.0 {
+        let walker = f.params.ground.map(|g| {
+            boids_core::ground::Walker::new(input.ground, input.solids, g, f.params.body_radius)
+        });
+        super::bodies::resolve(
+            &mut next.positions,
+            &mut next.velocities,
+            &next.ids,
+            &f.params,
+            input.obstacles,
+            walker.as_ref(),
+            input.seed,
+            input.step,
+            &mut w.bodies,
+        );
+    }
     std::mem::swap(&mut next.rank, &mut w.rank_sorted);
     next.id_slots = OnceLock::new();
     next.id_view = OnceLock::new();

@@ -275,22 +275,26 @@ impl Scene {
                     position,
                     rotation,
                     scale,
+                    ground,
                 } => Obstacle::Mesh {
                     mesh: at(mesh)?,
                     position,
                     rotation,
                     scale,
+                    ground,
                 },
                 Obstacle::Heightfield {
                     field,
                     position,
                     rotation,
                     scale,
+                    ground,
                 } => Obstacle::Heightfield {
                     field: at(field)?,
                     position,
                     rotation,
                     scale,
+                    ground,
                 },
                 o => o,
             };

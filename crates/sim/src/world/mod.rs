@@ -124,6 +124,16 @@ pub struct Relation {
     pub weight: f32,
 }
 
+/// The live obstacles as a step casts against them, in slot order: all of them (what a flock
+/// that flies sees), and split into the ground and the rest (what a grounded flock walks on,
+/// and the walls it meets).
+#[derive(Clone, Default)]
+pub(crate) struct Scenery {
+    pub(crate) all: Arc<[Placed]>,
+    pub(crate) ground: Arc<[Placed]>,
+    pub(crate) solids: Arc<[Placed]>,
+}
+
 /// A simulation: any number of named flocks, stepped together.
 pub struct World {
     seed: u64,
@@ -135,8 +145,8 @@ pub struct World {
     /// Shape data (triangle meshes and heightfields), shared by the obstacles that place it.
     meshes: SlotMap<MeshId, Arc<MeshShape>>,
     /// The live obstacles in slot order as a step casts against them, kept current by every
-    /// obstacle call; a step shares it (no copy).
-    live_obstacles: Arc<[Placed]>,
+    /// obstacle call; a step shares them (no copy).
+    live: Scenery,
     observer: Option<Vec3>,
     relations: Vec<Relation>,
     runner: Runner,
@@ -207,7 +217,7 @@ impl World {
             flocks: SlotMap::default(),
             obstacles: SlotMap::default(),
             meshes: SlotMap::default(),
-            live_obstacles: Arc::from(Vec::new()),
+            live: Scenery::default(),
             observer: None,
             relations: Vec::new(),
             runner,
@@ -418,7 +428,18 @@ impl World {
     }
 
     pub(crate) fn obstacles_changed(&mut self) {
-        self.live_obstacles = self.obstacles.values().map(|(_, p)| p.clone()).collect();
+        let pick = |keep: fn(&Obstacle) -> bool| -> Arc<[Placed]> {
+            self.obstacles
+                .values()
+                .filter(|(o, _)| keep(o))
+                .map(|(_, p)| p.clone())
+                .collect()
+        };
+        self.live = Scenery {
+            all: pick(|_| true),
+            ground: pick(Obstacle::is_ground),
+            solids: pick(|o| !o.is_ground()),
+        };
     }
 
     /// Replaces an obstacle's shape (moves it). Moving a mesh or heightfield placement
@@ -456,7 +477,7 @@ impl World {
     /// Every live obstacle as a step casts against it, in slot order (meshes and heightfields
     /// with their shape data and placement).
     pub fn placed_obstacles(&self) -> &[Placed] {
-        &self.live_obstacles
+        &self.live.all
     }
 
     /// Ids of the live obstacles, in slot order.

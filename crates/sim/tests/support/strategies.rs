@@ -120,11 +120,19 @@ pub fn params() -> BoxedStrategy<FlockParams> {
         proptest::option::of((unit(), point(), point())),
         (mag(), any::<bool>(), mag(), mag(), mag(), mag(), mag()),
         (prop_oneof![3 => Just(1u32), 1 => 1u32..=1000], mag()),
+        (
+            prop_oneof![
+                4 => Just(None),
+                1 => (0.0f32..=89.0, mag(), mag(), one_of::<GroundUp>()).prop_map(Some),
+            ],
+            prop_oneof![3 => Just(0.0f32), 1 => mag()],
+        ),
     );
     (shape, more)
         .prop_map(|(a, b)| {
             let ((radius, fov, sep_radius), k, weights, enums, (s1, s2), motion, bounds) = a;
-            let (target, (look, boid_r, overrides, rule_p, speed_p, needs), reloc, rest, lod) = b;
+            let (target, (look, boid_r, overrides, rule_p, speed_p, needs), reloc, rest, lod, body) =
+                b;
             let (sep, align, combine, integrator, plane, avoid, index) = enums;
             let (max_force, turn, smoothing, drive) = motion;
             let (smooth_t, fallback, wr, wd, wj, arrival, lookahead) = rest;
@@ -172,6 +180,13 @@ pub fn params() -> BoxedStrategy<FlockParams> {
                 update_every: lod.0,
                 sleep_distance: lod.1,
                 index,
+                ground: body.0.map(|(max_slope_deg, step_height, pivot_height, up)| Ground {
+                    max_slope_deg,
+                    step_height,
+                    pivot_height,
+                    up,
+                }),
+                body_radius: body.1,
             }
         })
         .prop_filter("accepted by validate", |p| p.validate().is_ok())

@@ -104,6 +104,15 @@ namespace BoidsFlocking
         FreeDirection = 2,
     }
 
+    /// <summary>The ground up (`BoidsFlockParams::ground_up`, C: BOIDS_GROUND_UP_*).</summary>
+    public enum GroundUp : int
+    {
+        /// <summary>World up: the boid pitches with the slope it walks along, never rolls.</summary>
+        World = 0,
+        /// <summary>The normal of the ground under it: the boid leans with the terrain, across it too.</summary>
+        Normal = 1,
+    }
+
     /// <summary>The spawn shape (`BoidsSpawnDef::shape`, C: BOIDS_SPAWN_*).</summary>
     public enum SpawnKind : int
     {
@@ -171,6 +180,7 @@ namespace BoidsFlocking.Native
         public const int PLANE_NONE = 0, PLANE_XY = 1, PLANE_XZ = 2;
         public const int INDEX_AUTO = 0, INDEX_GRID = 1, INDEX_KD_TREE = 2, INDEX_BRUTE_FORCE = 3;
         public const int OBSTACLES_IGNORE = 0, OBSTACLES_REFLECT = 1, OBSTACLES_FREE_DIRECTION = 2;
+        public const int GROUND_UP_WORLD = 0, GROUND_UP_NORMAL = 1;
         public const int SPAWN_BOX = 0, SPAWN_SPHERE = 1, SPAWN_DISC = 2, SPAWN_FLAT_BALL = 3;
         public const int OBSTACLE_SPHERE = 0, OBSTACLE_BOX = 1, OBSTACLE_PLANE = 2, OBSTACLE_ORIENTED_BOX = 3, OBSTACLE_CAPSULE = 4, OBSTACLE_MESH = 5, OBSTACLE_HEIGHTFIELD = 6;
         public const int RELATION_IGNORE = 0, RELATION_FLOCK_TOGETHER = 1, RELATION_AVOID = 2, RELATION_FLEE = 3, RELATION_CHASE = 4;

@@ -117,6 +117,10 @@ namespace BoidsFlocking.Native
         public float weight_path, wander_radius, wander_distance, wander_jitter, arrival_radius, path_lookahead;
         public uint update_every;
         public float sleep_distance;
+        public int grounded;
+        public float ground_max_slope_deg, ground_step_height, ground_pivot_height;
+        public int ground_up;
+        public float body_radius;
         public uint reserved;
     }
 

@@ -357,6 +357,18 @@ namespace BoidsFlocking
         }
         /// <summary>Level of detail: sleep while the observer is farther than this (0 = never).</summary>
         public float SleepDistance { get { return Raw.sleep_distance; } set { Raw.sleep_distance = value; } }
+        /// <summary>Walk on the world's ground (mesh and heightfield obstacles marked as ground), steering in the horizontal plane; steeper slopes, bigger drops, edges and other obstacles are walls. A grounded flock takes no plane lock and no wrap or clamp bounds.</summary>
+        public bool Grounded { get { return Raw.grounded != 0; } set { Raw.grounded = value ? 1 : 0; } }
+        /// <summary>Grounded: the steepest walkable slope, degrees in [0, 89].</summary>
+        public float GroundMaxSlopeDegrees { get { return Raw.ground_max_slope_deg; } set { Raw.ground_max_slope_deg = value; } }
+        /// <summary>Grounded: the most a boid climbs or drops in one step (units).</summary>
+        public float GroundStepHeight { get { return Raw.ground_step_height; } set { Raw.ground_step_height = value; } }
+        /// <summary>Grounded: how far a boid's position is above its feet (units).</summary>
+        public float GroundPivotHeight { get { return Raw.ground_pivot_height; } set { Raw.ground_pivot_height = value; } }
+        /// <summary>Grounded: up in the orientations read back (world up, or the ground's normal).</summary>
+        public GroundUp GroundUp { get { return (GroundUp)Raw.ground_up; } set { Raw.ground_up = (int)value; } }
+        /// <summary>Radius of each boid's body: after every step no two bodies overlap by more than 1% of it (0 = points).</summary>
+        public float BodyRadius { get { return Raw.body_radius; } set { Raw.body_radius = value; } }
 
         /// <summary>Bit-for-bit equality of every field, unused ones included.</summary>
         public bool Equals(FlockSettings o)

@@ -1,0 +1,522 @@
+//! Grounded flocks: boids that walk on the scene's ground.
+//!
+//! The ground is every mesh and heightfield placement marked as ground; up is world +Y. A
+//! grounded boid's position is its pivot, [`Ground::pivot_height`] above its feet.
+//!
+//! **Steering in the horizontal plane, then placing on the surface** (as DetourCrowd does),
+//! rather than steering in the tangent plane: the rules, the speed limits and the eight-lane
+//! path need no surface frame (a grounded flock's steering and velocity are flattened to the
+//! horizontal before they are integrated), a herd keeps the same pace over ground whatever the
+//! slope (the speed limits apply to the horizontal speed), and placing is one vertical query
+//! a step. The velocity written back follows the surface: the horizontal velocity lifted onto
+//! the plane of the ground under the boid, so the heading (drawn orientation) pitches with the
+//! slope.
+//!
+//! One step of a boid standing on ground ([`Walker::walk`]):
+//! 1. Its feet move by the horizontal velocity times `dt`. At the new point, it stands on the
+//!    highest ground surface within [`Ground::step_height`] of its feet.
+//! 2. Walls stop the move: no ground within the step height there (a drop, a heightfield's
+//!    edge, a gap), ground steeper than [`Ground::max_slope_deg`], ground geometry crossing the
+//!    segment a step height above the feet (a wall or spike of a ground mesh), or a non-ground
+//!    obstacle crossing the body's path (a sphere of the flock's `body_radius` swept at the
+//!    pivot).
+//! 3. A stopped boid slides: the move, and the velocity, lose their component into the wall
+//!    (whose normal is the hit's, or for a drop the side the ground is missing on, found by 16
+//!    probes around the feet); a slide that is stopped too leaves the boid where it was, with
+//!    no horizontal velocity.
+//!
+//! A boid with no ground within its step height of its feet (spawned in the air or below the
+//! ground, or its ground moved or removed) is placed instead of moved: onto the highest ground
+//! below its feet (it drops), else onto the lowest ground above them (it comes up through the
+//! surface it is under); with no ground in its vertical line at all it stays where it is, with
+//! no velocity, until there is.
+//!
+//! Look-ahead avoidance sees the same walls ([`Walker::avoid`]): the way ahead is walked in
+//! [`LOOK_SAMPLES`] probes up to `look_ahead`, and when it is blocked the boid steers toward the
+//! first clear one of [`FAN`] horizontal directions, nearest to its heading first, alternating
+//! left and right (both avoidance modes, for a grounded flock).
+
+use crate::fmath;
+use crate::geometry::Placement;
+use crate::geometry::ShapeData;
+use crate::math::normalize_or_zero;
+use crate::obstacle::{Near, Placed, first_hit};
+use crate::params::{Ground, ObstacleAvoidance};
+use crate::{CastHit, MeshShape};
+use glam::Vec3;
+use std::sync::OnceLock;
+
+/// Probes along the way ahead for a grounded boid's look-ahead.
+pub const LOOK_SAMPLES: usize = 3;
+
+/// Horizontal directions a blocked grounded boid tries (its heading first).
+pub const FAN: usize = 33;
+
+/// Probes around the feet that find the side a drop is on.
+const EDGE_PROBES: usize = 16;
+
+/// Where a grounded boid stands: its feet's height and the unit normal of the ground there,
+/// pointing up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stand {
+    /// Height of the surface.
+    pub height: f32,
+    /// Unit normal, `y >= 0`.
+    pub normal: Vec3,
+}
+
+/// A margin for rounding around heights near `p`: far below any step a user sets, far above the
+/// rounding of a height recomputed at the same point.
+#[inline]
+fn slack(p: Vec3) -> f32 {
+    1.0e-5 * (1.0 + p.abs().max_element())
+}
+
+/// A unit normal turned to point up.
+#[inline]
+fn upward(n: Vec3) -> Vec3 {
+    if n.y < 0.0 { -n } else { n }
+}
+
+/// The horizontal part of `v`.
+#[inline]
+pub fn horizontal(v: Vec3) -> Vec3 {
+    Vec3::new(v.x, 0.0, v.z)
+}
+
+/// `v` (horizontal) lifted onto the plane through the origin with unit normal `n` (`n.y > 0`):
+/// the same horizontal part, with the height change that keeps it on the plane.
+#[inline]
+pub fn lift(v: Vec3, n: Vec3) -> Vec3 {
+    if n.y <= 0.0 {
+        return horizontal(v);
+    }
+    Vec3::new(v.x, -(n.x * v.x + n.z * v.z) / n.y, v.z)
+}
+
+/// The surface of one ground placement crossing the vertical line at `(x, z)` between `top`
+/// and `bottom` (the highest if `down`, else the lowest, when there are several), clipped to
+/// the placement's bounds first.
+fn surface(
+    shape: &MeshShape,
+    place: &Placement,
+    (x, z): (f32, f32),
+    top: f32,
+    bottom: f32,
+    down: bool,
+) -> Option<Stand> {
+    let b = &place.bounds;
+    if x < b.lo.x || x > b.hi.x || z < b.lo.z || z > b.hi.z {
+        return None;
+    }
+    let (top, bottom) = (top.min(b.hi.y), bottom.max(b.lo.y));
+    if top < bottom || top.is_nan() || bottom.is_nan() {
+        return None;
+    }
+    let xf = &place.xf;
+    match shape.data() {
+        // A heightfield turned only about the vertical: one lookup, no cast.
+        ShapeData::Heightfield(grid) if xf.rotation.x == 0.0 && xf.rotation.z == 0.0 => {
+            let l = xf.local_point(Vec3::new(x, xf.position.y, z));
+            let (h, k) = grid.surface_at(l.x, l.z)?;
+            let y = xf.point(Vec3::new(l.x, h, l.z)).y;
+            if !(y <= top && y >= bottom) {
+                return None;
+            }
+            let (a, b, c) = shape.world_triangle(place, k);
+            let n = upward(normalize_or_zero((b - a).cross(c - a)));
+            (n != Vec3::ZERO).then_some(Stand {
+                height: y,
+                normal: n,
+            })
+        }
+        _ => {
+            let len = top - bottom;
+            let (from, dir) = if down {
+                (top, Vec3::NEG_Y)
+            } else {
+                (bottom, Vec3::Y)
+            };
+            let ray = |x: f32, z: f32| {
+                shape
+                    .cast(place, Vec3::new(x, from, z), 0.0, dir, len)
+                    .map(|(h, _)| h)
+            };
+            // A ray through an edge two triangles share can slip between them by rounding:
+            // then four rays a few units in the last place to each side.
+            let e = 1.0e-6 * (1.0 + x.abs().max(z.abs()));
+            let hit: CastHit = ray(x, z)
+                .or_else(|| ray(x + e, z))
+                .or_else(|| ray(x - e, z))
+                .or_else(|| ray(x, z + e))
+                .or_else(|| ray(x, z - e))?;
+            Some(Stand {
+                height: if down {
+                    top - hit.distance
+                } else {
+                    bottom + hit.distance
+                },
+                normal: upward(hit.normal),
+            })
+        }
+    }
+}
+
+/// The highest ground surface crossing the vertical line at `(x, z)` between heights `top` and
+/// `bottom` (ties: the first placement in the list).
+pub fn ground_below(ground: &[Placed], x: f32, z: f32, top: f32, bottom: f32) -> Option<Stand> {
+    extreme(ground, (x, z), top, bottom, true)
+}
+
+/// The lowest ground surface crossing the vertical line at `(x, z)` between heights `bottom`
+/// and `top` (ties: the first placement in the list).
+pub fn ground_above(ground: &[Placed], x: f32, z: f32, bottom: f32, top: f32) -> Option<Stand> {
+    extreme(ground, (x, z), top, bottom, false)
+}
+
+fn extreme(ground: &[Placed], xz: (f32, f32), top: f32, bottom: f32, down: bool) -> Option<Stand> {
+    let mut best: Option<Stand> = None;
+    for o in ground {
+        if let Placed::Mesh { shape, place } = o
+            && let Some(s) = surface(shape, place, xz, top, bottom, down)
+            && best.is_none_or(|b| {
+                if down {
+                    s.height > b.height
+                } else {
+                    s.height < b.height
+                }
+            })
+        {
+            best = Some(s);
+        }
+    }
+    best
+}
+
+/// The first hit along the segment `a -> b` of a sphere of radius `r` (a ray for 0) against
+/// `list`.
+fn cast_segment(list: &[Placed], a: Vec3, b: Vec3, r: f32) -> Option<CastHit> {
+    if list.is_empty() {
+        return None;
+    }
+    let d = b - a;
+    let len = d.length();
+    if len.is_nan() || len <= 0.0 {
+        return None;
+    }
+    let near = Near::new(list, a, len + r);
+    if near.is_empty() {
+        return None;
+    }
+    first_hit(near.iter(), a, r, d / len, len)
+}
+
+/// How deep a ball of radius `r` at `p` is in the solid `o` (a ball, box, capsule or plane),
+/// with the unit normal out of it, when it touches it at all. Meshes answer `None`: their
+/// casts already stop a sphere that starts overlapping them from going deeper.
+fn touch(o: &Placed, p: Vec3, r: f32) -> Option<(f32, Vec3)> {
+    let (dist, n) = match *o {
+        Placed::Ball { centre, radius } => {
+            let d = p - centre;
+            ((d.length() - radius), normalize_or_zero(d))
+        }
+        Placed::Capsule { a, b, radius } => {
+            let d = p - crate::geometry::prim::closest_on_segment(p, a, b);
+            ((d.length() - radius), normalize_or_zero(d))
+        }
+        Placed::Plane { point, normal } => ((p - point).dot(normal), normal),
+        Placed::Box {
+            centre,
+            half,
+            rotation,
+        } => {
+            let local = match rotation {
+                Some((_, inv)) => inv * (p - centre),
+                None => p - centre,
+            };
+            let q = local.clamp(-half, half);
+            let (dist, n) = if q != local {
+                let d = local - q;
+                (d.length(), normalize_or_zero(d))
+            } else {
+                // Inside: out through the nearest face.
+                let gap = half - local.abs();
+                let k = if gap.x <= gap.y && gap.x <= gap.z {
+                    0
+                } else if gap.y <= gap.z {
+                    1
+                } else {
+                    2
+                };
+                let mut n = Vec3::ZERO;
+                n[k] = if local[k] < 0.0 { -1.0 } else { 1.0 };
+                (-gap[k], n)
+            };
+            let n = match rotation {
+                Some((q, _)) => q * n,
+                None => n,
+            };
+            (dist, n)
+        }
+        Placed::Mesh { .. } => return None,
+    };
+    (dist < r && n != Vec3::ZERO).then_some((r - dist, n))
+}
+
+/// Unit directions around the vertical, `k` of [`EDGE_PROBES`] at angle `2π k / EDGE_PROBES`.
+fn probe_directions() -> &'static [Vec3] {
+    static DIRS: OnceLock<Vec<Vec3>> = OnceLock::new();
+    DIRS.get_or_init(|| {
+        (0..EDGE_PROBES)
+            .map(|k| {
+                let a = std::f32::consts::TAU * k as f32 / EDGE_PROBES as f32;
+                Vec3::new(fmath::cos(a), 0.0, fmath::sin(a))
+            })
+            .collect()
+    })
+}
+
+/// The [`FAN`] turns a blocked boid tries, as (cosine, sine) of the angle: 0, then `±π k / 16`
+/// for `k = 1..=16`, left before right.
+fn fan() -> &'static [(f32, f32)] {
+    static TURNS: OnceLock<Vec<(f32, f32)>> = OnceLock::new();
+    TURNS.get_or_init(|| {
+        let half = (FAN - 1) / 2;
+        let mut out = vec![(1.0, 0.0)];
+        for k in 1..=half {
+            let a = std::f32::consts::PI * k as f32 / half as f32;
+            let (c, s) = (fmath::cos(a), fmath::sin(a));
+            out.push((c, s));
+            out.push((c, -s));
+        }
+        out
+    })
+}
+
+/// Where a move of grounded feet ended ([`Walker::slide`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Slide {
+    /// The whole move: the feet and what they stand on.
+    Moved(Vec3, Stand),
+    /// Stopped by a wall with this unit horizontal normal, and slid along it.
+    Slid(Vec3, Stand, Vec3),
+    /// Stopped, and the slide too: the feet stay.
+    Stopped,
+}
+
+/// A grounded flock's settings and the scene it walks in, for one step.
+#[derive(Clone, Copy, Debug)]
+pub struct Walker<'a> {
+    /// The ground: mesh and heightfield placements marked as ground.
+    pub ground: &'a [Placed],
+    /// Every other obstacle: walls.
+    pub solids: &'a [Placed],
+    /// The flock's ground settings.
+    pub settings: Ground,
+    /// Cosine of the steepest walkable slope.
+    pub cos_slope: f32,
+    /// The body's radius (the sphere swept against the solids).
+    pub radius: f32,
+}
+
+impl<'a> Walker<'a> {
+    /// The walker of a flock with ground settings `settings` and body radius `radius`.
+    pub fn new(ground: &'a [Placed], solids: &'a [Placed], settings: Ground, radius: f32) -> Self {
+        Walker {
+            ground,
+            solids,
+            settings,
+            cos_slope: fmath::cos(fmath::to_radians(settings.max_slope_deg)),
+            radius: radius.max(0.0),
+        }
+    }
+
+    /// The ground within step height of feet at `(x, feet_y, z)`.
+    pub fn stand_near(&self, x: f32, z: f32, feet_y: f32) -> Option<Stand> {
+        let reach = self.settings.step_height + slack(Vec3::new(x, feet_y, z));
+        ground_below(self.ground, x, z, feet_y + reach, feet_y - reach)
+    }
+
+    /// Whether a boid may stand on `s`.
+    #[inline]
+    pub fn walkable(&self, s: &Stand) -> bool {
+        s.normal.y >= self.cos_slope
+    }
+
+    /// Feet standing at `feet0` moved by the horizontal `d`, with a body of radius `r` swept
+    /// against the solids: where the feet end and what they stand on, or the wall that stops
+    /// them (its horizontal normal when known; `None` for a drop).
+    pub fn probe(&self, feet0: Vec3, d: Vec3, r: f32) -> Result<(Vec3, Stand), Option<Vec3>> {
+        let (x, z) = (feet0.x + d.x, feet0.z + d.z);
+        let s = self.stand_near(x, z, feet0.y).ok_or(None)?;
+        if !self.walkable(&s) {
+            return Err(Some(horizontal(s.normal)));
+        }
+        let feet1 = Vec3::new(x, s.height, z);
+        // Ground geometry across the way a step height up: a wall or spike of the ground.
+        let knee = Vec3::Y * self.settings.step_height.max(slack(feet0) * 4.0);
+        if let Some(h) = cast_segment(self.ground, feet0 + knee, feet1 + knee, 0.0) {
+            return Err(Some(horizontal(h.normal)));
+        }
+        let pivot = Vec3::Y * self.settings.pivot_height;
+        let (a, b) = (feet0 + pivot, feet1 + pivot);
+        // A solid the body already touches (a cast from there does not see it): no deeper.
+        if r > 0.0 {
+            for o in Near::new(self.solids, a, (b - a).length() + r).iter() {
+                if let Some((depth, n)) = touch(o, a, r)
+                    && touch(o, b, r).is_some_and(|(deeper, _)| deeper > depth)
+                {
+                    return Err(Some(horizontal(n)));
+                }
+            }
+        }
+        if let Some(h) = cast_segment(self.solids, a, b, r) {
+            return Err(Some(horizontal(h.normal)));
+        }
+        Ok((feet1, s))
+    }
+
+    /// The side a drop near `feet0` is on, for a move of length `len`: the unit horizontal
+    /// normal pointing away from it (toward the ground), when the probes around the feet find
+    /// both ground and its lack.
+    fn drop_normal(&self, feet0: Vec3, len: f32) -> Option<Vec3> {
+        let mut away = Vec3::ZERO;
+        let mut blocked = 0;
+        for &dir in probe_directions() {
+            let p = feet0 + dir * len;
+            let ok = self
+                .stand_near(p.x, p.z, feet0.y)
+                .is_some_and(|s| self.walkable(&s));
+            if !ok {
+                away -= dir;
+                blocked += 1;
+            }
+        }
+        if blocked == 0 || blocked == EDGE_PROBES {
+            return None;
+        }
+        Some(normalize_or_zero(away)).filter(|n| *n != Vec3::ZERO)
+    }
+
+    /// Feet standing on `s0` at `feet0` moved by the horizontal `d`, sliding along what stops
+    /// them (see the module's rule).
+    pub fn slide(&self, feet0: Vec3, s0: Stand, d: Vec3) -> Slide {
+        if d == Vec3::ZERO {
+            return Slide::Moved(feet0, s0);
+        }
+        let wall = match self.probe(feet0, d, self.radius) {
+            Ok((f, s)) => return Slide::Moved(f, s),
+            Err(wall) => wall,
+        };
+        let n = wall
+            .map(normalize_or_zero)
+            .filter(|n| *n != Vec3::ZERO)
+            .or_else(|| self.drop_normal(feet0, d.length()));
+        let Some(n) = n else {
+            return Slide::Stopped;
+        };
+        let n = if n.dot(d) > 0.0 { -n } else { n };
+        let d2 = d - n * n.dot(d);
+        if d2 == Vec3::ZERO {
+            return Slide::Stopped;
+        }
+        match self.probe(feet0, d2, self.radius) {
+            Ok((f, s)) => Slide::Slid(f, s, n),
+            Err(_) => Slide::Stopped,
+        }
+    }
+
+    /// One step of a boid at pivot `p0` with horizontal velocity `v`: its next pivot and
+    /// velocity (following the surface). See the module's rule.
+    pub fn walk(&self, p0: Vec3, v: Vec3, dt: f32) -> (Vec3, Vec3) {
+        let pivot = Vec3::Y * self.settings.pivot_height;
+        let feet = p0 - pivot;
+        let Some(s0) = self.stand_near(feet.x, feet.z, feet.y) else {
+            return self.place(p0, v);
+        };
+        let feet0 = Vec3::new(feet.x, s0.height, feet.z);
+        let (feet1, s1, v1) = match self.slide(feet0, s0, v * dt) {
+            Slide::Moved(f, s) => (f, s, v),
+            Slide::Slid(f, s, n) => (f, s, v - n * n.dot(v)),
+            Slide::Stopped => (feet0, s0, Vec3::ZERO),
+        };
+        let v1 = if self.walkable(&s1) {
+            lift(v1, s1.normal)
+        } else {
+            Vec3::ZERO
+        };
+        (feet1 + pivot, v1)
+    }
+
+    /// A boid with no ground within its step height: onto the highest ground below its feet,
+    /// else the lowest above them, else where it is with no velocity.
+    fn place(&self, p0: Vec3, v: Vec3) -> (Vec3, Vec3) {
+        let pivot = Vec3::Y * self.settings.pivot_height;
+        let feet = p0 - pivot;
+        let lowest = -crate::MAX_MAGNITUDE;
+        let top = feet.y + self.settings.step_height + slack(feet);
+        let s = ground_below(self.ground, feet.x, feet.z, top, lowest)
+            .or_else(|| ground_above(self.ground, feet.x, feet.z, top, crate::MAX_MAGNITUDE));
+        match s {
+            Some(s) => {
+                let v = if self.walkable(&s) {
+                    lift(horizontal(v), s.normal)
+                } else {
+                    Vec3::ZERO
+                };
+                (Vec3::new(feet.x, s.height, feet.z) + pivot, v)
+            }
+            None => (p0, Vec3::ZERO),
+        }
+    }
+
+    /// Whether the way from feet at `feet0` along the unit horizontal `dir` is clear for
+    /// `len`, in [`LOOK_SAMPLES`] probes with a body of radius `r`.
+    fn clear(&self, feet0: Vec3, dir: Vec3, len: f32, r: f32) -> bool {
+        let d = dir * (len / LOOK_SAMPLES as f32);
+        let mut feet = feet0;
+        for _ in 0..LOOK_SAMPLES {
+            match self.probe(feet, d, r) {
+                Ok((f, _)) => feet = f,
+                Err(_) => return false,
+            }
+        }
+        true
+    }
+
+    /// The look-ahead of a grounded boid at pivot `p` heading along `heading` (any length):
+    /// `None` when the way ahead is clear for `look_ahead` (or avoidance is off), else the
+    /// first clear direction of the fan (straight back when none is).
+    pub fn avoid(
+        &self,
+        mode: ObstacleAvoidance,
+        p: Vec3,
+        heading: Vec3,
+        look_ahead: f32,
+        r: f32,
+    ) -> Option<Vec3> {
+        if mode == ObstacleAvoidance::None || look_ahead.is_nan() || look_ahead <= 0.0 {
+            return None;
+        }
+        let f = normalize_or_zero(horizontal(heading));
+        if f == Vec3::ZERO {
+            return None;
+        }
+        let feet = p - Vec3::Y * self.settings.pivot_height;
+        let s = self.stand_near(feet.x, feet.z, feet.y)?;
+        let feet0 = Vec3::new(feet.x, s.height, feet.z);
+        let turns = fan();
+        if self.clear(feet0, f, look_ahead, r) {
+            return None;
+        }
+        Some(
+            turns[1..]
+                .iter()
+                .map(|&(c, s)| {
+                    normalize_or_zero(Vec3::new(f.x * c + f.z * s, 0.0, f.z * c - f.x * s))
+                })
+                .find(|&d| d != Vec3::ZERO && self.clear(feet0, d, look_ahead, r))
+                .unwrap_or(-f),
+        )
+    }
+}

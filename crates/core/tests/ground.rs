@@ -1,0 +1,315 @@
+//! Grounded boids one at a time (`boids_core::ground::Walker`): each situation the rule names,
+//! checked against heights and walls computed here from the scene's own numbers.
+
+use boids_core::ground::{Walker, ground_below};
+use boids_core::{Ground, MeshId, MeshShape, Obstacle, ObstacleAvoidance, Placed, Quat, Vec3};
+use std::sync::Arc;
+
+const DT: f32 = 1.0 / 60.0;
+
+fn id() -> MeshId {
+    MeshId {
+        index: 0,
+        generation: 1,
+    }
+}
+
+/// A heightfield placed at `corner` with unit scale, marked as ground.
+fn field(columns: u32, rows: u32, cell: f32, h: impl Fn(f32, f32) -> f32, corner: Vec3) -> Placed {
+    let mut heights = Vec::new();
+    for j in 0..rows {
+        for i in 0..columns {
+            heights.push(h(i as f32 * cell, j as f32 * cell));
+        }
+    }
+    let shape = Arc::new(MeshShape::heightfield(columns, rows, cell, cell, heights).unwrap());
+    let o = Obstacle::Heightfield {
+        field: id(),
+        position: corner,
+        rotation: Quat::IDENTITY,
+        scale: Vec3::ONE,
+        ground: true,
+    };
+    o.validate().unwrap();
+    Placed::new(&o, Some(shape))
+}
+
+/// A triangle mesh placed where its vertices say, marked as ground.
+fn mesh(vertices: Vec<Vec3>, indices: &[u32], rotation: Quat) -> Placed {
+    let shape = Arc::new(MeshShape::mesh(vertices, indices).unwrap());
+    let o = Obstacle::Mesh {
+        mesh: id(),
+        position: Vec3::ZERO,
+        rotation,
+        scale: Vec3::ONE,
+        ground: true,
+    };
+    Placed::new(&o, Some(shape))
+}
+
+/// A horizontal quad from `lo` to `hi` (x, z) at height `y`, as two triangles appended.
+fn quad(v: &mut Vec<Vec3>, ix: &mut Vec<u32>, lo: (f32, f32), hi: (f32, f32), y: f32) {
+    let b = v.len() as u32;
+    v.extend([
+        Vec3::new(lo.0, y, lo.1),
+        Vec3::new(hi.0, y, lo.1),
+        Vec3::new(hi.0, y, hi.1),
+        Vec3::new(lo.0, y, hi.1),
+    ]);
+    ix.extend([b, b + 1, b + 2, b, b + 2, b + 3]);
+}
+
+fn settings(max_slope_deg: f32, step_height: f32, pivot_height: f32) -> Ground {
+    Ground {
+        max_slope_deg,
+        step_height,
+        pivot_height,
+        ..Ground::default()
+    }
+}
+
+/// Walks `steps` steps at horizontal velocity `v` from `p`, handing each step's result on.
+fn walk(w: &Walker<'_>, mut p: Vec3, v: Vec3, steps: usize, mut each: impl FnMut(Vec3, Vec3)) {
+    for _ in 0..steps {
+        let (np, nv) = w.walk(p, v, DT);
+        each(np, nv);
+        p = np;
+    }
+}
+
+#[test]
+fn a_boid_climbs_a_walkable_slope_standing_on_it_at_its_pivot_height() {
+    // A 30° ramp along +x: height = x tan 30°.
+    let t = 30f32.to_radians().tan();
+    let ground = [field(41, 5, 0.5, |x, _| x * t, Vec3::ZERO)];
+    let w = Walker::new(&ground, &[], settings(45.0, 0.3, 1.0), 0.0);
+    let mut last = Vec3::ZERO;
+    walk(
+        &w,
+        Vec3::new(1.0, 0.0, 1.0),
+        Vec3::new(3.0, 0.0, 0.0),
+        300,
+        |p, v| {
+            assert!(
+                (p.y - 1.0 - p.x * t).abs() < 1e-4,
+                "stands at pivot height: {p}"
+            );
+            // The velocity follows the slope: the same horizontal part, rising at tan 30°.
+            assert!(
+                (v.x - 3.0).abs() < 1e-6 && (v.y - 3.0 * t).abs() < 1e-4,
+                "{v}"
+            );
+            last = p;
+        },
+    );
+    assert!(last.x > 15.0, "it kept walking: {last}");
+}
+
+#[test]
+fn a_slope_steeper_than_the_max_is_a_wall_the_boid_slides_along() {
+    // Flat for x < 5, then a 60° face: a wall for a 45° walker.
+    let t = 60f32.to_radians().tan();
+    let ground = [field(
+        81,
+        41,
+        0.25,
+        |x, _| (x - 5.0).max(0.0) * t,
+        Vec3::ZERO,
+    )];
+    let w = Walker::new(&ground, &[], settings(45.0, 0.5, 0.0), 0.0);
+    let mut end = Vec3::ZERO;
+    // Heading into the face at 45°: the x part is lost, the z part stays.
+    walk(
+        &w,
+        Vec3::new(3.0, 0.0, 2.0),
+        Vec3::new(2.0, 0.0, 2.0),
+        200,
+        |p, v| {
+            assert!(p.x <= 5.0 + 0.5 / t + 1e-3, "never up the face: {p}");
+            assert!(p.y <= 0.5 + 1e-4, "never higher than one step: {p}");
+            end = p;
+            let _ = v;
+        },
+    );
+    let (_, v) = w.walk(end, Vec3::new(2.0, 0.0, 2.0), DT);
+    assert!(v.x.abs() < 1e-3, "the velocity into the wall is lost: {v}");
+    assert!(
+        (v.z - 2.0).abs() < 1e-3,
+        "the velocity along it is kept: {v}"
+    );
+    assert!(end.z > 7.0, "it slid along the wall: {end}");
+}
+
+#[test]
+fn a_heightfield_edge_and_a_cliff_are_walls() {
+    // A 10 x 10 field; its right half drops by 2 (a cliff bigger than the 0.5 step).
+    let ground = [field(
+        41,
+        41,
+        0.25,
+        |x, _| if x > 5.0 { -2.0 } else { 0.0 },
+        Vec3::ZERO,
+    )];
+    let w = Walker::new(&ground, &[], settings(45.0, 0.5, 0.0), 0.0);
+    // Toward the cliff (+x) and toward the field's edge (-x, -z).
+    for v in [
+        Vec3::new(3.0, 0.0, 0.5),
+        Vec3::new(-3.0, 0.0, 0.5),
+        Vec3::new(0.5, 0.0, -3.0),
+    ] {
+        let mut end = Vec3::ZERO;
+        walk(&w, Vec3::new(2.5, 0.0, 5.0), v, 400, |p, _| {
+            assert!(p.y == 0.0, "stays on the upper level: {p}");
+            assert!(
+                p.x >= 0.0 && p.z >= 0.0 && p.x <= 5.0,
+                "never over the edge: {p}"
+            );
+            end = p;
+        });
+        // It slid along the edge: it moved along the other axis.
+        let along = if v.x.abs() > v.z.abs() {
+            (end.z - 5.0).abs()
+        } else {
+            (end.x - 2.5).abs()
+        };
+        assert!(along > 1.0, "slid along the edge ({v}): ended at {end}");
+    }
+}
+
+#[test]
+fn non_ground_obstacles_stop_the_body_at_its_radius() {
+    let ground = [field(41, 41, 0.5, |_, _| 0.0, Vec3::ZERO)];
+    let wall = Obstacle::Box {
+        min: Vec3::new(10.0, -1.0, 0.0),
+        max: Vec3::new(11.0, 3.0, 20.0),
+    };
+    let solids = [Placed::new(&wall, None)];
+    let w = Walker::new(&ground, &solids, settings(45.0, 0.5, 0.5), 0.4);
+    let mut end = Vec3::ZERO;
+    walk(
+        &w,
+        Vec3::new(5.0, 0.5, 5.0),
+        Vec3::new(3.0, 0.0, 1.0),
+        300,
+        |p, _| {
+            assert!(
+                p.x <= 10.0 - 0.4 + 1e-3,
+                "the body never enters the box: {p}"
+            );
+            end = p;
+        },
+    );
+    assert!(end.x > 9.0, "it reached the box: {end}");
+    assert!(end.z > 8.0, "and slid along it: {end}");
+}
+
+#[test]
+fn a_thin_wall_of_a_ground_mesh_is_not_walked_through_and_a_bridge_is_a_floor() {
+    // A floor at 0 from x = 0 to 20; a wall (two vertical triangles) at x = 10, 2 high; a
+    // bridge deck at 3 over x in [4, 8].
+    let (mut v, mut ix) = (Vec::new(), Vec::new());
+    quad(&mut v, &mut ix, (0.0, 0.0), (20.0, 10.0), 0.0);
+    quad(&mut v, &mut ix, (4.0, 0.0), (8.0, 10.0), 3.0);
+    let b = v.len() as u32;
+    v.extend([
+        Vec3::new(10.0, 0.0, 0.0),
+        Vec3::new(10.0, 0.0, 10.0),
+        Vec3::new(10.0, 2.0, 10.0),
+        Vec3::new(10.0, 2.0, 0.0),
+    ]);
+    ix.extend([b, b + 1, b + 2, b, b + 2, b + 3]);
+    let ground = [mesh(v, &ix, Quat::IDENTITY)];
+    let w = Walker::new(&ground, &[], settings(45.0, 0.5, 0.0), 0.0);
+    walk(
+        &w,
+        Vec3::new(1.0, 0.0, 5.0),
+        Vec3::new(4.0, 0.0, 0.0),
+        300,
+        |p, _| {
+            assert!(p.x < 10.0, "through the wall: {p}");
+            assert!(p.y.abs() < 1e-5, "under the bridge, on the floor: {p}");
+        },
+    );
+    // On the deck it stays on the deck, and does not walk off its end (a 3 drop).
+    walk(
+        &w,
+        Vec3::new(5.0, 3.0, 5.0),
+        Vec3::new(4.0, 0.0, 0.0),
+        120,
+        |p, _| {
+            assert!(
+                (p.y - 3.0).abs() < 1e-5 && p.x <= 8.0,
+                "stays on the bridge: {p}"
+            );
+        },
+    );
+}
+
+#[test]
+fn a_boid_without_ground_underfoot_drops_onto_it_or_comes_up_through_it() {
+    let ground = [field(
+        21,
+        21,
+        0.5,
+        |x, z| 0.1 * x + 0.05 * z,
+        Vec3::new(0.0, 1.0, 0.0),
+    )];
+    let w = Walker::new(&ground, &[], settings(45.0, 0.5, 0.25), 0.0);
+    let at = |x: f32, z: f32| 1.0 + 0.1 * x + 0.05 * z;
+    // In the air: drops onto the surface.
+    let (p, _) = w.walk(Vec3::new(4.0, 30.0, 4.0), Vec3::X, DT);
+    assert!(
+        (p.y - 0.25 - at(4.0, 4.0)).abs() < 1e-5 && p.x == 4.0,
+        "{p}"
+    );
+    // Below the terrain: comes up onto it.
+    let (p, _) = w.walk(Vec3::new(6.0, -40.0, 2.0), Vec3::X, DT);
+    assert!((p.y - 0.25 - at(6.0, 2.0)).abs() < 1e-5, "{p}");
+    // Nowhere near ground: stays, with no velocity.
+    let (p, v) = w.walk(Vec3::new(50.0, 0.0, 50.0), Vec3::X, DT);
+    assert_eq!((p, v), (Vec3::new(50.0, 0.0, 50.0), Vec3::ZERO));
+    // No ground at all (a grounded flock in a world without ground): the same.
+    let bare = Walker::new(&[], &[], settings(45.0, 0.5, 0.25), 0.0);
+    assert_eq!(bare.walk(Vec3::ONE, Vec3::X, DT), (Vec3::ONE, Vec3::ZERO));
+}
+
+#[test]
+fn the_highest_ground_within_a_step_is_the_one_stood_on_even_turned_and_moved() {
+    // The same floor, turned 90° about the vertical and moved: the query follows it.
+    let (mut v, mut ix) = (Vec::new(), Vec::new());
+    quad(&mut v, &mut ix, (0.0, 0.0), (4.0, 2.0), 0.0);
+    quad(&mut v, &mut ix, (0.0, 0.0), (4.0, 2.0), 0.4);
+    let turned = [mesh(
+        v,
+        &ix,
+        Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
+    )];
+    // Turned +90° about y: local (x, z) -> world (z, -x).
+    let s = ground_below(&turned, 1.0, -3.0, 0.5, -0.5).unwrap();
+    assert!((s.height - 0.4).abs() < 1e-6 && s.normal.y > 0.999, "{s:?}");
+    assert!(ground_below(&turned, -1.0, -3.0, 0.5, -0.5).is_none());
+}
+
+#[test]
+fn the_look_ahead_turns_before_a_cliff() {
+    let ground = [field(
+        81,
+        81,
+        0.25,
+        |x, _| if x > 12.0 { -3.0 } else { 0.0 },
+        Vec3::ZERO,
+    )];
+    let w = Walker::new(&ground, &[], settings(45.0, 0.5, 0.0), 0.0);
+    let p = Vec3::new(10.0, 0.0, 10.0);
+    let mode = ObstacleAvoidance::FreeDirection;
+    // Far from the cliff, nothing to avoid; within the look-ahead, a turn away from +x.
+    assert_eq!(
+        w.avoid(mode, Vec3::new(4.0, 0.0, 10.0), Vec3::X, 3.0, 0.0),
+        None
+    );
+    let d = w
+        .avoid(mode, p, Vec3::X, 3.0, 0.0)
+        .expect("the cliff is ahead");
+    assert!(d.y == 0.0 && d.x < 0.67, "turns away from the edge: {d}");
+    assert_eq!(w.avoid(ObstacleAvoidance::None, p, Vec3::X, 3.0, 0.0), None);
+}
