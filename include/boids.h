@@ -349,7 +349,7 @@
 /**
  * Version of this C ABI; bumped on any incompatible change.
  */
-#define BOIDS_ABI_VERSION 3
+#define BOIDS_ABI_VERSION 4
 
 /**
  * Result of every fallible call. `BOIDS_RESULT_OK` is 0; `boids_result_str` names each code and
@@ -795,7 +795,10 @@ typedef struct BoidsMeshId {
  * | `MESH` | position | | | unit rotation | scale (> 0 per axis) | a triangle mesh |
  * | `HEIGHTFIELD` | position (sample 0, 0) | | | unit rotation | scale (> 0 per axis) | a heightfield |
  *
- * Size: 80 bytes.
+ * `ground` (meshes and heightfields only) makes the placement ground: grounded flocks walk on
+ * it, every other flock meets it as an obstacle.
+ *
+ * Size: 84 bytes.
  */
 typedef struct BoidsObstacleDef {
   /**
@@ -828,6 +831,12 @@ typedef struct BoidsObstacleDef {
    * The shape data a `MESH` or `HEIGHTFIELD` places (of the same world and kind).
    */
   struct BoidsMeshId mesh;
+  /**
+   * 1 = a `MESH` or `HEIGHTFIELD` placement is ground: flocks with `grounded` = 1 walk on it
+   * (to every other flock it is an obstacle as usual); 0 (the default) = an obstacle to all,
+   * a wall to grounded flocks. Must be 0 for the other shapes (they are never ground).
+   */
+  int32_t ground;
   /**
    * Set by `boids_default_obstacle_def`; do not touch.
    */

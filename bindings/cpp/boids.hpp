@@ -238,6 +238,12 @@ struct Shape {
         d.shape = static_cast<std::int32_t>(ObstacleKind::Heightfield);
         return d;
     }
+    /// `def` (a mesh or heightfield placement) as ground: flocks with `grounded` = 1 walk on it;
+    /// to every other flock it is an obstacle.
+    static ObstacleDef ground(ObstacleDef def) {
+        def.ground = 1;
+        return def;
+    }
 };
 
 namespace detail {

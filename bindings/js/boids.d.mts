@@ -82,6 +82,9 @@ export interface ObstacleDef {
   rotation?: [number, number, number, number] | { x: number; y: number; z: number; w: number };
   scale?: Vec3Like;
   mesh?: Mesh;
+  /** A mesh or heightfield placement that grounded flocks (`grounded: 1`) walk on; to every
+   * other flock it is an obstacle. Only meshes and heightfields can be ground. */
+  ground?: boolean;
 }
 
 /** Loads the engine from bytes, a compiled module, a Response, or a URL / path; by default

@@ -34,10 +34,10 @@ import * as enums from './enums.mjs';
 export * from './enums.mjs';
 
 /** The presets of the engine (boids_flock_create_preset). */
-export const PRESETS = Object.freeze(['fish-tank', 'goal-swarm', 'target-flock', 'steering-obstacles', 'flock-2d', 'reef', 'shark']);
+export const PRESETS = Object.freeze(['fish-tank', 'goal-swarm', 'target-flock', 'steering-obstacles', 'flock-2d', 'reef', 'shark', 'herd']);
 
 /** The ABI this file was written against (BOIDS_ABI_VERSION). */
-export const ABI_VERSION = 3;
+export const ABI_VERSION = 4;
 
 /** The version of this file (the package's); equal to `Boids.version` when they ship together. */
 export const WRAPPER_VERSION = '0.3.0';
@@ -109,7 +109,7 @@ const STRUCTS = {
   ],
   BoidsObstacleDef: [
     ['shape', 'i32'], ['a', 'BoidsVec3'], ['b', 'BoidsVec3'], ['radius', 'f32'], ['rotation', 'BoidsQuat'],
-    ['scale', 'BoidsVec3'], ['mesh', 'BoidsMeshId'], ['internal_cookie', 'u32'],
+    ['scale', 'BoidsVec3'], ['mesh', 'BoidsMeshId'], ['ground', 'i32'], ['internal_cookie', 'u32'],
   ],
 };
 
@@ -645,7 +645,8 @@ export class World {
 
   /** An obstacle (`ObstacleDef`): `{ shape: ObstacleKind.SPHERE, a: [x, y, z], radius }`, a box,
    * a plane, an oriented box (`rotation: [x, y, z, w]`), a capsule, or a mesh or heightfield
-   * (`mesh`: from `addMesh` / `addHeightfield`, with `a` its position, `rotation`, `scale`). */
+   * (`mesh`: from `addMesh` / `addHeightfield`, with `a` its position, `rotation`, `scale`;
+   * `ground: true` makes it ground that grounded flocks walk on). */
   addObstacle(def) {
     const lib = this.lib;
     const at = lib.put('BoidsObstacleDef', this.obstacleDef(def));
@@ -670,6 +671,7 @@ export class World {
       rotation: def.rotation == null ? d.rotation : quat(def.rotation),
       scale: def.scale == null ? d.scale : vec3(def.scale),
       mesh: def.mesh == null ? d.mesh : def.mesh.id,
+      ground: def.ground == null ? d.ground : def.ground ? 1 : 0,
     };
   }
 

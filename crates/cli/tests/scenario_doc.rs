@@ -98,6 +98,9 @@ fn the_every_field_block_holds_the_defaults_and_names_every_key() {
     let mut params = fish.params;
     assert!(params.target.is_some() && params.target_relocation.is_some());
     (params.target, params.target_relocation) = (None, None);
+    // The ground table is shown with its defaults; left out, a flock flies.
+    let ground = params.ground.take().expect("a [flock.params.ground] table");
+    assert_eq!(ground, boids_sim::Ground::default());
     assert_eq!(params, FlockParams::default());
 
     // Every key any preset or the defaults serialize is in the block, as a key or, for the

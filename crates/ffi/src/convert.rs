@@ -625,6 +625,15 @@ pub(crate) fn obstacle_from_c(world: BoidsWorldId, d: &BoidsObstacleDef) -> Resu
         ));
     }
     let q = |q: BoidsQuat| boids_sim::Quat::from_xyzw(q.x, q.y, q.z, q.w);
+    let kind = choice::<ObstacleKind>("obstacle shape", d.shape)?;
+    let ground = flag("obstacle def: ground", d.ground)?;
+    if ground && !matches!(kind, ObstacleKind::Mesh | ObstacleKind::Heightfield) {
+        return Err(bad(format!(
+            "obstacle def: ground is 1 on a {}; only a mesh or a heightfield placement can be \
+             ground",
+            kind.text()
+        )));
+    }
     let mesh = || -> Result<MeshId, Fail> {
         if d.mesh.index == 0 {
             return Err(bad(format!(
@@ -642,7 +651,7 @@ pub(crate) fn obstacle_from_c(world: BoidsWorldId, d: &BoidsObstacleDef) -> Resu
         }
         Ok(mesh_id(d.mesh))
     };
-    Ok(match choice::<ObstacleKind>("obstacle shape", d.shape)? {
+    Ok(match kind {
         ObstacleKind::Sphere => Obstacle::Sphere {
             centre: v3(d.a),
             radius: d.radius,
@@ -670,14 +679,14 @@ pub(crate) fn obstacle_from_c(world: BoidsWorldId, d: &BoidsObstacleDef) -> Resu
             position: v3(d.a),
             rotation: q(d.rotation),
             scale: v3(d.scale),
-            ground: false,
+            ground,
         },
         ObstacleKind::Heightfield => Obstacle::Heightfield {
             field: mesh()?,
             position: v3(d.a),
             rotation: q(d.rotation),
             scale: v3(d.scale),
-            ground: false,
+            ground,
         },
     })
 }

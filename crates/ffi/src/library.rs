@@ -144,6 +144,7 @@ pub extern "C" fn boids_default_obstacle_def() -> BoidsObstacleDef {
             z: 1.0,
         },
         mesh: BoidsMeshId::default(),
+        ground: 0,
         internal_cookie: OBSTACLE_DEF_COOKIE,
     }
 }

@@ -437,7 +437,10 @@ pub struct BoidsSpawnDef {
 /// | `MESH` | position | | | unit rotation | scale (> 0 per axis) | a triangle mesh |
 /// | `HEIGHTFIELD` | position (sample 0, 0) | | | unit rotation | scale (> 0 per axis) | a heightfield |
 ///
-/// Size: 80 bytes.
+/// `ground` (meshes and heightfields only) makes the placement ground: grounded flocks walk on
+/// it, every other flock meets it as an obstacle.
+///
+/// Size: 84 bytes.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BoidsObstacleDef {
@@ -457,6 +460,10 @@ pub struct BoidsObstacleDef {
     pub scale: BoidsVec3,
     /// The shape data a `MESH` or `HEIGHTFIELD` places (of the same world and kind).
     pub mesh: BoidsMeshId,
+    /// 1 = a `MESH` or `HEIGHTFIELD` placement is ground: flocks with `grounded` = 1 walk on it
+    /// (to every other flock it is an obstacle as usual); 0 (the default) = an obstacle to all,
+    /// a wall to grounded flocks. Must be 0 for the other shapes (they are never ground).
+    pub ground: i32,
     /// Set by `boids_default_obstacle_def`; do not touch.
     pub internal_cookie: u32,
 }
@@ -511,7 +518,7 @@ pub(crate) fn struct_size(kind: i32) -> u32 {
 }
 
 /// Version of this C ABI; bumped on any incompatible change.
-pub const BOIDS_ABI_VERSION: u32 = 3;
+pub const BOIDS_ABI_VERSION: u32 = 4;
 
 pub(crate) const WORLD_DEF_COOKIE: u32 = 0xB01D_5001;
 pub(crate) const FLOCK_DEF_COOKIE: u32 = 0xB01D_5002;
@@ -546,7 +553,7 @@ const _: () = {
             }
     );
     assert!(size_of::<BoidsSpawnDef>() == 72);
-    assert!(size_of::<BoidsObstacleDef>() == 80);
+    assert!(size_of::<BoidsObstacleDef>() == 84);
     assert!(size_of::<BoidsMeshId>() == 16);
 };
 

@@ -64,6 +64,33 @@ pub enum MeshSpec {
         /// Largest height (>= 0).
         height: f32,
     },
+    /// Generated hills for walking flocks: a [`Seabed`](MeshSpec::Seabed)'s rolling ground of
+    /// `columns × rows` samples `cell` apart, between `-height` and `height`, with two walls a
+    /// grounded flock cannot cross. A ridge `ridge` high and `2 × ridge_width` wide at its foot
+    /// (straight sides, a flat crest), along z at 70% of the width, from 15% to 65% of the depth
+    /// (a flock walks round its ends);
+    /// and a ravine `ravine` deep with near-vertical sides, `2 × ravine_width` wide, along x at
+    /// 82% of the depth, from 15% to 60% of the width. 0 leaves either out.
+    Terrain {
+        /// Noise seed.
+        seed: u64,
+        /// Samples along x (>= 2).
+        columns: u32,
+        /// Samples along z (>= 2).
+        rows: u32,
+        /// Spacing (> 0).
+        cell: f32,
+        /// Largest height of the hills (>= 0).
+        height: f32,
+        /// Height of the ridge (>= 0).
+        ridge: f32,
+        /// Half the width of the ridge's foot (> 0).
+        ridge_width: f32,
+        /// Depth of the ravine (>= 0).
+        ravine: f32,
+        /// Half the width of the ravine (> 0).
+        ravine_width: f32,
+    },
 }
 
 impl MeshSpec {
@@ -114,6 +141,41 @@ impl MeshSpec {
                     ));
                 }
                 let heights = seabed(*seed, *columns, *rows, *cell, *height);
+                MeshShape::heightfield(*columns, *rows, *cell, *cell, heights)
+            }
+            MeshSpec::Terrain {
+                seed,
+                columns,
+                rows,
+                cell,
+                height,
+                ridge,
+                ridge_width,
+                ravine,
+                ravine_width,
+            } => {
+                for (what, v) in [("height", height), ("ridge", ridge), ("ravine", ravine)] {
+                    if !(*v >= 0.0 && *v <= 1.0e6) {
+                        return Err(format!("terrain {what} must be in [0, 1e6], got {v}"));
+                    }
+                }
+                for (what, v) in [("ridge_width", ridge_width), ("ravine_width", ravine_width)] {
+                    if !(*v > 0.0 && *v <= 1.0e6) {
+                        return Err(format!("terrain {what} must be in (0, 1e6], got {v}"));
+                    }
+                }
+                if u64::from(*columns) * u64::from(*rows) > 1 << 24 {
+                    return Err(format!(
+                        "terrain: at most 2^24 samples, got {columns} x {rows}"
+                    ));
+                }
+                let walls = Walls {
+                    ridge: *ridge,
+                    ridge_width: *ridge_width,
+                    ravine: *ravine,
+                    ravine_width: *ravine_width,
+                };
+                let heights = terrain(*seed, *columns, *rows, *cell, *height, walls);
                 MeshShape::heightfield(*columns, *rows, *cell, *cell, heights)
             }
         }
@@ -211,6 +273,59 @@ pub fn seabed(seed: u64, columns: u32, rows: u32, cell: f32, height: f32) -> Vec
         for i in 0..columns {
             let p = Vec3::new(i as f32 * cell, 0.0, j as f32 * cell);
             heights.push(height * waves.at(p));
+        }
+    }
+    heights
+}
+
+/// The walls of [`MeshSpec::Terrain`]: a ridge's height and half width, a ravine's depth and
+/// half width.
+#[derive(Clone, Copy, Debug)]
+pub struct Walls {
+    /// Height of the ridge (0 = none).
+    pub ridge: f32,
+    /// Half the width of its foot.
+    pub ridge_width: f32,
+    /// Depth of the ravine (0 = none).
+    pub ravine: f32,
+    /// Half its width.
+    pub ravine_width: f32,
+}
+
+/// 1 at `d = 0` falling to 0 at `|d| >= w` along a smoothstep (polynomial: the same bits
+/// everywhere).
+fn bump(d: f32, w: f32) -> f32 {
+    let t = 1.0 - (d.abs() / w).min(1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+/// 1 inside `lo..hi`, fading to 0 over `fade` beyond either end.
+fn span(x: f32, lo: f32, hi: f32, fade: f32) -> f32 {
+    let out = (lo - x).max(x - hi).max(0.0);
+    bump(out, fade)
+}
+
+/// The heights of [`MeshSpec::Terrain`].
+pub fn terrain(seed: u64, columns: u32, rows: u32, cell: f32, height: f32, w: Walls) -> Vec<f32> {
+    let mut heights = seabed(seed, columns, rows, cell, height);
+    let (width, depth) = ((columns - 1) as f32 * cell, (rows - 1) as f32 * cell);
+    for j in 0..rows {
+        for i in 0..columns {
+            let (x, z) = (i as f32 * cell, j as f32 * cell);
+            let h = &mut heights[(j * columns + i) as usize];
+            if w.ridge > 0.0 {
+                // Straight sides up to a flat crest half the foot's width.
+                let along = span(z, 0.15 * depth, 0.65 * depth, w.ridge_width);
+                let t = 1.0 - ((x - 0.7 * width).abs() / w.ridge_width).min(1.0);
+                *h += w.ridge * along * (2.0 * t).min(1.0);
+            }
+            if w.ravine > 0.0 {
+                // A flat floor between near-vertical sides one cell wide.
+                let along = span(x, 0.15 * width, 0.60 * width, cell);
+                let inside =
+                    ((w.ravine_width - (z - 0.82 * depth).abs()) / cell + 1.0).clamp(0.0, 1.0);
+                *h -= w.ravine * along.min(inside);
+            }
         }
     }
     heights

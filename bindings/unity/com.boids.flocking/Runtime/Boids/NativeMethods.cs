@@ -160,6 +160,7 @@ namespace BoidsFlocking.Native
         public BoidsQuat rotation;
         public BoidsVec3 scale;
         public BoidsMeshId mesh;
+        public int ground;
         public uint internal_cookie;
     }
 
@@ -167,7 +168,7 @@ namespace BoidsFlocking.Native
     /// Enums.cs, generated from the engine's enum tables, as are the typed enums of namespace BoidsFlocking.</summary>
     internal static partial class BoidsConst
     {
-        public const uint ABI_VERSION = 3;
+        public const uint ABI_VERSION = 4;
         public const int STRUCT_VEC3 = 0, STRUCT_QUAT = 1, STRUCT_MAT4 = 2, STRUCT_WORLD_ID = 3, STRUCT_FLOCK_ID = 4,
             STRUCT_OBSTACLE_ID = 5, STRUCT_WORLD_DEF = 6, STRUCT_BOUNDS = 7, STRUCT_FLOCK_PARAMS = 8,
             STRUCT_FLOCK_DEF = 9, STRUCT_SPAWN_DEF = 10, STRUCT_OBSTACLE_DEF = 11, STRUCT_MESH_ID = 12;

@@ -121,12 +121,12 @@ namespace BoidsFlocking
 
     /// <summary>The shape of an obstacle, made by one of the static methods (a default-constructed
     /// one is refused by the library: it did not come from boids_default_obstacle_def). Field for
-    /// field the C struct BoidsObstacleDef (80 bytes), passed without copying:
+    /// field the C struct BoidsObstacleDef (84 bytes), passed without copying:
     /// Sphere (A = centre, Radius), Box (A = min, B = max, axis aligned), Plane (A = a point,
     /// B = the unit normal; the half-space behind it is solid), OrientedBox (A = centre,
     /// B = half extents, Rotation), Capsule (A, B = the ends of its axis, Radius), Mesh and
     /// Heightfield (shape data from BoidsWorld.AddMesh / AddHeightfield placed at A with
-    /// Rotation and Scale).</summary>
+    /// Rotation and Scale; Ground makes them ground that grounded flocks walk on).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct ObstacleShape
     {
@@ -137,7 +137,13 @@ namespace BoidsFlocking
         public Vec3 Scale;
         // BoidsMeshId: the world's index and generation, then the mesh's.
         internal uint meshWorldIndex, meshWorldGeneration, meshIndex, meshGeneration;
+        int ground;
         internal uint cookie;
+
+        /// <summary>A Mesh or Heightfield that grounded flocks (FlockSettings.Grounded) walk on;
+        /// to every other flock it is an obstacle as before. Only meshes and heightfields can be
+        /// ground: the library refuses it on the other shapes.</summary>
+        public bool Ground { get { return ground != 0; } set { ground = value ? 1 : 0; } }
 
         /// <summary>The library's default def (a ball of radius 1 at the origin, rotation identity,
         /// scale 1) with its cookie.</summary>

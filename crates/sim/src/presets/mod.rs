@@ -11,6 +11,9 @@ use crate::{
 use boids_core::geometry::{ShapeData, Transform};
 use boids_core::{MeshId, Quat, Rng, Vec3};
 
+mod herd;
+pub use herd::{HerdLayout, SHEEP_GROUND, herd};
+
 /// A named, ready-made set-up: a scene whose first flock is the preset's.
 pub struct Preset {
     /// Name, as given to `boids run --preset` and `boids_flock_create_preset`.
@@ -60,7 +63,7 @@ pub fn create(world: &mut World, preset: &str, flock_name: &str) -> Result<Flock
     get(preset)?.create(world, flock_name)
 }
 
-static PRESETS: [Preset; 7] = [
+static PRESETS: [Preset; 8] = [
     Preset {
         name: "fish-tank",
         description: "fish in a box with a 90-degree field of view and inverse-distance walls; sleeps while the player is away (the Unity fish-school script, BoidFish)",
@@ -96,6 +99,11 @@ static PRESETS: [Preset; 7] = [
         description: "a school of 400 fish that flees a chasing shark (a second flock, '<name>-predator') around two rocks, with wander",
         scene: shark,
     },
+    Preset {
+        name: "herd",
+        description: "2,000 sheep walking over hills (grounded, bodies that never overlap), turned by a ridge too steep for them, a ravine, rocks and a fence, chased by a sheepdog ('<name>-dog'), under 300 birds ('<name>-birds')",
+        scene: herd::herd_preset,
+    },
 ];
 
 /// One flock, the whole scene.
@@ -103,6 +111,17 @@ fn single(spec: FlockSpec) -> Scene {
     Scene {
         flock: vec![spec],
         ..Scene::default()
+    }
+}
+
+/// A relation spec.
+fn relation(from: &str, to: &str, kind: RelationKind, radius: f32, weight: f32) -> RelationSpec {
+    RelationSpec {
+        from: from.to_owned(),
+        to: to.to_owned(),
+        kind,
+        radius,
+        weight,
     }
 }
 
@@ -450,13 +469,6 @@ fn shark(name: &str) -> Scene {
         ..FlockParams::default()
     };
     let predator = format!("{name}-predator");
-    let relation = |from: &str, to: &str, kind, radius, weight| RelationSpec {
-        from: from.to_owned(),
-        to: to.to_owned(),
-        kind,
-        radius,
-        weight,
-    };
     Scene {
         flock: vec![
             flock(name, fish, 400, school),

@@ -1,0 +1,332 @@
+//! The `herd` preset against an oracle in double precision, after every one of 600 steps: each
+//! sheep stands on the hills at its pivot height (the heightfield's triangles, taken from its
+//! samples with the documented diagonal), on ground no steeper than its 35°, its body clear of
+//! every rock (the meshes' triangles) and fence board, and no two sheep overlap by more than 1%
+//! of the radius. Also: the sheep never cross the ridge or enter the ravine, and the dog is as
+//! grounded as they are.
+
+use boids_core::geometry::{ShapeData, Transform};
+use boids_sim::scene::MeshSpec;
+use boids_sim::{FlockId, Obstacle, Vec3, World, WorldConfig, presets};
+
+const DT: f32 = 1.0 / 60.0;
+
+type V = [f64; 3];
+
+fn v(p: Vec3) -> V {
+    [f64::from(p.x), f64::from(p.y), f64::from(p.z)]
+}
+fn sub(a: V, b: V) -> V {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+fn dot(a: V, b: V) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+fn cross(a: V, b: V) -> V {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+fn mad(a: V, b: V, t: f64) -> V {
+    [a[0] + b[0] * t, a[1] + b[1] * t, a[2] + b[2] * t]
+}
+
+/// Distance from `p` to triangle `t` (closest point by regions).
+fn distance(p: V, [a, b, c]: [V; 3]) -> f64 {
+    let (ab, ac, ap) = (sub(b, a), sub(c, a), sub(p, a));
+    let (d1, d2) = (dot(ab, ap), dot(ac, ap));
+    let q = if d1 <= 0.0 && d2 <= 0.0 {
+        a
+    } else {
+        let bp = sub(p, b);
+        let (d3, d4) = (dot(ab, bp), dot(ac, bp));
+        let cp = sub(p, c);
+        let (d5, d6) = (dot(ab, cp), dot(ac, cp));
+        let (va, vb, vc) = (d3 * d6 - d5 * d4, d5 * d2 - d1 * d6, d1 * d4 - d3 * d2);
+        if d3 >= 0.0 && d4 <= d3 {
+            b
+        } else if d6 >= 0.0 && d5 <= d6 {
+            c
+        } else if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+            mad(a, ab, d1 / (d1 - d3))
+        } else if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+            mad(a, ac, d2 / (d2 - d6))
+        } else if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
+            mad(b, sub(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6)))
+        } else {
+            let s = 1.0 / (va + vb + vc);
+            mad(mad(a, ab, vb * s), ac, vc * s)
+        }
+    };
+    dot(sub(p, q), sub(p, q)).sqrt()
+}
+
+/// Whether the ray from `p` along +x crosses triangle `t` (Möller–Trumbore).
+fn crosses(p: V, [a, b, c]: [V; 3]) -> bool {
+    let dir = [1.0, 0.0, 0.0];
+    let (e1, e2) = (sub(b, a), sub(c, a));
+    let h = cross(dir, e2);
+    let det = dot(e1, h);
+    if det.abs() < 1e-14 {
+        return false;
+    }
+    let s = sub(p, a);
+    let u = dot(s, h) / det;
+    let q = cross(s, e1);
+    let w = dot(dir, q) / det;
+    u >= 0.0 && w >= 0.0 && u + w <= 1.0 && dot(e2, q) / det > 0.0
+}
+
+struct Rock {
+    triangles: Vec<[V; 3]>,
+    centre: V,
+    reach: f64,
+}
+
+struct Oracle {
+    /// The hills: heights, samples per side, spacing, corner.
+    heights: Vec<f64>,
+    samples: usize,
+    cell: f64,
+    corner: V,
+    rocks: Vec<Rock>,
+    boards: Vec<(Vec3, Vec3)>,
+}
+
+impl Oracle {
+    fn new(scene: &boids_sim::scene::Scene) -> Oracle {
+        let shapes: Vec<_> = scene.mesh.iter().map(|m| m.build().unwrap()).collect();
+        let mut o = Oracle {
+            heights: Vec::new(),
+            samples: 0,
+            cell: 0.0,
+            corner: [0.0; 3],
+            rocks: Vec::new(),
+            boards: Vec::new(),
+        };
+        for ob in &scene.obstacle {
+            match *ob {
+                Obstacle::Heightfield {
+                    field,
+                    position,
+                    ground,
+                    ..
+                } => {
+                    assert!(ground, "the hills are ground");
+                    let ShapeData::Heightfield(g) = shapes[field.index as usize].data() else {
+                        panic!("not a heightfield")
+                    };
+                    assert!(matches!(scene.mesh[0], MeshSpec::Terrain { .. }));
+                    o.heights = g.heights.iter().map(|&h| f64::from(h)).collect();
+                    o.samples = g.columns as usize;
+                    o.cell = f64::from(g.cell_x);
+                    o.corner = v(position);
+                }
+                Obstacle::Mesh {
+                    mesh,
+                    position,
+                    rotation,
+                    scale,
+                    ground,
+                } => {
+                    assert!(!ground, "rocks are walls");
+                    let xf = Transform::new(position, rotation, scale);
+                    let (verts, tris) = shapes[mesh.index as usize].mesh_data().unwrap();
+                    let world: Vec<V> = verts.iter().map(|&p| v(xf.point(p))).collect();
+                    let centre = v(position);
+                    let reach = world
+                        .iter()
+                        .map(|&p| dot(sub(p, centre), sub(p, centre)).sqrt())
+                        .fold(0.0, f64::max);
+                    o.rocks.push(Rock {
+                        triangles: tris.iter().map(|t| t.map(|k| world[k as usize])).collect(),
+                        centre,
+                        reach,
+                    });
+                }
+                Obstacle::Box { min, max } => o.boards.push((min, max)),
+                ref other => panic!("unexpected obstacle {other:?}"),
+            }
+        }
+        assert!(o.samples > 0 && o.rocks.len() >= 8 && o.boards.len() >= 10);
+        o
+    }
+
+    /// The hills' surfaces under `(x, z)`: (height, normal's y) of each triangle of the cells
+    /// around whose shadow holds the point (within a hair: a point on an edge has two).
+    fn under(&self, x: f64, z: f64) -> Vec<(f64, f64)> {
+        let (fx, fz) = (
+            (x - self.corner[0]) / self.cell,
+            (z - self.corner[2]) / self.cell,
+        );
+        let n = self.samples;
+        let mut out = Vec::new();
+        let corner = |i: usize, j: usize| {
+            [
+                self.corner[0] + i as f64 * self.cell,
+                self.corner[1] + self.heights[j * n + i],
+                self.corner[2] + j as f64 * self.cell,
+            ]
+        };
+        for j in (fz.floor() as i64 - 1).max(0)..=(fz.floor() as i64 + 1).min(n as i64 - 2) {
+            for i in (fx.floor() as i64 - 1).max(0)..=(fx.floor() as i64 + 1).min(n as i64 - 2) {
+                let (i, j) = (i as usize, j as usize);
+                let (a, b, c, d) = (
+                    corner(i, j),
+                    corner(i + 1, j),
+                    corner(i + 1, j + 1),
+                    corner(i, j + 1),
+                );
+                // The diagonal from sample (i, j) to (i + 1, j + 1).
+                for [p, q, r] in [[a, b, c], [a, c, d]] {
+                    let (e1, e2) = (sub(q, p), sub(r, p));
+                    let det = e1[0] * e2[2] - e1[2] * e2[0];
+                    let (px, pz) = (x - p[0], z - p[2]);
+                    let u = (px * e2[2] - pz * e2[0]) / det;
+                    let w = (e1[0] * pz - e1[2] * px) / det;
+                    let tol = 1e-6;
+                    if u < -tol || w < -tol || u + w > 1.0 + tol {
+                        continue;
+                    }
+                    let nrm = cross(e1, e2);
+                    out.push((
+                        p[1] + u * e1[1] + w * e2[1],
+                        nrm[1].abs() / dot(nrm, nrm).sqrt(),
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// Checks one grounded flock after `step`.
+    fn check(&self, world: &World, id: FlockId, step: usize) {
+        let f = world.flock(id).unwrap();
+        let p = f.params();
+        let g = p.ground.expect("grounded");
+        let r = f64::from(p.body_radius);
+        let cos = f64::from(g.max_slope_deg).to_radians().cos();
+        let pos = f.positions();
+        for (b, &q) in pos.iter().enumerate() {
+            let at = v(q);
+            let feet = at[1] - f64::from(g.pivot_height);
+            let surfaces = self.under(at[0], at[2]);
+            let stood: Vec<_> = surfaces
+                .iter()
+                .filter(|(h, _)| (h - feet).abs() <= 1e-3)
+                .collect();
+            assert!(
+                !stood.is_empty(),
+                "step {step}, {} {b} at {q}: not on the hills ({surfaces:?})",
+                f.name()
+            );
+            assert!(
+                stood.iter().any(|(_, ny)| *ny >= cos - 1e-4),
+                "step {step}, {} {b} at {q}: on ground steeper than {}° ({stood:?})",
+                f.name(),
+                g.max_slope_deg
+            );
+            for rock in &self.rocks {
+                let c = sub(at, rock.centre);
+                if dot(c, c).sqrt() > rock.reach + r {
+                    continue;
+                }
+                let inside = rock.triangles.iter().filter(|t| crosses(at, **t)).count() % 2 == 1;
+                let near = rock
+                    .triangles
+                    .iter()
+                    .map(|t| distance(at, *t))
+                    .fold(f64::INFINITY, f64::min);
+                assert!(
+                    !inside && near >= r * 0.99 - 1e-3,
+                    "step {step}, {} {b} at {q}: body {near} from a rock (inside: {inside})",
+                    f.name()
+                );
+            }
+            for &(lo, hi) in &self.boards {
+                let (lo, hi) = (v(lo), v(hi));
+                let out2: f64 = (0..3)
+                    .map(|k| (lo[k] - at[k]).max(at[k] - hi[k]).max(0.0).powi(2))
+                    .sum();
+                assert!(
+                    out2.sqrt() >= r * 0.99 - 1e-3,
+                    "step {step}, {} {b} at {q}: body {} from a fence board",
+                    f.name(),
+                    out2.sqrt()
+                );
+            }
+        }
+        // Pairs, by a sweep along x.
+        let mut order: Vec<usize> = (0..pos.len()).collect();
+        order.sort_by(|&a, &b| pos[a].x.total_cmp(&pos[b].x));
+        for (k, &i) in order.iter().enumerate() {
+            for &j in &order[k + 1..] {
+                if f64::from(pos[j].x) - f64::from(pos[i].x) >= 2.0 * r {
+                    break;
+                }
+                let d = sub(v(pos[i]), v(pos[j]));
+                let d = dot(d, d).sqrt();
+                assert!(
+                    d >= 2.0 * r * (1.0 - 0.005),
+                    "step {step}, {}: bodies {i} and {j} overlap by {} of the radius",
+                    f.name(),
+                    (2.0 * r - d) / r
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_herd_stands_on_walkable_ground_clear_of_rocks_fence_and_each_other_for_600_steps() {
+    let scene = presets::get("herd").unwrap().scene("herd");
+    // The ridge's crest runs along x = 0.4 of the half width, the ravine along z = 0.64 of it
+    // (MeshSpec::Terrain's layout): the sheep start west of the one and south of the other.
+    let half = 80.0;
+    let ridge_x = 0.4 * half;
+    let ravine_z = 0.64 * half;
+    let oracle = Oracle::new(&scene);
+    let mut world = World::new(WorldConfig {
+        seed: 1,
+        threads: 2,
+        ..WorldConfig::default()
+    })
+    .unwrap();
+    let ids = scene.add_to(&mut world).unwrap();
+    let (sheep, dog, birds) = (ids[0], ids[1], ids[2]);
+    assert_eq!(world.flock(sheep).unwrap().len(), 2000);
+    assert!(world.flock(birds).unwrap().params().ground.is_none());
+    let mut travelled = 0.0;
+    for step in 0..600 {
+        let before = world.flock(sheep).unwrap().positions().to_vec();
+        world.step(DT).unwrap();
+        oracle.check(&world, sheep, step);
+        oracle.check(&world, dog, step);
+        let after = world.flock(sheep).unwrap().positions();
+        for q in after {
+            // The ridge stands from z = -0.7 to 0.3 of the half width: north or south of it a
+            // sheep may walk round, but never over its crest.
+            if (-0.7 * half..0.3 * half).contains(&q.z) {
+                assert!(
+                    q.x < ridge_x,
+                    "step {step}: a sheep on or past the ridge at {q}"
+                );
+            }
+            if (-0.7 * half..0.2 * half).contains(&q.x) {
+                assert!(
+                    (q.z - ravine_z).abs() > 3.0,
+                    "step {step}: a sheep in the ravine at {q}"
+                );
+            }
+        }
+        travelled += before
+            .iter()
+            .zip(after)
+            .map(|(a, b)| f64::from((*a - *b).length()))
+            .sum::<f64>();
+    }
+    // They walked: more than 2 units each on average in 10 s.
+    assert!(travelled / 2000.0 > 2.0, "{}", travelled / 2000.0);
+}
