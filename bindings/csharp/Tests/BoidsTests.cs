@@ -517,7 +517,7 @@ static unsafe partial class BoidsTests
 
         Test("save at step 100, load, run to 300: the same state as never stopping, every preset", () =>
         {
-            string[] presets = { "fish-tank", "goal-swarm", "target-flock", "steering-obstacles", "flock-2d", "reef", "shark" };
+            string[] presets = { "fish-tank", "goal-swarm", "target-flock", "steering-obstacles", "flock-2d", "reef", "shark", "herd" };
             foreach (var name in presets)
             {
                 ulong straight;
@@ -546,7 +546,7 @@ static unsafe partial class BoidsTests
         });
         Test("BeginStep/EndStep: Step's bits on every preset; reads in between see the state before; every other call is Busy and changes nothing; Dispose waits", () =>
         {
-            string[] presets = { "fish-tank", "goal-swarm", "target-flock", "steering-obstacles", "flock-2d", "reef", "shark" };
+            string[] presets = { "fish-tank", "goal-swarm", "target-flock", "steering-obstacles", "flock-2d", "reef", "shark", "herd" };
             foreach (string p in presets)
             {
                 using (var a = new BoidsWorld(4, 2))
