@@ -691,8 +691,9 @@ typedef struct BoidsFlockParams {
   int32_t ground_up;
   /**
    * Radius of each boid's body, units >= 0: after every step no two bodies of the flock
-   * overlap by more than 1% of it, and a grounded body stops at obstacles. 0 (the default) =
-   * points that may pass through each other.
+   * overlap by more than 1% of it, and no body is inside an obstacle by more than that (a
+   * grounded body stops at obstacles; one found overlapping is pushed out). 0 (the default)
+   * = points that may pass through each other and obstacles.
    */
   float body_radius;
   /**

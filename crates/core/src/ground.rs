@@ -263,6 +263,53 @@ fn touch(o: &Placed, p: Vec3, r: f32) -> Option<(f32, Vec3)> {
     (dist < r && n != Vec3::ZERO).then_some((r - dist, n))
 }
 
+/// The deepest contact of a ball of radius `r` at `p` with `solids`: how deep it is and the
+/// unit normal out of that solid (ties: the first in list order). Balls, boxes, capsules and
+/// planes as [`Placed`] describes them; a mesh is a solid too, and a centre inside a closed
+/// mesh ([`MeshShape::contains`]) goes out through its nearest face. Heightfields never touch
+/// (they are floors, or ground). What the bodies pass pushes a body out of solids with.
+pub fn contact(solids: &[Placed], p: Vec3, r: f32) -> Option<(f32, Vec3)> {
+    if solids.is_empty() || r.is_nan() || r <= 0.0 {
+        return None;
+    }
+    let mut best: Option<(f32, Vec3)> = None;
+    for o in Near::new(solids, p, r).iter() {
+        let c = match o {
+            Placed::Mesh { shape, place } => mesh_contact(shape, place, p, r),
+            _ => touch(o, p, r),
+        };
+        if let Some((depth, n)) = c
+            && best.is_none_or(|(b, _)| depth > b)
+        {
+            best = Some((depth, n));
+        }
+    }
+    best
+}
+
+/// [`contact`] with one mesh.
+fn mesh_contact(shape: &MeshShape, pl: &Placement, p: Vec3, r: f32) -> Option<(f32, Vec3)> {
+    let inside = shape.contains(pl, p);
+    let (dist, q, k) = shape.closest(pl, p, if inside { f32::INFINITY } else { r })?;
+    if !inside && dist >= r {
+        return None;
+    }
+    let n = if dist > 0.0 {
+        (p - q) / dist
+    } else {
+        let (a, b, c) = shape.world_triangle(pl, k);
+        normalize_or_zero((b - a).cross(c - a))
+    };
+    if n == Vec3::ZERO {
+        return None;
+    }
+    Some(if inside {
+        (r + dist, -n)
+    } else {
+        (r - dist, n)
+    })
+}
+
 /// Unit directions around the vertical, `k` of [`EDGE_PROBES`] at angle `2π k / EDGE_PROBES`.
 fn probe_directions() -> &'static [Vec3] {
     static DIRS: OnceLock<Vec<Vec3>> = OnceLock::new();
@@ -343,10 +390,9 @@ impl<'a> Walker<'a> {
         s.normal.y >= self.cos_slope
     }
 
-    /// Feet standing at `feet0` moved by the horizontal `d`, with a body of radius `r` swept
-    /// against the solids: where the feet end and what they stand on, or the wall that stops
-    /// them (its horizontal normal when known; `None` for a drop).
-    pub fn probe(&self, feet0: Vec3, d: Vec3, r: f32) -> Result<(Vec3, Stand), Option<Vec3>> {
+    /// [`Walker::probe`]'s ground part: the walls of the ground alone (no ground, too steep,
+    /// ground geometry across the way), not the solids.
+    fn probe_ground(&self, feet0: Vec3, d: Vec3) -> Result<(Vec3, Stand), Option<Vec3>> {
         let (x, z) = (feet0.x + d.x, feet0.z + d.z);
         let s = self.stand_near(x, z, feet0.y).ok_or(None)?;
         if !self.walkable(&s) {
@@ -358,6 +404,27 @@ impl<'a> Walker<'a> {
         if let Some(h) = cast_segment(self.ground, feet0 + knee, feet1 + knee, 0.0) {
             return Err(Some(horizontal(h.normal)));
         }
+        Ok((feet1, s))
+    }
+
+    /// The pivot `p0` moved by the horizontal `d` out of a solid it overlaps: the move the
+    /// ground allows (no edge, slope or ground wall crossed; solids are not swept, the move
+    /// leaves one), or `None`.
+    pub fn step_out(&self, p0: Vec3, d: Vec3) -> Option<Vec3> {
+        let pivot = Vec3::Y * self.settings.pivot_height;
+        let feet = p0 - pivot;
+        let s0 = self.stand_near(feet.x, feet.z, feet.y)?;
+        let (feet1, _) = self
+            .probe_ground(Vec3::new(feet.x, s0.height, feet.z), horizontal(d))
+            .ok()?;
+        Some(feet1 + pivot)
+    }
+
+    /// Feet standing at `feet0` moved by the horizontal `d`, with a body of radius `r` swept
+    /// against the solids: where the feet end and what they stand on, or the wall that stops
+    /// them (its horizontal normal when known; `None` for a drop).
+    pub fn probe(&self, feet0: Vec3, d: Vec3, r: f32) -> Result<(Vec3, Stand), Option<Vec3>> {
+        let (feet1, s) = self.probe_ground(feet0, d)?;
         let pivot = Vec3::Y * self.settings.pivot_height;
         let (a, b) = (feet0 + pivot, feet1 + pivot);
         // A solid the body already touches (a cast from there does not see it): no deeper.

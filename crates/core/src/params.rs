@@ -424,8 +424,9 @@ pub struct FlockParams {
     )]
     pub ground: Option<Ground>,
     /// Radius of each boid's body: after every step no two bodies of the flock overlap by more
-    /// than 1% of it, and a grounded body's moves stop at obstacles it would enter (0, the
-    /// default = points, which may pass through each other).
+    /// than 1% of it, and no body is inside an obstacle by more than that (a grounded body's
+    /// moves stop at obstacles; any body found overlapping one is pushed out). 0, the default
+    /// = points, which may pass through each other and obstacles.
     #[cfg_attr(feature = "serde", serde(default))]
     pub body_radius: f32,
 }

@@ -313,3 +313,85 @@ fn the_look_ahead_turns_before_a_cliff() {
     assert!(d.y == 0.0 && d.x < 0.67, "turns away from the edge: {d}");
     assert_eq!(w.avoid(ObstacleAvoidance::None, p, Vec3::X, 3.0, 0.0), None);
 }
+
+#[test]
+fn a_ball_against_a_turned_scaled_closed_mesh_gets_the_exact_depth_and_normal_outward() {
+    // A unit cube as 12 triangles (half of them wound the other way: meshes are two-sided),
+    // placed turned and scaled; the oracle is the box in its own frame: inside or not, and
+    // the distance from the centre to the surface, in world units.
+    let mut v = Vec::new();
+    for k in 0..8 {
+        v.push(Vec3::new(
+            if k & 1 == 0 { -1.0 } else { 1.0 },
+            if k & 2 == 0 { -1.0 } else { 1.0 },
+            if k & 4 == 0 { -1.0 } else { 1.0 },
+        ));
+    }
+    let ix: Vec<u32> = vec![
+        0, 1, 3, 0, 3, 2, 4, 7, 5, 4, 6, 7, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4,
+        1, 5, 7, 1, 7, 3,
+    ];
+    let rotation = Quat::from_rotation_y(0.6) * Quat::from_rotation_x(0.3);
+    let (position, scale) = (Vec3::new(3.0, 1.0, -2.0), Vec3::new(2.0, 1.0, 1.5));
+    let shape = Arc::new(MeshShape::mesh(v, &ix).unwrap());
+    let o = Obstacle::Mesh {
+        mesh: id(),
+        position,
+        rotation,
+        scale,
+        ground: false,
+    };
+    let solids = [Placed::new(&o, Some(shape))];
+    let half = scale;
+    let r = 0.5;
+    let (mut inside_seen, mut touching_seen) = (0, 0);
+    let mut seed = 12345u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+    };
+    for _ in 0..4000 {
+        let local = Vec3::new(next() * 2.8, next() * 1.8, next() * 2.3);
+        let p = position + rotation * local;
+        // The box's own frame, in world units: half extents = scale.
+        let q = local.clamp(-half, half);
+        let inside = q == local;
+        let dist = if inside {
+            (half - local.abs()).min_element()
+        } else {
+            (local - q).length()
+        };
+        let want = if inside { r + dist } else { r - dist };
+        let got = boids_core::ground::contact(&solids, p, r);
+        if want <= 1.0e-4 {
+            assert!(
+                got.is_none_or(|(d, _)| d < 2.0e-4),
+                "{p}: {got:?}, want none"
+            );
+            continue;
+        }
+        let (depth, n) = got.unwrap_or_else(|| panic!("{p}: no contact, want depth {want}"));
+        assert!(
+            (depth - want).abs() < 1.0e-4,
+            "{p}: depth {depth}, want {want}"
+        );
+        // Out of the box: moving the centre along the normal by the depth leaves it clear.
+        let after = rotation.inverse() * (p + n * depth - position);
+        let gap = (after - after.clamp(-half, half)).length();
+        assert!(
+            (gap - r).abs() < 2.0e-3,
+            "{p}: {gap} from the box after, want {r}"
+        );
+        if inside {
+            inside_seen += 1;
+        } else {
+            touching_seen += 1;
+        }
+    }
+    assert!(
+        inside_seen > 300 && touching_seen > 300,
+        "{inside_seen} {touching_seen}"
+    );
+}

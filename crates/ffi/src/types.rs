@@ -374,8 +374,9 @@ pub struct BoidsFlockParams {
     /// or the ground's normal).
     pub ground_up: i32,
     /// Radius of each boid's body, units >= 0: after every step no two bodies of the flock
-    /// overlap by more than 1% of it, and a grounded body stops at obstacles. 0 (the default) =
-    /// points that may pass through each other.
+    /// overlap by more than 1% of it, and no body is inside an obstacle by more than that (a
+    /// grounded body stops at obstacles; one found overlapping is pushed out). 0 (the default)
+    /// = points that may pass through each other and obstacles.
     pub body_radius: f32,
     /// Reserved, keep 0 (pads to a multiple of 8 bytes).
     pub reserved: u32,

@@ -442,14 +442,52 @@ fn a_dense_crowd_pushed_into_a_corner_settles_without_overlap_or_explosion() {
 }
 
 #[test]
-fn a_three_d_school_with_bodies_never_overlaps() {
+fn a_three_d_school_with_bodies_never_overlaps_nor_enters_a_ball_a_box_or_a_mesh() {
     let mut w = World::new(WorldConfig::default()).unwrap();
+    let r = 0.2;
     let p = FlockParams {
-        body_radius: 0.2,
+        body_radius: r,
         ..FlockParams::default()
     };
+    // Inside the school's box, so that some fish spawn inside them: a ball, a box, and a
+    // cube mesh turned and scaled (its oracle: the box in its own frame).
+    let (ball, radius) = (Vec3::new(-2.5, 0.0, 0.0), 1.2);
+    let (lo, hi) = (Vec3::new(1.0, -1.0, -3.5), Vec3::new(3.0, 1.0, -1.5));
+    let (at, turn, half) = (
+        Vec3::new(1.5, 0.5, 2.5),
+        Quat::from_rotation_y(0.7) * Quat::from_rotation_z(0.4),
+        Vec3::new(1.2, 0.8, 1.0),
+    );
+    let corners: Vec<Vec3> = (0..8)
+        .map(|k| {
+            let s = |b: i32| if k & b == 0 { -1.0 } else { 1.0 };
+            Vec3::new(s(1), s(2), s(4))
+        })
+        .collect();
+    let faces = [
+        0, 1, 3, 0, 3, 2, 4, 5, 7, 4, 7, 6, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4,
+        1, 5, 7, 1, 7, 3,
+    ];
+    let cube = w.add_mesh(&corners, &faces).unwrap();
+    for o in [
+        Obstacle::Sphere {
+            centre: ball,
+            radius,
+        },
+        Obstacle::Box { min: lo, max: hi },
+        Obstacle::Mesh {
+            mesh: cube,
+            position: at,
+            rotation: turn,
+            scale: half,
+            ground: false,
+        },
+    ] {
+        w.add_obstacle(o).unwrap();
+    }
     let id = w.create_flock("fish", p).unwrap();
     w.spawn(id, 600, &boids_sim::Spawn::default()).unwrap();
+    let clear = r * 0.99 - 1e-4;
     for step in 0..300 {
         w.step(DT).unwrap();
         let pos = w.flock(id).unwrap().positions();
@@ -458,6 +496,15 @@ fn a_three_d_school_with_bodies_never_overlaps() {
                 let d = (*a - *b).length();
                 assert!(d >= 0.4 - 0.002, "step {step}: overlap {}", 0.4 - d);
             }
+            let to_ball = (*a - ball).length() - radius;
+            let to_box = (*a - a.clamp(lo, hi)).length();
+            let local = turn.inverse() * (*a - at);
+            let to_mesh = (local - local.clamp(-half, half)).length();
+            assert!(
+                to_ball >= clear && to_box >= clear && to_mesh >= clear,
+                "step {step}: fish {i} at {a}: {to_ball} from the ball, {to_box} from the box, \
+                 {to_mesh} from the mesh"
+            );
         }
     }
 }

@@ -3,11 +3,14 @@
 //! samples with the documented diagonal), on ground no steeper than its 35°, its body clear of
 //! every rock (the meshes' triangles) and fence board, and no two sheep overlap by more than 1%
 //! of the radius. Also: the sheep never cross the ridge or enter the ravine, and the dog is as
-//! grounded as they are.
+//! grounded as they are, and so are two flocks of walkers with the sheep's settings that seek
+//! targets straight across the ridge and the ravine: they reach the walls and stop there.
 
 use boids_core::geometry::{ShapeData, Transform};
-use boids_sim::scene::MeshSpec;
-use boids_sim::{FlockId, Obstacle, Vec3, World, WorldConfig, presets};
+use boids_sim::scene::{FlockSpec, MeshSpec};
+use boids_sim::{
+    FlockId, Obstacle, Spawn, SpawnShape, Target, Vec3, Weights, World, WorldConfig, presets,
+};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -281,12 +284,53 @@ impl Oracle {
 
 #[test]
 fn the_herd_stands_on_walkable_ground_clear_of_rocks_fence_and_each_other_for_600_steps() {
-    let scene = presets::get("herd").unwrap().scene("herd");
+    let mut scene = presets::get("herd").unwrap().scene("herd");
     // The ridge's crest runs along x = 0.4 of the half width, the ravine along z = 0.64 of it
     // (MeshSpec::Terrain's layout): the sheep start west of the one and south of the other.
     let half = 80.0;
     let ridge_x = 0.4 * half;
     let ravine_z = 0.64 * half;
+    // Walkers with the sheep's settings, started just short of each wall and seeking a target
+    // straight across it: without the walls they would be over in a few seconds.
+    let sheep_params = scene.flock[0].params;
+    // Spawned at the sheep's height, above every hill: the first step stands them on the ground.
+    let SpawnShape::Box { min: above, .. } = scene.flock[0].spawn.shape else {
+        panic!("the sheep spawn in a box")
+    };
+    let walkers = |name: &str, min: Vec3, max: Vec3, goal: Vec3| {
+        let mut params = sheep_params;
+        params.target = Some(Target {
+            point: goal,
+            avoid_distance: 0.0,
+        });
+        params.weights = Weights {
+            target: 3.0,
+            ..params.weights
+        };
+        FlockSpec {
+            spawn: Spawn {
+                shape: SpawnShape::Box { min, max },
+                min_speed: 0.0,
+                max_speed: 0.5,
+                direction: None,
+            },
+            params,
+            ..FlockSpec::new(name, 60)
+        }
+    };
+    let y = above.y;
+    scene.flock.push(walkers(
+        "to-the-ridge",
+        Vec3::new(ridge_x - 9.0, y, -0.6 * half),
+        Vec3::new(ridge_x - 6.0, y, 0.2 * half),
+        Vec3::new(ridge_x + 25.0, 0.0, -0.2 * half),
+    ));
+    scene.flock.push(walkers(
+        "to-the-ravine",
+        Vec3::new(-0.6 * half, y, ravine_z - 9.0),
+        Vec3::new(0.1 * half, y, ravine_z - 6.0),
+        Vec3::new(-0.25 * half, 0.0, ravine_z + 20.0),
+    ));
     let oracle = Oracle::new(&scene);
     let mut world = World::new(WorldConfig {
         seed: 1,
@@ -296,16 +340,24 @@ fn the_herd_stands_on_walkable_ground_clear_of_rocks_fence_and_each_other_for_60
     .unwrap();
     let ids = scene.add_to(&mut world).unwrap();
     let (sheep, dog, birds) = (ids[0], ids[1], ids[2]);
+    let (to_ridge, to_ravine) = (ids[3], ids[4]);
     assert_eq!(world.flock(sheep).unwrap().len(), 2000);
     assert!(world.flock(birds).unwrap().params().ground.is_none());
+    let (mut nearest_ridge, mut nearest_ravine) = (f32::INFINITY, f32::INFINITY);
     let mut travelled = 0.0;
     for step in 0..600 {
         let before = world.flock(sheep).unwrap().positions().to_vec();
         world.step(DT).unwrap();
         oracle.check(&world, sheep, step);
         oracle.check(&world, dog, step);
+        oracle.check(&world, to_ridge, step);
+        oracle.check(&world, to_ravine, step);
         let after = world.flock(sheep).unwrap().positions();
-        for q in after {
+        let flocks = [sheep, to_ridge, to_ravine];
+        for q in flocks
+            .iter()
+            .flat_map(|&f| world.flock(f).unwrap().positions())
+        {
             // The ridge stands from z = -0.7 to 0.3 of the half width: north or south of it a
             // sheep may walk round, but never over its crest.
             if (-0.7 * half..0.3 * half).contains(&q.z) {
@@ -321,6 +373,12 @@ fn the_herd_stands_on_walkable_ground_clear_of_rocks_fence_and_each_other_for_60
                 );
             }
         }
+        for q in world.flock(to_ridge).unwrap().positions() {
+            nearest_ridge = nearest_ridge.min(ridge_x - q.x);
+        }
+        for q in world.flock(to_ravine).unwrap().positions() {
+            nearest_ravine = nearest_ravine.min(ravine_z - q.z);
+        }
         travelled += before
             .iter()
             .zip(after)
@@ -329,4 +387,14 @@ fn the_herd_stands_on_walkable_ground_clear_of_rocks_fence_and_each_other_for_60
     }
     // They walked: more than 2 units each on average in 10 s.
     assert!(travelled / 2000.0 > 2.0, "{}", travelled / 2000.0);
+    // The walkers went up to the walls: the ridge's foot is 3 from its crest, the ravine's lip
+    // 3 from its middle.
+    assert!(
+        nearest_ridge < 4.5,
+        "no walker came near the ridge: {nearest_ridge}"
+    );
+    assert!(
+        nearest_ravine < 4.5,
+        "no walker came near the ravine: {nearest_ravine}"
+    );
 }

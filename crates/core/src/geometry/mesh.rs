@@ -34,13 +34,13 @@ pub enum ShapeData {
 /// heightfield's grid and pyramid.
 #[derive(Clone, Debug)]
 pub struct MeshShape {
-    data: ShapeData,
+    pub(super) data: ShapeData,
     /// A mesh's (empty for a heightfield).
-    vertices: Vec<Vec3>,
+    pub(super) vertices: Vec<Vec3>,
     /// A mesh's (empty for a heightfield).
-    triangles: Vec<[u32; 3]>,
+    pub(super) triangles: Vec<[u32; 3]>,
     /// A mesh's (empty for a heightfield).
-    bvh: Bvh,
+    pub(super) bvh: Bvh,
     /// A heightfield's (empty for a mesh).
     pyramid: Pyramid,
     bounds: Aabb,
@@ -312,7 +312,7 @@ impl MeshShape {
 
     /// A mesh triangle of a placement in world space (the hot loop's: no kind test).
     #[inline]
-    fn mesh_triangle(&self, pl: &Placement, k: u32) -> (Vec3, Vec3, Vec3) {
+    pub(super) fn mesh_triangle(&self, pl: &Placement, k: u32) -> (Vec3, Vec3, Vec3) {
         let t = self.triangles[k as usize];
         let v = &self.vertices;
         let xf = &pl.xf;

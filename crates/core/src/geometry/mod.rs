@@ -3,6 +3,7 @@
 //! (`mesh`, `bvh`), and the box type they share.
 
 mod bvh;
+mod contact;
 mod field;
 pub mod mesh;
 pub mod prim;

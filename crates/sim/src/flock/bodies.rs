@@ -11,13 +11,19 @@
 //! ids and the step). The order depends only on the positions, never on threads, so the bits
 //! are the same for any thread count.
 //!
+//! Each pass first pushes every body that overlaps a solid obstacle (a ball, box, capsule,
+//! plane or mesh; [`contact`]: a centre inside a closed mesh goes out through its nearest face)
+//! out along the contact's normal, the same order; a grounded body horizontally, and only as
+//! far as the ground lets it. So a body spawned or landed inside a rock, or a fish pushed into
+//! one by its school, is clear of it after the step.
+//!
 //! A grounded body's push is a move like a step's: it ends on the ground, and walls (steep
 //! ground, drops, edges, other obstacles) stop it, so a body is never pushed off the ground or
 //! into an obstacle; its partner then takes the whole separation. Each of an overlapping pair
 //! loses the part of its velocity that points into the other (velocities only ever shrink):
 //! a crowd squeezed by its target settles instead of bouncing.
 
-use boids_core::ground::{Slide, Walker, horizontal, lift};
+use boids_core::ground::{Slide, Walker, contact, horizontal, lift};
 use boids_core::obstacle::Placed;
 use boids_core::{FlockParams, PlaneLock, Rng, Vec3, confine};
 
@@ -117,19 +123,12 @@ pub(crate) fn resolve(
     let n = positions.len();
     let r = params.body_radius;
     let mut done = Resolved::default();
-    if r.is_nan() || r <= 0.0 || n < 2 {
+    if r.is_nan() || r <= 0.0 || n == 0 {
         return done;
     }
     let diameter = 2.0 * r;
     let reach = diameter * (1.0 + CONTACT);
     let d2max = reach * reach;
-    // Cells at least a 2^30th of the farthest coordinate wide, so that every cell index and
-    // its neighbours' fit in an i32 however small the radius (a wider cell only lists more
-    // candidates).
-    let far = positions
-        .iter()
-        .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
-    let inv = 1.0 / reach.max(far * (1.0 / (1u32 << 30) as f32));
     let pivot = walker.map_or(0.0, |w| w.settings.pivot_height);
     // The plane pairs are pushed apart in: the horizontal one on the ground.
     let plane = if walker.is_some() {
@@ -157,10 +156,60 @@ pub(crate) fn resolve(
             Slide::Stopped => false,
         }
     };
+    // A body overlapping a solid (landed beside a rock, or in 3-D pushed there by the crowd)
+    // goes out along the contact's normal in the pairs' plane (on the ground: horizontally,
+    // and only where the ground lets it), as far as takes it `depth` along the normal (at
+    // most a diameter more: a solid right above or below is left to the walls' rule); its
+    // velocity loses the part into the solid. Whether it moved.
+    let solids = walker.map_or(floors, |w| w.solids);
+    let out = |positions: &mut [Vec3], velocities: &mut [Vec3], i: usize| -> bool {
+        let Some((depth, normal)) = contact(solids, positions[i], r) else {
+            return false;
+        };
+        let h = plane.apply(normal);
+        let len = h.length();
+        if len < 1.0e-3 {
+            return false;
+        }
+        let u = h / len;
+        let vn = velocities[i].dot(u);
+        if vn < 0.0 {
+            velocities[i] -= u * vn;
+        }
+        if depth <= TOLERANCE * r {
+            return false;
+        }
+        let d = u * (depth / len).min(depth + diameter);
+        match walker {
+            None => {
+                (positions[i], velocities[i]) =
+                    confine(params, floors, positions[i] + d, velocities[i]);
+                true
+            }
+            Some(w) => match w.step_out(positions[i], d) {
+                Some(p) => {
+                    positions[i] = p;
+                    true
+                }
+                None => false,
+            },
+        }
+    };
     for pass in 0..MAX_PASSES {
+        let mut moved = false;
+        for k in 0..n {
+            let i = if pass % 2 == 0 { k } else { n - 1 - k };
+            moved |= out(positions, velocities, i);
+        }
+        // Cells at least a 2^30th of the farthest coordinate wide, so that every cell index
+        // and its neighbours' fit in an i32 however small the radius (a wider cell only lists
+        // more candidates). Measured after the pushes out of solids, which may go far.
+        let far = positions
+            .iter()
+            .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
+        let inv = 1.0 / reach.max(far * (1.0 / (1u32 << 30) as f32));
         let mask = grid.build(positions, inv);
         let mut worst = 0.0f32;
-        let mut moved = false;
         // Storage order (the step's cell order: near boids are near in it), forward on even
         // passes and backward on odd ones, so a push travels across a crowd in one pass.
         for k in 0..n {

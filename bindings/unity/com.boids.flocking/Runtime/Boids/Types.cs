@@ -373,7 +373,7 @@ namespace BoidsFlocking
         public float GroundPivotHeight { get { return Raw.ground_pivot_height; } set { Raw.ground_pivot_height = value; } }
         /// <summary>Grounded: up in the orientations read back (world up, or the ground's normal).</summary>
         public GroundUp GroundUp { get { return (GroundUp)Raw.ground_up; } set { Raw.ground_up = (int)value; } }
-        /// <summary>Radius of each boid's body: after every step no two bodies overlap by more than 1% of it (0 = points).</summary>
+        /// <summary>Radius of each boid's body: after every step no two bodies overlap by more than 1% of it, and none is inside an obstacle by more than that (0 = points).</summary>
         public float BodyRadius { get { return Raw.body_radius; } set { Raw.body_radius = value; } }
 
         /// <summary>Bit-for-bit equality of every field, unused ones included.</summary>
