@@ -351,6 +351,55 @@ pub enum Slide {
     Stopped,
 }
 
+/// The parts of the ground and solid lists that can matter inside a region of the xz plane
+/// (`lo` to `hi`, as `[x, z]`): a flock's queries that stay inside it search these short
+/// lists instead of the whole scene's, with the same answers (every placement that may reach
+/// into the region is kept, in list order: [`keep_nearby`]); a query that reaches outside it
+/// searches the whole lists.
+#[derive(Clone, Copy, Debug)]
+pub struct Nearby<'a> {
+    /// The ground placements that may reach into the region.
+    pub ground: &'a [Placed],
+    /// The solids that may reach into the region.
+    pub solids: &'a [Placed],
+    /// The region's corner of least x and z.
+    pub lo: [f32; 2],
+    /// The region's corner of greatest x and z.
+    pub hi: [f32; 2],
+}
+
+impl Nearby<'_> {
+    /// Whether the xz extent of the box `lo..hi` lies inside the region.
+    #[inline]
+    fn holds(&self, lo: Vec3, hi: Vec3) -> bool {
+        lo.x >= self.lo[0] && lo.z >= self.lo[1] && hi.x <= self.hi[0] && hi.z <= self.hi[1]
+    }
+}
+
+/// Whether placement `o` may reach into the region `lo..hi` of the xz plane (false only when it
+/// surely cannot; a plane always may).
+pub fn reaches_region(o: &Placed, lo: [f32; 2], hi: [f32; 2]) -> bool {
+    let (a, b) = match o {
+        Placed::Ball { centre, radius } => (*centre - *radius, *centre + *radius),
+        Placed::Box { centre, half, .. } => {
+            let r = half.length();
+            (*centre - r, *centre + r)
+        }
+        Placed::Capsule { a, b, radius } => (a.min(*b) - *radius, a.max(*b) + *radius),
+        Placed::Plane { .. } => return true,
+        Placed::Mesh { place, .. } => (place.bounds.lo, place.bounds.hi),
+    };
+    // A margin far above the rounding of the bounds.
+    let e = 1.0e-4 * (1.0 + a.abs().max(b.abs()).max_element());
+    !(b.x + e < lo[0] || a.x - e > hi[0] || b.z + e < lo[1] || a.z - e > hi[1])
+}
+
+/// Appends to `out` the placements of `all` that may reach into the region `lo..hi` of the xz
+/// plane, in list order ([`reaches_region`]).
+pub fn keep_nearby(all: &[Placed], lo: [f32; 2], hi: [f32; 2], out: &mut Vec<Placed>) {
+    out.extend(all.iter().filter(|o| reaches_region(o, lo, hi)).cloned());
+}
+
 /// A grounded flock's settings and the scene it walks in, for one step.
 #[derive(Clone, Copy, Debug)]
 pub struct Walker<'a> {
@@ -364,6 +413,8 @@ pub struct Walker<'a> {
     pub cos_slope: f32,
     /// The body's radius (the sphere swept against the solids).
     pub radius: f32,
+    /// Short lists of the ground and solids near the flock, when the step made them.
+    pub nearby: Option<Nearby<'a>>,
 }
 
 impl<'a> Walker<'a> {
@@ -375,13 +426,38 @@ impl<'a> Walker<'a> {
             settings,
             cos_slope: fmath::cos(fmath::to_radians(settings.max_slope_deg)),
             radius: radius.max(0.0),
+            nearby: None,
+        }
+    }
+
+    /// This walker searching `nearby`'s short lists for queries inside its region.
+    pub fn with_nearby(self, nearby: Option<Nearby<'a>>) -> Self {
+        Walker { nearby, ..self }
+    }
+
+    /// The ground to search for a query whose xz extent is `lo..hi`.
+    #[inline]
+    fn ground_in(&self, lo: Vec3, hi: Vec3) -> &'a [Placed] {
+        match self.nearby {
+            Some(n) if n.holds(lo, hi) => n.ground,
+            _ => self.ground,
+        }
+    }
+
+    /// The solids to search for a query whose xz extent is `lo..hi`.
+    #[inline]
+    pub fn solids_in(&self, lo: Vec3, hi: Vec3) -> &'a [Placed] {
+        match self.nearby {
+            Some(n) if n.holds(lo, hi) => n.solids,
+            _ => self.solids,
         }
     }
 
     /// The ground within step height of feet at `(x, feet_y, z)`.
     pub fn stand_near(&self, x: f32, z: f32, feet_y: f32) -> Option<Stand> {
         let reach = self.settings.step_height + slack(Vec3::new(x, feet_y, z));
-        ground_below(self.ground, x, z, feet_y + reach, feet_y - reach)
+        let at = Vec3::new(x, 0.0, z);
+        ground_below(self.ground_in(at, at), x, z, feet_y + reach, feet_y - reach)
     }
 
     /// Whether a boid may stand on `s`.
@@ -401,7 +477,8 @@ impl<'a> Walker<'a> {
         let feet1 = Vec3::new(x, s.height, z);
         // Ground geometry across the way a step height up: a wall or spike of the ground.
         let knee = Vec3::Y * self.settings.step_height.max(slack(feet0) * 4.0);
-        if let Some(h) = cast_segment(self.ground, feet0 + knee, feet1 + knee, 0.0) {
+        let ground = self.ground_in(feet0.min(feet1), feet0.max(feet1));
+        if let Some(h) = cast_segment(ground, feet0 + knee, feet1 + knee, 0.0) {
             return Err(Some(horizontal(h.normal)));
         }
         Ok((feet1, s))
@@ -427,9 +504,12 @@ impl<'a> Walker<'a> {
         let (feet1, s) = self.probe_ground(feet0, d)?;
         let pivot = Vec3::Y * self.settings.pivot_height;
         let (a, b) = (feet0 + pivot, feet1 + pivot);
+        // Every solid search below looks within this of `a`.
+        let reach = (b - a).length() + r;
+        let solids = self.solids_in(a - reach, a + reach);
         // A solid the body already touches (a cast from there does not see it): no deeper.
         if r > 0.0 {
-            for o in Near::new(self.solids, a, (b - a).length() + r).iter() {
+            for o in Near::new(solids, a, reach).iter() {
                 if let Some((depth, n)) = touch(o, a, r)
                     && touch(o, b, r).is_some_and(|(deeper, _)| deeper > depth)
                 {
@@ -437,7 +517,7 @@ impl<'a> Walker<'a> {
                 }
             }
         }
-        if let Some(h) = cast_segment(self.solids, a, b, r) {
+        if let Some(h) = cast_segment(solids, a, b, r) {
             return Err(Some(horizontal(h.normal)));
         }
         Ok((feet1, s))
@@ -522,8 +602,9 @@ impl<'a> Walker<'a> {
         let feet = p0 - pivot;
         let lowest = -crate::MAX_MAGNITUDE;
         let top = feet.y + self.settings.step_height + slack(feet);
-        let s = ground_below(self.ground, feet.x, feet.z, top, lowest)
-            .or_else(|| ground_above(self.ground, feet.x, feet.z, top, crate::MAX_MAGNITUDE));
+        let ground = self.ground_in(feet, feet);
+        let s = ground_below(ground, feet.x, feet.z, top, lowest)
+            .or_else(|| ground_above(ground, feet.x, feet.z, top, crate::MAX_MAGNITUDE));
         match s {
             Some(s) => {
                 let v = if self.walkable(&s) {

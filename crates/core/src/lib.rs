@@ -23,7 +23,7 @@
 //! hood.consider(&d, me.heading, o, o.length_squared(), other.velocity, other.heading);
 //! assert_eq!(hood.count, 1);
 //!
-//! let env = Env { target: None, obstacles: &[], ground: &[], path: &[], path_closed: false };
+//! let env = Env { target: None, obstacles: &[], ground: &[], nearby: None, path: &[], path_closed: false };
 //! let mut rng = Rng::keyed(7, 0, 0, 0); // (seed, boid id, step, stream)
 //! let next = step_boid(&me, &hood, &params, &env, &mut rng, 1.0 / 60.0);
 //! assert!(next.velocity.y < 0.0, "steers away from the neighbour above it");

@@ -172,6 +172,9 @@ pub struct Env<'a> {
     /// The ground a grounded flock walks on: the mesh and heightfield placements marked as
     /// ground (unused by other flocks, which see them among `obstacles`).
     pub ground: &'a [Placed],
+    /// A grounded flock's short lists of the ground and obstacles near it (the same answers,
+    /// found sooner; `None`: the whole lists).
+    pub nearby: Option<crate::ground::Nearby<'a>>,
     /// The flock's path (a polyline; at least two points to be followed).
     pub path: &'a [Vec3],
     /// Whether the path closes back on its first point.
@@ -460,7 +463,7 @@ pub fn step_boid(
     // A grounded boid steers and integrates in the horizontal plane (crate::ground).
     let walker = p
         .ground
-        .map(|g| Walker::new(env.ground, env.obstacles, g, p.body_radius));
+        .map(|g| Walker::new(env.ground, env.obstacles, g, p.body_radius).with_nearby(env.nearby));
     let flat = |x: Vec3| match walker {
         Some(_) => horizontal(x),
         None => p.plane.apply(x),

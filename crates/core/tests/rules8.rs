@@ -141,6 +141,7 @@ fn eight_lanes_give_step_boids_bits() {
         path: &[],
         path_closed: false,
         ground: &[],
+        nearby: None,
     };
     let mut lanes_checked = 0;
     for case in 0..4000 {
@@ -228,6 +229,7 @@ fn what_the_eight_lanes_do_not_cover_is_refused() {
         path: &[],
         path_closed: false,
         ground: &[],
+        nearby: None,
     };
     let ok = FlockParams::default();
     assert!(

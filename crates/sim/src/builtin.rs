@@ -449,3 +449,58 @@ pub fn level_world(
     world.set_params(id, p)?;
     Ok((world, id))
 }
+
+/// What the `herd` scenario's flock does ([`herd_world`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HerdMode {
+    /// Grounded, with bodies of radius 0.4 (the `herd` preset's sheep).
+    Bodies,
+    /// Grounded, bodies off.
+    Grounded,
+    /// The same flock with the ground off: it flies over the same scene (the hills a floor, the
+    /// rocks obstacles), bodies off: the plain step the others are compared with.
+    Flying,
+}
+
+/// Rocks of the `herd` scenario: one per 10,000 square units of hills.
+pub const HERD_ROCKS: usize = 40;
+
+/// The `herd` scenario: `n` sheep with the `herd` preset's rules over its hills, 2049 × 2049
+/// samples one unit apart (a ridge, a ravine, [`HERD_ROCKS`] rocks, a fence), packed as the
+/// preset packs them (about 0.8 a square unit, in a square of side `1.1 √n` in the rock-free
+/// field), no dog and no birds.
+pub fn herd_world(
+    n: usize,
+    config: WorldConfig,
+    index: IndexKind,
+    mode: HerdMode,
+) -> Result<(World, FlockId), Error> {
+    let layout = crate::presets::HerdLayout {
+        sheep: n,
+        birds: 0,
+        dog: false,
+        samples: 2049,
+        cell: 1.0,
+        rocks: HERD_ROCKS,
+        grounded: mode != HerdMode::Flying,
+    };
+    let mut scene = crate::presets::herd("herd", layout);
+    let sheep = &mut scene.flock[0];
+    sheep.params.index = index;
+    if mode != HerdMode::Bodies {
+        sheep.params.body_radius = 0.0;
+    }
+    if let crate::flock::SpawnShape::Box { min, max } = &mut sheep.spawn.shape {
+        let centre = (*min + *max) * 0.5;
+        let half = (n as f32).sqrt() * 0.55;
+        (min.x, max.x, min.z, max.z) = (
+            centre.x - half,
+            centre.x + half,
+            centre.z - half,
+            centre.z + half,
+        );
+    }
+    let mut world = World::new(config)?;
+    let id = scene.add_to(&mut world)?[0];
+    Ok((world, id))
+}

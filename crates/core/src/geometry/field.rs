@@ -169,6 +169,37 @@ pub(crate) struct Local {
     pub grow: Vec3,
 }
 
+/// The block [`traverse`] starts from: `(level, i, j)`, the smallest block of the pyramid
+/// (level 0: a cell) holding every cell that the sweep's bounds in the shape's space, grown by
+/// `local.grow`, overlap; the root when they are not finite or leave the grid.
+fn start_block(g: &HeightGrid, top: u32, local: &Local, max: f32) -> (u32, u32, u32) {
+    let root = (top, 0, 0);
+    let (cx, cz) = g.cells();
+    let Local { o, d, grow, .. } = *local;
+    let end = o + d * max;
+    let (lo, hi) = (o.min(end) - grow, o.max(end) + grow);
+    let cell = |v: f32, size: f32, n: u32| -> Option<u32> {
+        let c = (v / size).floor();
+        (c >= 0.0 && c < n as f32).then_some(c as u32)
+    };
+    let (Some(i0), Some(i1), Some(j0), Some(j1)) = (
+        cell(lo.x, g.cell_x, cx),
+        cell(hi.x, g.cell_x, cx),
+        cell(lo.z, g.cell_z, cz),
+        cell(hi.z, g.cell_z, cz),
+    ) else {
+        return root;
+    };
+    let mut level = 0;
+    while level < top && ((i0 >> level) != (i1 >> level) || (j0 >> level) != (j1 >> level)) {
+        level += 1;
+    }
+    if level >= top {
+        return root;
+    }
+    (level, i0 >> level, j0 >> level)
+}
+
 /// The first hit (or, with `ANY`, the first found) of a sphere of radius `r` swept from the
 /// world `origin` along `dir` for up to `max` against the field `g` with pyramid `p`, whose
 /// samples `world` puts in world space; `local` is the sweep in the shape's space.
@@ -198,11 +229,23 @@ pub(crate) fn traverse<const ANY: bool>(
     // pushes at most four: at most 1 + 3 x 24 entries, 2^24 triangles allowing at most 2^23
     // cells a side (24 levels).
     let mut stack: [(f32, u32, u32, u32); 96] = [(0.0, 0, 0, 0); 96];
-    let top = p.top();
-    let root = &p.levels[top as usize - 1].2[0];
-    let b = block(0, 0, cx, cz, root[0], root[1]);
+    // The search starts at the smallest block holding every cell the sweep's bounds (grown as
+    // the nodes are) overlap: every triangle it can touch is in there, so the hits, and the
+    // order they are found in, are the root's; a short cast skips the levels above.
+    let (level, bi, bj) = start_block(g, p.top(), local, max);
+    let (lo, hi) = if level == 0 {
+        let h = |i: u32, j: u32| g.heights[(j * g.columns + i) as usize];
+        let (a, b, c, e) = (h(bi, bj), h(bi + 1, bj), h(bi, bj + 1), h(bi + 1, bj + 1));
+        (a.min(b).min(c.min(e)), a.max(b).max(c.max(e)))
+    } else {
+        let (w, _, mm) = &p.levels[level as usize - 1];
+        let [lo, hi] = mm[(bj * w + bi) as usize];
+        (lo, hi)
+    };
+    let (i1, j1) = (((bi + 1) << level).min(cx), ((bj + 1) << level).min(cz));
+    let b = block(bi << level, bj << level, i1, j1, lo, hi);
     let t = slab(b.lo, b.hi, grow, o, d, inv, limit)?;
-    stack[0] = (t, top, 0, 0);
+    stack[0] = (t, level, bi, bj);
     let mut n = 1usize;
     while n > 0 {
         n -= 1;

@@ -40,22 +40,28 @@ pub(crate) const MAX_PASSES: usize = 256;
 /// The random stream of a coincident pair's direction.
 const COINCIDENT_STREAM: u32 = 0xB0D1;
 
-/// A hashed grid over positions, rebuilt each pass.
+/// A hashed grid over positions, rebuilt each pass, and which bodies each pass looks at.
 #[derive(Default)]
 pub(crate) struct Grid {
+    /// Cell of each boid when the grid was built.
+    cell: Vec<[i32; 3]>,
     /// Bucket of each boid.
     bucket: Vec<u32>,
     /// Boids by bucket: `order[starts[b]..starts[b + 1]]`, each bucket in storage order.
     order: Vec<u32>,
     starts: Vec<u32>,
+    fill: Vec<u32>,
+    /// The bodies this pass looks at (every one in the first), and those the next one will.
+    dirty: Vec<bool>,
+    next_dirty: Vec<bool>,
 }
 
 #[inline]
-fn cell_of(p: Vec3, inv: f32) -> [i32; 3] {
+fn cell_of(p: Vec3, inv: f32, flat: bool) -> [i32; 3] {
     // Within ±2^30 by the choice of `inv` in `resolve`.
     [
         (p.x * inv).floor() as i32,
-        (p.y * inv).floor() as i32,
+        if flat { 0 } else { (p.y * inv).floor() as i32 },
         (p.z * inv).floor() as i32,
     ]
 }
@@ -69,13 +75,16 @@ fn hash(c: [i32; 3], mask: u32) -> u32 {
 }
 
 impl Grid {
-    fn build(&mut self, positions: &[Vec3], inv: f32) -> u32 {
+    /// Bins `positions` in cells `1 / inv` wide (flat: in x and z only); the bucket mask.
+    fn build(&mut self, positions: &[Vec3], inv: f32, flat: bool) -> u32 {
         let n = positions.len();
         let buckets = (2 * n).next_power_of_two().max(2) as u32;
         let mask = buckets - 1;
+        self.cell.clear();
+        self.cell
+            .extend(positions.iter().map(|&p| cell_of(p, inv, flat)));
         self.bucket.clear();
-        self.bucket
-            .extend(positions.iter().map(|&p| hash(cell_of(p, inv), mask)));
+        self.bucket.extend(self.cell.iter().map(|&c| hash(c, mask)));
         self.starts.clear();
         self.starts.resize(buckets as usize + 1, 0);
         for &b in &self.bucket {
@@ -86,10 +95,11 @@ impl Grid {
         }
         self.order.clear();
         self.order.resize(n, 0);
-        let mut fill = self.starts.clone();
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.starts);
         for (i, &b) in self.bucket.iter().enumerate() {
-            self.order[fill[b as usize] as usize] = i as u32;
-            fill[b as usize] += 1;
+            self.order[self.fill[b as usize] as usize] = i as u32;
+            self.fill[b as usize] += 1;
         }
         mask
     }
@@ -161,9 +171,10 @@ pub(crate) fn resolve(
     // and only where the ground lets it), as far as takes it `depth` along the normal (at
     // most a diameter more: a solid right above or below is left to the walls' rule); its
     // velocity loses the part into the solid. Whether it moved.
-    let solids = walker.map_or(floors, |w| w.solids);
     let out = |positions: &mut [Vec3], velocities: &mut [Vec3], i: usize| -> bool {
-        let Some((depth, normal)) = contact(solids, positions[i], r) else {
+        let p = positions[i];
+        let solids = walker.map_or(floors, |w| w.solids_in(p - r, p + r));
+        let Some((depth, normal)) = contact(solids, p, r) else {
             return false;
         };
         let h = plane.apply(normal);
@@ -195,11 +206,27 @@ pub(crate) fn resolve(
             },
         }
     };
+    // Grounded bodies are binned in x and z only (a pair on two floors is still told apart
+    // by its distance).
+    let flat = walker.is_some();
+    let dys: &[i32] = if flat { &[0] } else { &[-1, 0, 1] };
+    grid.dirty.clear();
+    grid.dirty.resize(n, true);
     for pass in 0..MAX_PASSES {
         let mut moved = false;
+        grid.next_dirty.clear();
+        grid.next_dirty.resize(n, false);
+        // Storage order (the step's cell order: near boids are near in it), forward on even
+        // passes and backward on odd ones, so a push travels across a crowd in one pass.
+        let at = |k: usize| if pass % 2 == 0 { k } else { n - 1 - k };
+        // Whether `j` comes before `i` in this pass's order.
+        let before = |j: usize, i: usize| if pass % 2 == 0 { j < i } else { j > i };
         for k in 0..n {
-            let i = if pass % 2 == 0 { k } else { n - 1 - k };
-            moved |= out(positions, velocities, i);
+            let i = at(k);
+            if grid.dirty[i] && out(positions, velocities, i) {
+                moved = true;
+                grid.next_dirty[i] = true;
+            }
         }
         // Cells at least a 2^30th of the farthest coordinate wide, so that every cell index
         // and its neighbours' fit in an i32 however small the radius (a wider cell only lists
@@ -208,65 +235,70 @@ pub(crate) fn resolve(
             .iter()
             .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
         let inv = 1.0 / reach.max(far * (1.0 / (1u32 << 30) as f32));
-        let mask = grid.build(positions, inv);
+        let mask = grid.build(positions, inv, flat);
         let mut worst = 0.0f32;
-        // Storage order (the step's cell order: near boids are near in it), forward on even
-        // passes and backward on odd ones, so a push travels across a crowd in one pass.
+        // The first pass looks at every pair; a later one at the pairs with a body that moved
+        // in the pass before (the others are as they were when last looked at), each pair once:
+        // from its earlier body in this pass's order when both moved.
         for k in 0..n {
-            let i = if pass % 2 == 0 { k } else { n - 1 - k };
-            {
-                let c = cell_of(positions[i], inv);
-                for dz in -1..=1 {
-                    for dy in -1..=1 {
-                        for dx in -1..=1 {
-                            let nc = [c[0] + dx, c[1] + dy, c[2] + dz];
-                            let nb = hash(nc, mask) as usize;
-                            for m in grid.starts[nb] as usize..grid.starts[nb + 1] as usize {
-                                let j = grid.order[m] as usize;
-                                // Each pair once (and each bucket's neighbours once per cell:
-                                // a bucket shared by several cells lists other cells' boids,
-                                // skipped by their cell).
-                                if j <= i || cell_of(positions[j], inv) != nc {
-                                    continue;
-                                }
-                                let o = positions[i] - positions[j];
-                                let dist2 = o.length_squared();
-                                if dist2.is_nan() || dist2 >= d2max {
-                                    continue;
-                                }
-                                let dist = dist2.sqrt();
-                                let overlap = diameter - dist;
-                                worst = worst.max(overlap / r);
-                                let mut dir = plane.apply(o);
-                                let len = dir.length();
-                                dir = if len > 0.0 {
-                                    dir / len
-                                } else {
-                                    coincident(ids[i], ids[j], seed, step, plane)
-                                };
-                                // In contact (or nearly): neither keeps moving into the other
-                                // (velocities only ever shrink: a squeezed crowd settles
-                                // instead of bouncing).
-                                let vi = velocities[i].dot(dir);
-                                if vi < 0.0 {
-                                    velocities[i] -= dir * vi;
-                                }
-                                let vj = velocities[j].dot(dir);
-                                if vj > 0.0 {
-                                    velocities[j] -= dir * vj;
-                                }
-                                if overlap <= TOLERANCE * r {
-                                    continue;
-                                }
-                                moved = true;
-                                // Half each; all of it for one whose partner is stopped.
-                                let d = dir * (overlap * 0.5);
-                                if !push(positions, velocities, i, d) {
-                                    push(positions, velocities, j, -2.0 * d);
-                                } else if !push(positions, velocities, j, -d) {
-                                    push(positions, velocities, i, d);
-                                }
+            let i = at(k);
+            if !grid.dirty[i] {
+                continue;
+            }
+            let c = grid.cell[i];
+            for dz in -1..=1 {
+                for &dy in dys {
+                    for dx in -1..=1 {
+                        let nc = [c[0] + dx, c[1] + dy, c[2] + dz];
+                        let nb = hash(nc, mask) as usize;
+                        for m in grid.starts[nb] as usize..grid.starts[nb + 1] as usize {
+                            let j = grid.order[m] as usize;
+                            // A bucket shared by several cells lists other cells' boids.
+                            if j == i || grid.cell[j] != nc || (grid.dirty[j] && before(j, i)) {
+                                continue;
                             }
+                            let o = positions[i] - positions[j];
+                            let dist2 = o.length_squared();
+                            if dist2.is_nan() || dist2 >= d2max {
+                                continue;
+                            }
+                            let dist = dist2.sqrt();
+                            let overlap = diameter - dist;
+                            worst = worst.max(overlap / r);
+                            let mut dir = plane.apply(o);
+                            let len = dir.length();
+                            dir = if len > 0.0 {
+                                dir / len
+                            } else {
+                                coincident(ids[i], ids[j], seed, step, plane)
+                            };
+                            // In contact (or nearly): neither keeps moving into the other
+                            // (velocities only ever shrink: a squeezed crowd settles instead
+                            // of bouncing).
+                            let vi = velocities[i].dot(dir);
+                            if vi < 0.0 {
+                                velocities[i] -= dir * vi;
+                            }
+                            let vj = velocities[j].dot(dir);
+                            if vj > 0.0 {
+                                velocities[j] -= dir * vj;
+                            }
+                            if overlap <= TOLERANCE * r {
+                                continue;
+                            }
+                            // Half each; all of it for one whose partner is stopped.
+                            let d = dir * (overlap * 0.5);
+                            let (mi, mj) = if !push(positions, velocities, i, d) {
+                                (false, push(positions, velocities, j, -2.0 * d))
+                            } else if !push(positions, velocities, j, -d) {
+                                push(positions, velocities, i, d);
+                                (true, false)
+                            } else {
+                                (true, true)
+                            };
+                            grid.next_dirty[i] |= mi;
+                            grid.next_dirty[j] |= mj;
+                            moved |= mi || mj;
                         }
                     }
                 }
@@ -276,11 +308,12 @@ pub(crate) fn resolve(
             passes: pass + 1,
             worst,
         };
-        // A pass that moved nothing saw every pair where it is: none overlaps beyond the
-        // tolerance.
+        // A pass that moved nothing saw every pair that could have changed where it is: none
+        // overlaps beyond the tolerance.
         if !moved {
             break;
         }
+        std::mem::swap(&mut grid.dirty, &mut grid.next_dirty);
     }
     // A grounded velocity follows the surface again where a contact changed it.
     if let Some(w) = walker {

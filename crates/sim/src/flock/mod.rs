@@ -74,6 +74,9 @@ pub(crate) struct Work {
     pub(crate) spare: Boids,
     /// The body pass's grid, reused.
     pub(crate) bodies: bodies::Grid,
+    /// A grounded flock's short lists of the ground and solids near it, remade every step.
+    pub(crate) near_ground: Vec<boids_core::Placed>,
+    pub(crate) near_solids: Vec<boids_core::Placed>,
 }
 
 /// A flock of boids. Read it through [`crate::World::flock`]; change it through the world.

@@ -45,6 +45,30 @@ pub(crate) struct StepFlock {
     pub(crate) leader: Option<u32>,
 }
 
+/// The xz box of `positions` grown by `grow` (`None` when empty or not finite), with the
+/// ground and solids of `input` that may reach into it kept in the two short lists.
+fn nearby_region(
+    positions: impl Iterator<Item = Vec3>,
+    grow: f32,
+    input: &StepInput<'_>,
+    near_ground: &mut Vec<boids_core::Placed>,
+    near_solids: &mut Vec<boids_core::Placed>,
+) -> Option<([f32; 2], [f32; 2])> {
+    let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+    for p in positions {
+        (lo, hi) = (lo.min(p), hi.max(p));
+    }
+    let (lo, hi) = ([lo.x - grow, lo.z - grow], [hi.x + grow, hi.z + grow]);
+    if !lo.iter().chain(&hi).all(|v| v.is_finite()) {
+        return None;
+    }
+    near_ground.clear();
+    near_solids.clear();
+    boids_core::ground::keep_nearby(input.ground, lo, hi, near_ground);
+    boids_core::ground::keep_nearby(input.solids, lo, hi, near_solids);
+    Some((lo, hi))
+}
+
 /// The periodic box of wrap-around bounds.
 pub(crate) fn period_of(b: &Bounds) -> Option<Period> {
     match *b {
@@ -213,15 +237,38 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
         next.extras.truncate(n);
         next.extras.resize(n, Extra::default());
     }
+    // A grounded flock's queries search the ground and solids near it: everything within a
+    // look-ahead, a body and a step's move of where its boids are, and a unit more.
+    let region = f.params.ground.and_then(|_| {
+        let p = &f.params;
+        let grow = p.look_ahead.max(0.0)
+            + p.boid_radius.max(0.0)
+            + p.body_radius.max(0.0)
+            + p.max_speed.max(p.min_speed).max(0.0) * input.dt
+            + 1.0;
+        // The prepared index holds the boids' positions (in its cell order).
+        let index = &w.index;
+        let at = (0..n).map(|s| index.position(s));
+        nearby_region(at, grow, input, &mut w.near_ground, &mut w.near_solids)
+    });
     let Work {
         index,
         ids_sorted: ids,
         extras_sorted: extras,
+        near_ground,
+        near_solids,
         ..
     } = &*w;
+    let nearby = region.map(|(lo, hi)| boids_core::ground::Nearby {
+        ground: near_ground,
+        solids: near_solids,
+        lo,
+        hi,
+    });
     let neighbours = {
         let params = &f.params;
         let env = Env {
+            nearby,
             target: f.target,
             obstacles: if params.ground.is_some() {
                 input.solids
@@ -398,8 +445,22 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
     // The next boids follow the index's order; the id-order views are built when read.
     std::mem::swap(&mut next.ids, &mut w.ids_sorted);
     if f.params.body_radius > 0.0 {
+        // The pushes stay within a few bodies of the new positions (the lists are remade for
+        // them; a push that goes farther searches the whole lists).
+        let grow = 4.0 * f.params.body_radius + 1.0;
+        let region = f.params.ground.and_then(|_| {
+            let at = next.positions.iter().copied();
+            nearby_region(at, grow, input, &mut w.near_ground, &mut w.near_solids)
+        });
+        let nearby = region.map(|(lo, hi)| boids_core::ground::Nearby {
+            ground: &w.near_ground,
+            solids: &w.near_solids,
+            lo,
+            hi,
+        });
         let walker = f.params.ground.map(|g| {
             boids_core::ground::Walker::new(input.ground, input.solids, g, f.params.body_radius)
+                .with_nearby(nearby)
         });
         super::bodies::resolve(
             &mut next.positions,

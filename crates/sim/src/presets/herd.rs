@@ -148,17 +148,24 @@ pub fn herd(name: &str, layout: HerdLayout) -> Scene {
         });
         placed += 1;
     }
-    // A fence across the south of the field, from the west edge to a gap: boxes two units
-    // long, 1.2 above the ground under them.
+    // A fence across the south of the field, from the west edge to a gap: 26 boards (two
+    // units long in the preset), each from 1 below to 1.2 above the ground along it (sampled
+    // every cell).
     let fence_z = -0.5 * half;
+    let board = (0.65 * half / 26.0).max(2.0);
     let mut x = -0.95 * half;
     while x < -0.3 * half {
-        let (a, b) = (ground(x, fence_z), ground(x + 2.0, fence_z));
+        let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+        let samples = (board / cell).ceil() as usize;
+        for k in 0..=samples {
+            let y = ground(x + board * k as f32 / samples as f32, fence_z);
+            (lo, hi) = (lo.min(y), hi.max(y));
+        }
         obstacle.push(Obstacle::Box {
-            min: Vec3::new(x, a.min(b) - 1.0, fence_z - 0.1),
-            max: Vec3::new(x + 2.0, a.max(b) + 1.2, fence_z + 0.1),
+            min: Vec3::new(x, lo - 1.0, fence_z - 0.1),
+            max: Vec3::new(x + board, hi + 1.2, fence_z + 0.1),
         });
-        x += 2.0;
+        x += board;
     }
     let walk = |p: FlockParams| FlockParams {
         ground: grounded.then_some(SHEEP_GROUND),

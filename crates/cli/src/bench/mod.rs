@@ -12,6 +12,8 @@ use boids_sim::{FlockId, FlockSnapshot, SimdLevel, World, WorldConfig};
 use boids_sim::{Obstacle, ObstacleAvoidance, Quat, Vec3};
 use std::time::Instant;
 
+mod herd;
+
 #[derive(clap::Args)]
 pub struct BenchArgs {
     /// Number of boids.
@@ -45,7 +47,9 @@ pub struct BenchArgs {
     /// ways: with the meshes, with bounding spheres and a plane instead, and with no obstacles;
     /// `level`, the reef's school over a game level's ground, a 1,015,808-triangle mesh
     /// (terrain and rocks) and a 2049 x 2049 heightfield: the ground's create, memory and move
-    /// costs, and the step with free-direction search, reflect, and avoidance off.
+    /// costs, and the step with free-direction search, reflect, and avoidance off; `herd`, the
+    /// herd preset's sheep over a 2049 x 2049 heightfield with rocks, walking with bodies,
+    /// walking without, and flying (the ground off).
     #[arg(long, value_enum, default_value_t = ScenarioArg::Bench)]
     scenario: ScenarioArg,
     /// `--scenario level` only: the side of the level's square, in units (its triangles and
@@ -65,6 +69,7 @@ enum ScenarioArg {
     Clustered,
     Reef,
     Level,
+    Herd,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -139,13 +144,19 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         }
         return level(a, config, kind);
     }
+    if a.scenario == ScenarioArg::Herd {
+        if a.k > 0 {
+            return Err("--k runs on the other scenarios".into());
+        }
+        return herd::herd(a, config, kind);
+    }
     let rss0 = peak_rss();
     let (mut world, id) = match a.scenario {
         ScenarioArg::Bench => bench_world(a.boids, config, kind),
         ScenarioArg::Torus2d => torus2d_world(a.boids, config, kind),
         ScenarioArg::Clustered => clustered_world(a.boids, config, kind),
         ScenarioArg::Reef => reef_world(a.boids, config, kind, ReefObstacles::Meshes),
-        ScenarioArg::Level => unreachable!("timed above"),
+        ScenarioArg::Level | ScenarioArg::Herd => unreachable!("timed above"),
     }
     .map_err(|e| e.to_string())?;
     if a.k > 0 {
@@ -255,7 +266,9 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         ScenarioArg::Clustered => out!(
             "scenario clustered: fish-tank rules, {CLUSTERS} balls of radius {CLUSTER_RADIUS} in a 1000-unit cube, dt 1/60"
         ),
-        ScenarioArg::Reef | ScenarioArg::Level => unreachable!("reported above"),
+        ScenarioArg::Reef | ScenarioArg::Level | ScenarioArg::Herd => {
+            unreachable!("reported above")
+        }
     }
     out!("  boids                {}", a.boids);
     out!("  threads              {threads}");
@@ -298,6 +311,7 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
             ScenarioArg::Clustered => "clustered",
             ScenarioArg::Reef => "reef",
             ScenarioArg::Level => "level",
+            ScenarioArg::Herd => "herd",
         },
         a.boids,
         world.simd(),
@@ -436,7 +450,7 @@ fn level_obstacle(mesh: boids_sim::MeshId, position: Vec3, ground: LevelGround) 
 }
 
 /// Medians of a run of timed steps.
-struct Timed {
+pub(crate) struct Timed {
     ms: f64,
     build: f64,
     neighbours: u64,
