@@ -104,6 +104,24 @@ pub fn look_rotation(forward: Vec3) -> Quat {
     Quat::from_mat3(&glam::Mat3::from_cols(right, up, f)).normalize()
 }
 
+/// An orientation whose +Z axis is `forward` and whose +Y axis is as close to `up` as possible
+/// (Unity's `Quaternion.LookRotation(forward, up)`): how a grounded boid leans with the ground
+/// under it. A zero `forward` gives the identity; `forward` along `up` (or a zero `up`) gives
+/// [`look_rotation`]`(forward)`.
+pub fn look_rotation_up(forward: Vec3, up: Vec3) -> Quat {
+    let f = normalize_or_zero(forward);
+    if f == Vec3::ZERO {
+        return Quat::IDENTITY;
+    }
+    let right = up.cross(f);
+    let len2 = right.length_squared();
+    if len2.is_nan() || len2 < 1e-12 {
+        return look_rotation(f);
+    }
+    let right = right * (1.0 / len2.sqrt());
+    Quat::from_mat3(&glam::Mat3::from_cols(right, f.cross(right), f)).normalize()
+}
+
 /// The axes (right, up, forward) of [`look_rotation`]`(forward)`, computed directly (the fast
 /// path for writing instance matrices).
 #[inline]

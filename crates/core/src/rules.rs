@@ -664,13 +664,25 @@ pub fn step_boid(
     };
     let floors = if walker.is_none() { env.obstacles } else { &[] };
     let (position, velocity) = confine(p, floors, position, velocity);
+    let heading = match unit_and_length(velocity).0 {
+        Some(h) if p.integrator != Integrator::HeadingSpeed => h,
+        _ => heading,
+    };
+    // Drawn leaning with the ground: the orientation with up = the normal of the ground the
+    // boid stands on (kept in its extra state; world up where it stands on none).
+    if let (Some(wk), Some(g)) = (&walker, p.ground)
+        && g.up == crate::params::GroundUp::Normal
+    {
+        let feet = position - Vec3::Y * g.pivot_height;
+        extra.orientation = match wk.stand_near(feet.x, feet.z, feet.y) {
+            Some(s) => crate::math::look_rotation_up(heading, s.normal),
+            None => look_rotation(heading),
+        };
+    }
     let next = BoidState {
         position,
         velocity,
-        heading: match unit_and_length(velocity).0 {
-            Some(h) if p.integrator != Integrator::HeadingSpeed => h,
-            _ => heading,
-        },
+        heading,
         extra,
     };
     if next.is_finite() { next } else { *own }

@@ -196,11 +196,19 @@ impl Flock {
         self.st.ids.is_empty()
     }
 
+    /// Whether the flock is drawn leaning with the ground (grounded, `GroundUp::Normal`): its
+    /// orientations are kept in the extra state, set by each step.
+    pub(crate) fn leans(p: &FlockParams) -> bool {
+        p.ground
+            .is_some_and(|g| g.up == boids_core::GroundUp::Normal)
+    }
+
     /// Whether the params keep per-boid extra state.
     fn needs_extra(p: &FlockParams) -> bool {
         p.integrator == Integrator::HeadingSpeed
             || p.cohesion_smooth_time > 0.0
             || p.weights.wander != 0.0
+            || Self::leans(p)
     }
 
     /// The path the flock follows (empty: none) and whether it is closed.

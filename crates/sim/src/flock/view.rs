@@ -213,9 +213,8 @@ impl Flock {
     }
 
     pub(crate) fn write_orientations_with(&self, exec: &dyn Exec, out: &mut [[f32; 4]]) {
-        let st = &*self.st;
         gather(exec, self.id_slots_with(exec), out, |s| {
-            look_rotation(st.headings[s]).to_array()
+            self.orientation(s).to_array()
         });
     }
 
@@ -258,7 +257,25 @@ impl Flock {
         });
     }
 
+    /// The drawn orientation of the boid in slot `s`: `LookRotation(heading)`, or for a flock
+    /// that leans with the ground, the one its last step kept.
+    fn orientation(&self, s: usize) -> glam::Quat {
+        match self.st.extras.get(s) {
+            Some(e) if Flock::leans(&self.params) => e.orientation,
+            _ => look_rotation(self.st.headings[s]),
+        }
+    }
+
     fn local_matrix(&self, s: usize, scale: f32) -> glam::Mat4 {
+        if Flock::leans(&self.params) && s < self.st.extras.len() {
+            let m = glam::Mat3::from_quat(self.st.extras[s].orientation);
+            return glam::Mat4::from_cols(
+                (m.x_axis * scale).extend(0.0),
+                (m.y_axis * scale).extend(0.0),
+                (m.z_axis * scale).extend(0.0),
+                self.st.positions[s].extend(1.0),
+            );
+        }
         let (r, u, f) = look_basis(self.st.headings[s]);
         glam::Mat4::from_cols(
             (r * scale).extend(0.0),

@@ -537,10 +537,11 @@ impl World {
         Ok(())
     }
 
-    /// A 64-bit hash of every flock's ids, positions, velocities and headings (bit patterns),
-    /// and, when the world has any, of its scene (every obstacle's kind, numbers and shape data
-    /// id, and every shape data's [`digest`](boids_core::MeshShape::digest)), for determinism
-    /// checks.
+    /// A 64-bit hash of every flock's ids, positions, velocities and headings (bit patterns)
+    /// with, for a grounded flock or one with bodies, its ground settings and body radius, and,
+    /// when the world has any, of its scene (every obstacle's kind, numbers, shape data id and
+    /// ground flag, and every shape data's [`digest`](boids_core::MeshShape::digest)), for
+    /// determinism checks. (A world without ground or bodies hashes as before they existed.)
     pub fn state_hash(&self) -> u64 {
         let mut h = Fnv1a::new();
         for id in self.flock_ids() {
@@ -553,6 +554,18 @@ impl World {
                         h.u32(c.to_bits());
                     }
                 }
+            }
+            let p = f.params();
+            if let Some(g) = p.ground {
+                h.bytes(b"ground");
+                for c in [g.max_slope_deg, g.step_height, g.pivot_height] {
+                    h.u32(c.to_bits());
+                }
+                h.u32(g.up.c_value() as u32);
+            }
+            if p.body_radius != 0.0 {
+                h.bytes(b"body");
+                h.u32(p.body_radius.to_bits());
             }
         }
         // The scene, when there is one (a world without obstacles or shape data hashes as it
@@ -570,6 +583,9 @@ impl World {
                 if let Some(m) = o.mesh() {
                     h.u32(m.index);
                     h.u32(m.generation);
+                }
+                if o.is_ground() {
+                    h.bytes(b"ground");
                 }
             }
             for (id, m) in self.meshes.iter() {
