@@ -27,7 +27,7 @@
 #define BOIDS_MAX_MAGNITUDE 1e9
 
 /**
- * Most triangles in one mesh (`boids_mesh_create`) or heightfield (two a cell).
+ * Most triangles in one mesh (`boids_mesh_create`).
  */
 #define BOIDS_MAX_TRIANGLES 16777216
 
@@ -35,6 +35,12 @@
  * Most vertices in one mesh (`boids_mesh_create`): three a triangle.
  */
 #define BOIDS_MAX_VERTICES 50331648
+
+/**
+ * Most samples in one heightfield (`boids_heightfield_create`): 2^26, e.g. 8193 x 8193
+ * (256 MB of heights; a heightfield stores no triangles).
+ */
+#define BOIDS_MAX_HEIGHTFIELD_SAMPLES 67108864
 
 /**
  * `BoidsBounds::kind`: No bounds.
@@ -1475,8 +1481,9 @@ BoidsResult boids_flock_write_velocities(struct BoidsFlockId flock,
  * a min/max pyramid about 0.7 times their size (a 2049 × 2049 field: 16.8 MB + 11.2 MB, made
  * in tens of milliseconds). Refused with `BOIDS_RESULT_INVALID_ARGUMENT` and the field
  * named: fewer than 2 samples a side (no cell), a height or cell size that is not finite, a
- * cell size that is not positive, more than 2^24 triangles. On success writes the id to
- * `out_mesh`.
+ * cell size that is not positive, more than 2^26 samples (`BOIDS_MAX_HEIGHTFIELD_SAMPLES`:
+ * an 8193 × 8193 grid; every Unity terrain fits whole), checked before any height is read.
+ * On success writes the id to `out_mesh`.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
  *
  * # Safety

@@ -709,10 +709,11 @@ export class World {
 
   /** Uploads a heightfield: `columns × rows` heights, x fastest, `cellX` / `cellZ` apart; place
    * it with `{ shape: ObstacleKind.HEIGHTFIELD, mesh, a: position, rotation, scale }`. Sizes past
-   * the triangle limit (`MAX_TRIANGLES`, two a cell) are refused whatever `heights` holds. */
+   * the sample limit (`MAX_HEIGHTFIELD_SAMPLES`, 2^26: 8193 × 8193) are refused whatever
+   * `heights` holds. */
   addHeightfield(heights, columns, rows, cellX, cellZ) {
     const lib = this.lib;
-    if (columns >= 2 && rows >= 2 && 2 * (columns - 1) * (rows - 1) > enums.MAX_TRIANGLES) {
+    if (columns >= 2 && rows >= 2 && columns * rows > enums.MAX_HEIGHTFIELD_SAMPLES) {
       // The library refuses the sizes before it reads any height, with its own message.
       lib.call('boids_heightfield_create', this.ptr(), 0, columns, rows, cellX, cellZ, lib.scratch + 64);
     }

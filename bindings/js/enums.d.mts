@@ -4,11 +4,14 @@
 /** Largest magnitude accepted for any coordinate, length, speed or weight. */
 export declare const MAX_MAGNITUDE: number;
 
-/** Most triangles in one mesh or heightfield. */
+/** Most triangles in one mesh. */
 export declare const MAX_TRIANGLES: number;
 
 /** Most vertices in one mesh. */
 export declare const MAX_VERTICES: number;
+
+/** Most samples in one heightfield (2^26, e.g. 8193 x 8193). */
+export declare const MAX_HEIGHTFIELD_SAMPLES: number;
 
 /** The bounds kind (C: BOIDS_BOUNDS_*). */
 export declare const BoundsKind: Readonly<{

@@ -6,11 +6,14 @@
 /** Largest magnitude accepted for any coordinate, length, speed or weight. */
 export const MAX_MAGNITUDE = 1e9;
 
-/** Most triangles in one mesh or heightfield. */
+/** Most triangles in one mesh. */
 export const MAX_TRIANGLES = 16777216;
 
 /** Most vertices in one mesh. */
 export const MAX_VERTICES = 50331648;
+
+/** Most samples in one heightfield (2^26, e.g. 8193 x 8193). */
+export const MAX_HEIGHTFIELD_SAMPLES = 67108864;
 
 /** The bounds kind (BoidsBounds::kind; C: BOIDS_BOUNDS_*). */
 export const BoundsKind = Object.freeze({

@@ -276,7 +276,7 @@ test('scene geometry under hostile input: every refusal names its cause and chan
   refused('height past 1e9', () => world.addHeightfield([0, 0, -2e9, 0], 2, 2, 1, 1), /heights\[2\]/);
   refused('cell 0', () => world.addHeightfield([0, 0, 0, 0], 2, 2, 0, 1), /cell/);
   refused('cell NaN', () => world.addHeightfield([0, 0, 0, 0], 2, 2, 1, NaN), /cell/);
-  refused('4097 x 4097 samples', () => world.addHeightfield([0, 0, 0, 0], 4097, 4097, 1, 1), /2\^24/);
+  refused('8193 x 8193 samples', () => world.addHeightfield([0, 0, 0, 0], 8193, 8193, 1, 1), /2\^26/);
   refused('too few heights', () => world.addHeightfield([0, 0, 0], 2, 2, 1, 1), /columns x rows/);
   // Stale ids: a destroyed mesh is not placed, not destroyed twice; a placed one is not destroyed.
   refused('destroy a placed mesh', () => tetra.destroy(), /placed by 1/);

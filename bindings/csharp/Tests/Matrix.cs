@@ -286,9 +286,9 @@ static unsafe partial class BoidsTests
             foreach (float bad in new[] { float.PositiveInfinity, float.NegativeInfinity, 2e9f })
                 Code(fx, "AddHeightfield height " + bad, BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new[] { 0f, bad, 0f, 0f }, 2, 2, 1f, 1f));
             Code(fx, "AddHeightfield cell NaN", BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new float[4], 2, 2, float.NaN, 1f));
-            // Sizes past the triangle limit (two a cell), whatever the array holds: the limit is named.
-            Assert(Code(fx, "AddHeightfield 4097 x 4097", BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new float[4], 4097, 4097, 1f, 1f)).Message.Contains("2^24"), "names the limit");
-            Assert(Code(fx, "AddHeightfield 2 x 2^24", BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new float[4], 2, (1 << 24) + 2, 1f, 1f)).Message.Contains("2^24"), "names the limit");
+            // Sizes past the sample limit, whatever the array holds: the limit is named.
+            Assert(Code(fx, "AddHeightfield 8193 x 8193", BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new float[4], 8193, 8193, 1f, 1f)).Message.Contains("2^26"), "names the limit");
+            Assert(Code(fx, "AddHeightfield 2 x 2^25 + 1", BoidsResult.InvalidArgument, () => fx.W.AddHeightfield(new float[4], 2, (1 << 25) + 1, 1f, 1f)).Message.Contains("2^26"), "names the limit");
             No<ObjectDisposedException>(fx, "AddHeightfield disposed", () => fx.Disposed.AddHeightfield(new float[4], 2, 2, 1f, 1f));
         };
         // BoidsMesh

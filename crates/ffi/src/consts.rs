@@ -7,11 +7,15 @@
 /// that refuses a number states it.
 pub const BOIDS_MAX_MAGNITUDE: f32 = 1e9;
 
-/// Most triangles in one mesh (`boids_mesh_create`) or heightfield (two a cell).
+/// Most triangles in one mesh (`boids_mesh_create`).
 pub const BOIDS_MAX_TRIANGLES: u32 = 16777216;
 
 /// Most vertices in one mesh (`boids_mesh_create`): three a triangle.
 pub const BOIDS_MAX_VERTICES: u32 = 50331648;
+
+/// Most samples in one heightfield (`boids_heightfield_create`): 2^26, e.g. 8193 x 8193
+/// (256 MB of heights; a heightfield stores no triangles).
+pub const BOIDS_MAX_HEIGHTFIELD_SAMPLES: u32 = 67108864;
 
 // bounds kind: `BoidsBounds::kind`
 /// `BoidsBounds::kind`: No bounds.

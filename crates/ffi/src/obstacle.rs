@@ -194,8 +194,9 @@ pub unsafe extern "C" fn boids_mesh_create(
 /// a min/max pyramid about 0.7 times their size (a 2049 × 2049 field: 16.8 MB + 11.2 MB, made
 /// in tens of milliseconds). Refused with `BOIDS_RESULT_INVALID_ARGUMENT` and the field
 /// named: fewer than 2 samples a side (no cell), a height or cell size that is not finite, a
-/// cell size that is not positive, more than 2^24 triangles. On success writes the id to
-/// `out_mesh`.
+/// cell size that is not positive, more than 2^26 samples (`BOIDS_MAX_HEIGHTFIELD_SAMPLES`:
+/// an 8193 × 8193 grid; every Unity terrain fits whole), checked before any height is read.
+/// On success writes the id to `out_mesh`.
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`.
 ///
 /// # Safety
@@ -218,13 +219,12 @@ pub unsafe extern "C" fn boids_heightfield_create(
                 "heightfield columns and rows must be at least 2 (one cell), got {columns} x {rows}"
             )));
         }
-        // Before anything is read: the triangle limit (two a cell). In u128: twice (2^32 - 2)^2
-        // does not fit in a u64.
-        let triangles = 2 * u128::from(columns - 1) * u128::from(rows - 1);
-        if triangles > boids_sim::MAX_TRIANGLES as u128 {
+        // Before anything is read: the sample limit.
+        if n > boids_sim::MAX_HEIGHTFIELD_SAMPLES as u64 {
             return Err(bad(format!(
-                "heightfield: at most 2^24 triangles (two a cell) allowed, got {triangles} \
-                 ({columns} x {rows} samples)"
+                "heightfield: at most {} samples (2^26, e.g. 8193 x 8193) allowed, got {n} \
+                 ({columns} x {rows})",
+                boids_sim::MAX_HEIGHTFIELD_SAMPLES
             )));
         }
         // SAFETY: the caller's contract.

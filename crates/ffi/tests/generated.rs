@@ -78,13 +78,17 @@ fn consts_rs() -> String {
         "\n/// Largest magnitude accepted for any coordinate, length, speed or weight; every message\n\
          /// that refuses a number states it.\n\
          pub const BOIDS_MAX_MAGNITUDE: f32 = {:e};\n\
-         \n/// Most triangles in one mesh (`boids_mesh_create`) or heightfield (two a cell).\n\
+         \n/// Most triangles in one mesh (`boids_mesh_create`).\n\
          pub const BOIDS_MAX_TRIANGLES: u32 = {};\n\
          \n/// Most vertices in one mesh (`boids_mesh_create`): three a triangle.\n\
-         pub const BOIDS_MAX_VERTICES: u32 = {};\n",
+         pub const BOIDS_MAX_VERTICES: u32 = {};\n\
+         \n/// Most samples in one heightfield (`boids_heightfield_create`): 2^26, e.g. 8193 x 8193\n\
+         /// (256 MB of heights; a heightfield stores no triangles).\n\
+         pub const BOIDS_MAX_HEIGHTFIELD_SAMPLES: u32 = {};\n",
         boids_sim::MAX_MAGNITUDE,
         boids_sim::MAX_TRIANGLES,
-        boids_sim::MAX_VERTICES
+        boids_sim::MAX_VERTICES,
+        boids_sim::MAX_HEIGHTFIELD_SAMPLES
     );
     for t in tables() {
         let _ = write!(s, "\n// {}: {}\n", t.what, t.used);
@@ -130,11 +134,13 @@ fn enums_cs() -> String {
     let _ = writeln!(
         s,
         "        /// <summary>Largest magnitude accepted for any coordinate, length, speed or weight.</summary>\n        public const float MAX_MAGNITUDE = {:e}f;\n        \
-         /// <summary>Most triangles in one mesh or heightfield.</summary>\n        public const uint MAX_TRIANGLES = {};\n        \
-         /// <summary>Most vertices in one mesh.</summary>\n        public const uint MAX_VERTICES = {};",
+         /// <summary>Most triangles in one mesh.</summary>\n        public const uint MAX_TRIANGLES = {};\n        \
+         /// <summary>Most vertices in one mesh.</summary>\n        public const uint MAX_VERTICES = {};\n        \
+         /// <summary>Most samples in one heightfield (2^26, e.g. 8193 x 8193).</summary>\n        public const uint MAX_HEIGHTFIELD_SAMPLES = {};",
         boids_sim::MAX_MAGNITUDE,
         boids_sim::MAX_TRIANGLES,
-        boids_sim::MAX_VERTICES
+        boids_sim::MAX_VERTICES,
+        boids_sim::MAX_HEIGHTFIELD_SAMPLES
     );
     for t in &all {
         let short = t.c_prefix.trim_start_matches("BOIDS_");
@@ -189,11 +195,13 @@ fn enums_mjs() -> String {
         s,
         "\n/** Largest magnitude accepted for any coordinate, length, speed or weight. */\n\
          export const MAX_MAGNITUDE = {:e};\n\
-         \n/** Most triangles in one mesh or heightfield. */\nexport const MAX_TRIANGLES = {};\n\
-         \n/** Most vertices in one mesh. */\nexport const MAX_VERTICES = {};\n",
+         \n/** Most triangles in one mesh. */\nexport const MAX_TRIANGLES = {};\n\
+         \n/** Most vertices in one mesh. */\nexport const MAX_VERTICES = {};\n\
+         \n/** Most samples in one heightfield (2^26, e.g. 8193 x 8193). */\nexport const MAX_HEIGHTFIELD_SAMPLES = {};\n",
         boids_sim::MAX_MAGNITUDE,
         boids_sim::MAX_TRIANGLES,
-        boids_sim::MAX_VERTICES
+        boids_sim::MAX_VERTICES,
+        boids_sim::MAX_HEIGHTFIELD_SAMPLES
     );
     for t in tables() {
         let _ = write!(
@@ -228,8 +236,9 @@ fn enums_d_mts() -> String {
          // crates/ffi/tests/generated.rs; do not edit.\n\
          \n/** Largest magnitude accepted for any coordinate, length, speed or weight. */\n\
          export declare const MAX_MAGNITUDE: number;\n\
-         \n/** Most triangles in one mesh or heightfield. */\nexport declare const MAX_TRIANGLES: number;\n\
-         \n/** Most vertices in one mesh. */\nexport declare const MAX_VERTICES: number;\n",
+         \n/** Most triangles in one mesh. */\nexport declare const MAX_TRIANGLES: number;\n\
+         \n/** Most vertices in one mesh. */\nexport declare const MAX_VERTICES: number;\n\
+         \n/** Most samples in one heightfield (2^26, e.g. 8193 x 8193). */\nexport declare const MAX_HEIGHTFIELD_SAMPLES: number;\n",
     );
     for t in tables() {
         let _ = write!(

@@ -1371,7 +1371,7 @@ fn matrix() -> Vec<Row> {
                 ("a NaN height", nan, 3, 3, 1.0, "heights[4]"),
                 ("a zero cell", h, 3, 3, 0.0, "cell_x"),
                 ("a negative cell", h, 3, 3, -1.0, "cell_x"),
-                ("more than 2^24 triangles", h, 5000, 5000, 1.0, "2^24"),
+                ("more than 2^26 samples", h, 9000, 9000, 1.0, "2^26"),
             ] {
                 refused(fx, case, InvalidArgument, || unsafe {
                     boids_heightfield_create(fx.w, heights.as_ptr(), c, r, cell, 1.0, &mut m)

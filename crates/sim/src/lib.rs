@@ -34,7 +34,7 @@ pub mod scenario {
 }
 mod world;
 
-pub use boids_core::geometry::{MAX_TRIANGLES, MAX_VERTICES};
+pub use boids_core::geometry::{MAX_HEIGHTFIELD_SAMPLES, MAX_TRIANGLES, MAX_VERTICES};
 pub use boids_core::table::CEnum;
 pub use boids_core::{
     AlignmentMode, BoidState, Bounds, BoundsKind, Combine, FlockParams, Ground, GroundUp,

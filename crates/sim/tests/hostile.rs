@@ -481,7 +481,15 @@ fn rows() -> Vec<Row> {
                 ),
                 ("a zero cell", 2, 2, 0.0, vec![0.0; 4], "cell_x"),
                 ("too few heights", 3, 3, 1.0, vec![0.0; 8], "heights"),
-                ("more than 2^24 triangles", 4097, 4097, 1.0, vec![], "2^24"),
+                ("more than 2^26 samples", 8193, 8193, 1.0, vec![], "2^26"),
+                (
+                    "2 x 2^25 + 1 samples",
+                    2,
+                    (1 << 25) + 1,
+                    1.0,
+                    vec![],
+                    "2^26",
+                ),
             ];
             for (case, c, r, cell, h, field) in bad {
                 let e =

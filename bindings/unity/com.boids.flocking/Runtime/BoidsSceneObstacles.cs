@@ -11,8 +11,8 @@
 //                           an oriented box, with one warning naming the mesh. A convex
 //                           MeshCollider is its raw triangles too (not PhysX's hull).
 //   TerrainCollider      -> a heightfield, uploaded once per TerrainData, placed at the terrain;
-//                           a heightmap finer than MaxTerrainSamples a side is uploaded at a
-//                           coarser spacing
+//                           whole (a heightmap finer than MaxTerrainSamples a side, which no
+//                           Unity terrain is, would be uploaded at a coarser spacing)
 // Colliders that never move are uploaded once, and set again (nothing rebuilt) when the space
 // they are expressed in (the controller) moves. Moving ones (with a Rigidbody, or a
 // BoidsMovingObstacle component) follow their transform every frame, without a per-frame
@@ -41,10 +41,11 @@ namespace BoidsFlocking.UnityIntegration
             public Scene scene;
         }
 
-        /// <summary>The most heightmap samples a side a terrain is uploaded with (a 2049 × 2049
-        /// heightmap, Unity's largest common size, keeps every sample; a 4097 × 4097 one takes
-        /// every second).</summary>
-        public const int MaxTerrainSamples = 2049;
+        /// <summary>The most heightmap samples a side a terrain is uploaded with: 8193, the
+        /// engine's limit (BoidsConst.MAX_HEIGHTFIELD_SAMPLES, 2^26 samples), so every Unity
+        /// terrain (at most 4097 × 4097) is uploaded whole; a larger grid would take every
+        /// second sample.</summary>
+        public const int MaxTerrainSamples = 8193;
 
         readonly BoidsWorld world;
         readonly Transform space;

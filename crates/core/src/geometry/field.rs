@@ -226,8 +226,8 @@ pub(crate) fn traverse<const ANY: bool>(
     let mut best: Option<(CastHit, u32)> = None;
     let mut limit = max;
     // (entry distance, level, block i, block j); level 0 is a cell. A node pops one entry and
-    // pushes at most four: at most 1 + 3 x 24 entries, 2^24 triangles allowing at most 2^23
-    // cells a side (24 levels).
+    // pushes at most four: at most 1 + 3 x 25 entries, 2^26 samples allowing fewer than 2^25
+    // cells a side (25 levels).
     let mut stack: [(f32, u32, u32, u32); 96] = [(0.0, 0, 0, 0); 96];
     // The search starts at the smallest block holding every cell the sweep's bounds (grown as
     // the nodes are) overlap: every triangle it can touch is in there, so the hits, and the

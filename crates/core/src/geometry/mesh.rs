@@ -15,8 +15,13 @@ use super::{Aabb, CastHit, keep_nearest};
 use crate::limits::{self, MAX_MAGNITUDE};
 use glam::{Quat, Vec3};
 
-/// Most triangles in one mesh or heightfield (triangle indices stay exact in an `f32`).
+/// Most triangles in one mesh (its triangle list and hierarchy are held in memory).
 pub const MAX_TRIANGLES: usize = 1 << 24;
+
+/// Most samples in one heightfield: 2^26, an 8193 × 8193 grid (256 MB of heights, and its
+/// min/max pyramid a third of that again). A heightfield stores no triangles, so it is
+/// capped by its memory, not by [`MAX_TRIANGLES`]: a 4097 × 4097 Unity terrain is taken whole.
+pub const MAX_HEIGHTFIELD_SAMPLES: usize = 1 << 26;
 
 /// Most vertices in one mesh: three a triangle.
 pub const MAX_VERTICES: usize = 3 * MAX_TRIANGLES;
@@ -106,7 +111,7 @@ impl MeshShape {
     /// A heightfield: `columns × rows` heights (x fastest), cells `cell_x × cell_z`. Refused,
     /// with a sentence naming the field: fewer than 2 samples a side (no cell), a height or
     /// cell size that is not finite, a cell size that is not positive, a grid larger than the
-    /// world's limits, more than [`MAX_TRIANGLES`] triangles.
+    /// world's limits, more than [`MAX_HEIGHTFIELD_SAMPLES`] samples.
     pub fn heightfield(
         columns: u32,
         rows: u32,
@@ -119,12 +124,11 @@ impl MeshShape {
                 "heightfield columns and rows must be at least 2 (one cell), got {columns} x {rows}"
             ));
         }
-        // In u128: (2^32 - 2)^2 cells, twice, does not fit in a u64.
-        let cells = u128::from(columns - 1) * u128::from(rows - 1);
-        if cells * 2 > MAX_TRIANGLES as u128 {
+        let samples = u64::from(columns) * u64::from(rows);
+        if samples > MAX_HEIGHTFIELD_SAMPLES as u64 {
             return Err(format!(
-                "heightfield: at most {MAX_TRIANGLES} triangles (2^24; two a cell) allowed, got {}",
-                cells * 2
+                "heightfield: at most {MAX_HEIGHTFIELD_SAMPLES} samples (2^26, e.g. 8193 x 8193) \
+                 allowed, got {samples} ({columns} x {rows})"
             ));
         }
         if heights.len() as u128 != u128::from(columns) * u128::from(rows) {

@@ -11,7 +11,10 @@ pub mod prim;
 use glam::Vec3;
 
 pub use field::HeightGrid;
-pub use mesh::{MAX_TRIANGLES, MAX_VERTICES, MeshShape, Placement, ShapeData, Transform};
+pub use mesh::{
+    MAX_HEIGHTFIELD_SAMPLES, MAX_TRIANGLES, MAX_VERTICES, MeshShape, Placement, ShapeData,
+    Transform,
+};
 
 /// Where a look-ahead query hit an obstacle.
 #[derive(Clone, Copy, Debug, PartialEq)]

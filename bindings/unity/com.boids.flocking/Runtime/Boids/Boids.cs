@@ -499,8 +499,9 @@ namespace BoidsFlocking
         /// <summary>Uploads a heightfield (Unity's TerrainData): columns x rows heights in world
         /// units, x fastest (heights[row * columns + column]), samples cellX apart along x and
         /// cellZ along z. Place it with ObstacleShape.Heightfield. Throws BoidsException
-        /// (InvalidArgument) naming the field, also for sizes past the triangle limit
-        /// (BoidsConst.MAX_TRIANGLES, two a cell) whatever the array holds. Set-up call.</summary>
+        /// (InvalidArgument) naming the field, also for sizes past the sample limit
+        /// (BoidsConst.MAX_HEIGHTFIELD_SAMPLES, 2^26: 8193 x 8193) whatever the array holds.
+        /// Set-up call.</summary>
         public BoidsMesh AddHeightfield(float[] heights, int columns, int rows, float cellX, float cellZ)
         {
             ThrowIfDisposed();
@@ -508,7 +509,7 @@ namespace BoidsFlocking
             BoidsMeshId id;
             // Sizes past the limit: the library refuses them before it reads any height, with
             // its own message (so it is said in one place).
-            if (columns >= 2 && rows >= 2 && 2L * (columns - 1) * (rows - 1) > BoidsConst.MAX_TRIANGLES)
+            if (columns >= 2 && rows >= 2 && (long)columns * rows > BoidsConst.MAX_HEIGHTFIELD_SAMPLES)
                 Interop.Check(NativeMethods.boids_heightfield_create(Id, null, (uint)columns, (uint)rows, cellX, cellZ, &id));
             if (columns < 0 || rows < 0 || (long)columns * rows != heights.Length)
                 throw new ArgumentException("heights holds " + heights.Length + " values, columns x rows = "

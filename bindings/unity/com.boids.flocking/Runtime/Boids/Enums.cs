@@ -168,10 +168,12 @@ namespace BoidsFlocking.Native
     {
         /// <summary>Largest magnitude accepted for any coordinate, length, speed or weight.</summary>
         public const float MAX_MAGNITUDE = 1e9f;
-        /// <summary>Most triangles in one mesh or heightfield.</summary>
+        /// <summary>Most triangles in one mesh.</summary>
         public const uint MAX_TRIANGLES = 16777216;
         /// <summary>Most vertices in one mesh.</summary>
         public const uint MAX_VERTICES = 50331648;
+        /// <summary>Most samples in one heightfield (2^26, e.g. 8193 x 8193).</summary>
+        public const uint MAX_HEIGHTFIELD_SAMPLES = 67108864;
         public const int BOUNDS_NONE = 0, BOUNDS_SOFT_BOX = 1, BOUNDS_SOFT_SPHERE = 2, BOUNDS_WRAP = 3, BOUNDS_CLAMP = 4, BOUNDS_TURN_BACK = 5;
         public const int SEPARATION_UNIT_MEAN = 0, SEPARATION_INVERSE_SQUARE = 1, SEPARATION_MEAN_OFFSET = 2, SEPARATION_SUM_OFFSET = 3;
         public const int ALIGNMENT_VELOCITY_DIFFERENCE = 0, ALIGNMENT_MEAN_HEADING = 1, ALIGNMENT_MEAN_VELOCITY = 2, ALIGNMENT_GROUP_SPEED = 3;
