@@ -469,7 +469,7 @@ fn rows() -> Vec<Row> {
         }),
         ("add_heightfield", |fx| {
             type Case = (&'static str, u32, u32, f32, Vec<f32>, &'static str);
-            let bad: [Case; 5] = [
+            let bad: [Case; 6] = [
                 ("no cell", 1, 4, 1.0, vec![0.0; 4], "at least 2"),
                 (
                     "an infinite height",
