@@ -70,7 +70,7 @@ use bevy::transform::TransformSystems;
 use boids_sim::{FlockId, FlockParams, World, WorldConfig};
 
 pub use boids_sim::{Error as BoidsError, RelationKind, Spawn, SpawnShape};
-pub use shapes::{Heightfield, Obstacle};
+pub use shapes::{Ground, Heightfield, Obstacle};
 
 /// The plugin: one engine world, its flocks, obstacles and relations mirrored from entities.
 #[derive(Clone, Debug)]

@@ -47,6 +47,13 @@ pub enum Obstacle {
     Heightfield(Heightfield),
 }
 
+/// Marks an [`Obstacle::Mesh`] or [`Obstacle::Heightfield`] entity as ground: flocks whose
+/// params have `ground` set walk on it (the engine's placement flag); every other flock, and a
+/// grounded flock's look-ahead, still treat it as an obstacle. Added or removed at any time; on
+/// another shape it is refused (logged, the obstacle kept as it was).
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ground;
+
 /// A heightfield (a terrain's heights): `columns × rows` samples, x fastest, `cell.x` apart
 /// along the entity's X and `cell.y` along its Z; sample `(i, j)` sits at
 /// `(i cell.x, height, j cell.y)` before the entity's transform. Uploaded once per `heights`
@@ -81,6 +88,8 @@ struct Upload {
 #[derive(Default)]
 pub(crate) struct Registry {
     placed: HashMap<Entity, (ObstacleId, Option<Source>)>,
+    /// Entities last placed (or refused) as ground.
+    ground: std::collections::HashSet<Entity>,
     uploads: HashMap<Source, Upload>,
     /// Entities whose shape or placement was refused, until either changes (one log, not one
     /// a tick).
@@ -92,6 +101,11 @@ pub(crate) struct Registry {
 impl Registry {
     pub(crate) fn obstacle_id(&self, e: Entity) -> Option<ObstacleId> {
         self.placed.get(&e).map(|p| p.0)
+    }
+
+    /// Whether the entity was last placed (or refused) with a ground flag other than `ground`.
+    pub(crate) fn ground_changed(&self, e: Entity, ground: bool) -> bool {
+        self.ground.contains(&e) != ground
     }
 
     pub(crate) fn is_refused(&self, e: Entity) -> bool {
@@ -106,6 +120,7 @@ impl Registry {
     pub(crate) fn remove(&mut self, world: &mut World, e: Entity) {
         self.refused.remove(&e);
         self.waiting.retain(|&w| w != e);
+        self.ground.remove(&e);
         if let Some((id, source)) = self.placed.remove(&e) {
             let _ = world.remove_obstacle(id);
             self.release(world, source);
@@ -131,7 +146,17 @@ impl Registry {
         e: Entity,
         shape: &Obstacle,
         at: &Transform,
+        ground: bool,
     ) -> Result<bool, String> {
+        // The flag last asked for, placed or refused: a marker added or removed is seen.
+        if ground {
+            self.ground.insert(e);
+        } else {
+            self.ground.remove(&e);
+        }
+        if ground && !matches!(shape, Obstacle::Mesh(_) | Obstacle::Heightfield(_)) {
+            return Err("Ground marks only a mesh or heightfield obstacle".into());
+        }
         let (s, q, p) = (
             to_engine(at.scale),
             quat_to_engine(at.rotation),
@@ -216,14 +241,14 @@ impl Registry {
                 position: p,
                 rotation: q,
                 scale: s,
-                ground: false,
+                ground,
             },
             Obstacle::Heightfield(_) => boids_sim::Obstacle::Heightfield {
                 field: data.expect("uploaded above"),
                 position: p,
                 rotation: q,
                 scale: s,
-                ground: false,
+                ground,
             },
         };
         let result = match self.placed.get(&e).copied() {

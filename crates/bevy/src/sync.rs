@@ -11,7 +11,7 @@ use bevy::prelude::{ChildOf, GlobalTransform, Name, Transform};
 use boids_sim::RelationKind;
 
 use crate::convert::{look, to_bevy, to_engine};
-use crate::shapes::Obstacle;
+use crate::shapes::{Ground, Obstacle};
 use crate::write::States;
 use crate::{
     Boid, BoidSlot, BoidSpawn, Boids, Flock, FlockEntry, FlockObserver, FlockRelation, FlockSpawn,
@@ -271,16 +271,18 @@ pub(crate) fn obstacles(
         Ref<Transform>,
         Ref<GlobalTransform>,
         Has<ChildOf>,
+        Has<Ground>,
     )>,
     meshes: Option<Res<Assets<Mesh>>>,
 ) {
     let b = &mut *boids;
-    for (e, shape, t, g, child) in &shapes {
+    for (e, shape, t, g, child, ground) in &shapes {
+        // A Ground marker added or removed counts as a move: the placement is set again.
         let moved = if child {
             g.is_changed()
         } else {
             t.is_changed()
-        };
+        } || b.shapes.ground_changed(e, ground);
         // A refused shape or placement is tried again once either changes.
         if shape.is_changed() || moved {
             b.shapes.clear_refused(e);
@@ -296,6 +298,7 @@ pub(crate) fn obstacles(
             e,
             &shape,
             &placement(&t, &g, child),
+            ground,
         ) {
             Ok(true) => {
                 if waiting {
