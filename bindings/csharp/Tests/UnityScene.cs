@@ -22,6 +22,54 @@ static unsafe partial class BoidsTests
         Test("Unity scene: interpolation while the controller moves blends in its space: drawn between the last two states placed by this frame's transform", UnityInterpolateMoving);
         Test("Unity scene: one controller's script mistake (its flock destroyed) is logged and the others go on; flocks made later through World are drawn", UnityIsolation);
         Test("Unity scene: colliders spawned, destroyed or unloaded with a scene: Add, Remove, Rescan, and sceneUnloaded drop or add them", UnitySceneChanges);
+        Test("Unity scene: a terrain and a mesh on the ground layers are ground a walking flock stands on; a box there, or a mesh on an obstacle layer, is an obstacle", UnityGroundLayers);
+    }
+
+    static void UnityGroundLayers()
+    {
+        const int Ground = 13, Rocks = 14;
+        var id = UnityEngine.Quaternion.identity;
+        // A 64 x 64 hill rising 2 along x (heights normalised to size.y = 8).
+        var td = new TerrainData { heightmapResolution = 33, size = new UnityEngine.Vector3(64f, 8f, 64f), name = "hill" };
+        td.StandInHeights = new float[33, 33];
+        for (int j = 0; j < 33; j++)
+            for (int i = 0; i < 33; i++) td.StandInHeights[j, i] = 0.25f * i / 32f;
+        var hill = Put<TerrainCollider>("hill", Ground, new UnityEngine.Vector3(-32f, 0f, -32f), id, One);
+        hill.terrainData = td;
+        var ledge = Put<MeshCollider>("ledge", Ground, new UnityEngine.Vector3(25f, 0f, 25f), id, One);
+        ledge.sharedMesh = Tetrahedron(true);
+        var crate = Put<BoxCollider>("crate", Ground, new UnityEngine.Vector3(20f, 0f, -20f), id, One);
+        var rock = Put<MeshCollider>("rock", Rocks, new UnityEngine.Vector3(-20f, 0f, 20f), id, One);
+        rock.sharedMesh = Tetrahedron(true);
+        var c = Controller("walkers", FlockPreset.Custom, UnityEngine.Vector3.zero, id, One, x =>
+        {
+            x.Count = 40;
+            x.GroundLayers = 1 << Ground;
+            x.ObstacleLayers = 1 << Rocks;
+            x.Walk = true;
+            x.PivotHeight = 0.5f;
+            x.BodyRadius = 0.3f;
+        });
+        try
+        {
+            var so = c.SceneObstacles;
+            ObstacleShape sh;
+            Assert(so.TryGetShape(hill, out sh) && sh.Kind == ObstacleKind.Heightfield && sh.Ground, "the terrain is ground");
+            Assert(so.TryGetShape(ledge, out sh) && sh.Kind == ObstacleKind.Mesh && sh.Ground, "the mesh on a ground layer is ground");
+            Assert(so.TryGetShape(crate, out sh) && sh.Kind == ObstacleKind.OrientedBox && !sh.Ground, "a box there is an obstacle");
+            Assert(so.TryGetShape(rock, out sh) && sh.Kind == ObstacleKind.Mesh && !sh.Ground, "a mesh on an obstacle layer is not ground");
+            Assert(c.Flock.Settings.Grounded && c.Flock.Settings.BodyRadius == 0.3f, "the flock walks, with bodies");
+            for (int k = 0; k < 10; k++) Frame(c);
+            c.FinishStep();
+            var at = new Vec3[c.Flock.Count];
+            Assert(c.Flock.ReadPositions(at) == 40, "forty walkers");
+            foreach (Vec3 p in at)
+            {
+                float h = 2f * (p.X + 32f) / 64f + 0.5f;
+                Assert(Math.Abs(p.Y - h) < 1e-3f, "standing on the hill at its pivot height: " + p.Y + " at x " + p.X + ", want " + h);
+            }
+        }
+        finally { DestroyAll(c, hill, ledge, crate, rock); }
     }
 
     static readonly UnityEngine.Vector3 One = new UnityEngine.Vector3(1f, 1f, 1f);

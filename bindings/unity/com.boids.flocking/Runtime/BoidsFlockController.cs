@@ -40,6 +40,9 @@ namespace BoidsFlocking.UnityIntegration
         Flock2D = 5,
         Shark = 6,
         Reef = 7,
+        /// <summary>Sheep walking over generated hills with a sheepdog and birds (its own
+        /// terrain, in the engine: not a Unity Terrain).</summary>
+        Herd = 8,
     }
 
     /// <summary>How one flock of the world is drawn.</summary>
@@ -68,6 +71,8 @@ namespace BoidsFlocking.UnityIntegration
         [SerializeField] bool overlapStep = true;
         [Tooltip("Colliders on these layers become obstacles of the flock (boxes, spheres, capsules, meshes, terrains), read when enabled; moving ones (with a Rigidbody or a Boids Moving Obstacle) follow every frame.")]
         [SerializeField] LayerMask obstacleLayers;
+        [Tooltip("Terrains and meshes on these layers become ground a walking flock (Walk, below) stands on; other colliders on them are obstacles. Read when enabled.")]
+        [SerializeField] LayerMask groundLayers;
 
         [Header("Time")]
         [Tooltip("Advance in steps of Fixed Time Step, as many as the frame's time calls for: the same states at any frame rate. Off: one step of the frame's deltaTime.")]
@@ -90,6 +95,17 @@ namespace BoidsFlocking.UnityIntegration
         [Tooltip("Size of the box, centred on this GameObject in its local space, a Custom flock stays in.")]
         [SerializeField] Vector3 boxSize = new Vector3(20f, 20f, 20f);
         [Min(0f)] [SerializeField] float wallDistance = 3f;
+        [Tooltip("A Custom flock walks on the ground (Ground Layers) instead of flying: steep slopes, big drops and obstacles are walls.")]
+        [SerializeField] bool walk;
+        [Range(0f, 89f)] [SerializeField] float maxSlope = 45f;
+        [Tooltip("The most a walking boid climbs or drops in one step.")]
+        [Min(0f)] [SerializeField] float stepHeight = 0.5f;
+        [Tooltip("How far a walking boid's position is above its feet.")]
+        [Min(0f)] [SerializeField] float pivotHeight = 0f;
+        [Tooltip("Draw walking boids leaning with the ground (its normal as up) instead of upright.")]
+        [SerializeField] bool leanWithGround;
+        [Tooltip("Radius of each boid's body: bodies never overlap, nor enter obstacles (0: points).")]
+        [Min(0f)] [SerializeField] float bodyRadius = 0f;
         // The preset whose values the settings above hold: a new preset's values are loaded once,
         // and edits made after that survive entering play mode.
         [HideInInspector] [SerializeField] FlockPreset settingsFrom = FlockPreset.Custom;
@@ -172,6 +188,15 @@ namespace BoidsFlocking.UnityIntegration
         public uint RenderingLayerMask { get { return renderingLayerMask; } set { renderingLayerMask = value; } }
         /// <summary>Layers whose colliders become obstacles; read when enabled.</summary>
         public LayerMask ObstacleLayers { get { return obstacleLayers; } set { obstacleLayers = value; } }
+        /// <summary>Layers whose terrains and meshes become ground; read when enabled.</summary>
+        public LayerMask GroundLayers { get { return groundLayers; } set { groundLayers = value; } }
+        /// <summary>A Custom flock walks on the ground.</summary>
+        public bool Walk { get { return walk; } set { walk = value; } }
+        public float MaxSlope { get { return maxSlope; } set { maxSlope = value; } }
+        public float StepHeight { get { return stepHeight; } set { stepHeight = value; } }
+        public float PivotHeight { get { return pivotHeight; } set { pivotHeight = value; } }
+        public bool LeanWithGround { get { return leanWithGround; } set { leanWithGround = value; } }
+        public float BodyRadius { get { return bodyRadius; } set { bodyRadius = value; } }
 
         /// <summary>The scene's colliders as obstacles (null while disabled or with no
         /// Obstacle Layers).</summary>
@@ -201,6 +226,7 @@ namespace BoidsFlocking.UnityIntegration
                 case FlockPreset.Flock2D: return "flock-2d";
                 case FlockPreset.Reef: return "reef";
                 case FlockPreset.Shark: return "shark";
+                case FlockPreset.Herd: return "herd";
                 default: return null;
             }
         }
@@ -251,8 +277,8 @@ namespace BoidsFlocking.UnityIntegration
                     Vec3 h = (boxSize * 0.4f).ToVec3();
                     main.Spawn(Math.Max(count, 0), SpawnSettings.Box(new Vec3(0f, 0f, 0f) - h, h));
                 }
-                if (obstacleLayers.value != 0)
-                    sceneObstacles = new BoidsSceneObstacles(made, transform, obstacleLayers);
+                if (obstacleLayers.value != 0 || groundLayers.value != 0)
+                    sceneObstacles = new BoidsSceneObstacles(made, transform, obstacleLayers, groundLayers);
                 world = made;
                 flock = main;
                 Collect();
@@ -383,6 +409,12 @@ namespace BoidsFlocking.UnityIntegration
             {
                 s.SeparationRadius = perceptionRadius;
                 s.Bounds = CustomBounds();
+                s.Grounded = walk;
+                s.GroundMaxSlopeDegrees = maxSlope;
+                s.GroundStepHeight = stepHeight;
+                s.GroundPivotHeight = pivotHeight;
+                s.GroundUp = leanWithGround ? GroundUp.Normal : GroundUp.World;
+                s.BodyRadius = bodyRadius;
             }
             return s;
         }

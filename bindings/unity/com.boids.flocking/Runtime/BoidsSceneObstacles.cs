@@ -20,6 +20,9 @@
 // leaves the world until it can again. A collider that cannot be an obstacle at all costs that
 // obstacle only, with one warning: never the flock. Colliders added, destroyed or unloaded
 // later: Add, Remove, Rescan and DropScene keep the list true.
+// Ground layers: a TerrainCollider or (readable) MeshCollider on them is placed as ground, which
+// flocks with FlockSettings.Grounded walk on (every other flock still avoids it); the other
+// colliders on them are obstacles as on the obstacle layers.
 using System;
 using System.Collections.Generic;
 using UnityEngine;
@@ -50,6 +53,7 @@ namespace BoidsFlocking.UnityIntegration
         readonly BoidsWorld world;
         readonly Transform space;
         readonly LayerMask layers;
+        readonly LayerMask groundLayers;
         readonly List<Entry> moving = new List<Entry>();
         readonly List<Entry> fixedOnes = new List<Entry>();
         readonly Dictionary<Mesh, BoidsMesh> meshes = new Dictionary<Mesh, BoidsMesh>();
@@ -61,11 +65,17 @@ namespace BoidsFlocking.UnityIntegration
         /// <paramref name="world"/>, whose coordinates are <paramref name="space"/>'s local space
         /// (null: world space).</summary>
         public BoidsSceneObstacles(BoidsWorld world, Transform space, LayerMask layers)
+            : this(world, space, layers, 0) { }
+
+        /// <summary>As the other constructor, with the colliders on <paramref name="groundLayers"/>
+        /// too: their terrains and meshes placed as ground (see the file's notes).</summary>
+        public BoidsSceneObstacles(BoidsWorld world, Transform space, LayerMask layers, LayerMask groundLayers)
         {
             if (world == null) throw new ArgumentNullException("world");
             this.world = world;
             this.space = space;
             this.layers = layers;
+            this.groundLayers = groundLayers;
             spaceMatrix = SpaceMatrix();
             if (space != null)
             {
@@ -115,7 +125,17 @@ namespace BoidsFlocking.UnityIntegration
         bool Wanted(Collider c)
         {
             return c != null && c.enabled && !c.isTrigger && c.gameObject.activeInHierarchy &&
-                (layers.value & (1 << c.gameObject.layer)) != 0;
+                ((layers.value | groundLayers.value) & (1 << c.gameObject.layer)) != 0;
+        }
+
+        /// <summary>The shape of <paramref name="c"/>'s obstacle, ground when it is a terrain or
+        /// mesh on a ground layer.</summary>
+        bool Shape(Collider c, out ObstacleShape shape, out string why)
+        {
+            if (!ColliderShape(c, out shape, out why)) return false;
+            shape.Ground = (groundLayers.value & (1 << c.gameObject.layer)) != 0 &&
+                (shape.Kind == ObstacleKind.Mesh || shape.Kind == ObstacleKind.Heightfield);
+            return true;
         }
 
         /// <summary>Makes <paramref name="c"/> an obstacle (any layer; a collider spawned after the
@@ -318,7 +338,7 @@ namespace BoidsFlocking.UnityIntegration
         /// <summary>The engine shape of one collider, in the world's space; false (and why) when
         /// it cannot be one. May upload shape data (once per mesh or terrain), which the engine
         /// may refuse (a BoidsException).</summary>
-        bool Shape(Collider c, out ObstacleShape shape, out string why)
+        bool ColliderShape(Collider c, out ObstacleShape shape, out string why)
         {
             shape = default(ObstacleShape);
             why = null;
