@@ -246,6 +246,45 @@ test('scene geometry: meshes and heightfields placed, moved, refused with the fi
   world.destroy();
 });
 
+test('walking flocks: a grounded flock with bodies stands on a ground heightfield; bad ground settings and ground on a sphere are refused', async () => {
+  const { ObstacleKind } = await import('../../bindings/js/boids.mjs');
+  const mine = await loadBoids(readFileSync(WASM));
+  const world = mine.createWorld({ seed: 5 });
+  // A 20 x 20 hill rising 0.25 a unit along x, marked as ground.
+  const n = 21;
+  const heights = Array.from({ length: n * n }, (_, k) => 0.25 * (k % n));
+  const hill = world.addHeightfield(heights, n, n, 1, 1);
+  world.addObstacle({ shape: ObstacleKind.HEIGHTFIELD, mesh: hill, a: [-10, 0, -10], ground: true });
+  const walkers = world.createFlock('walkers', { grounded: 1, ground_pivot_height: 0.5, body_radius: 0.3 });
+  walkers.spawn(30);
+  for (let i = 0; i < 20; i++) world.step(DT);
+  const p = walkers.positions();
+  assert.equal(p.length, 90);
+  for (let i = 0; i < 30; i++) {
+    const [x, y, z] = [p[3 * i], p[3 * i + 1], p[3 * i + 2]];
+    assert.ok(Math.abs(y - (0.25 * (x + 10) + 0.5)) < 1e-3, `walker ${i} at ${x}, ${y}, ${z}: not on the hill`);
+    for (let j = 0; j < i; j++) {
+      const d = Math.hypot(x - p[3 * j], y - p[3 * j + 1], z - p[3 * j + 2]);
+      assert.ok(d >= 0.6 * 0.99, `walkers ${i} and ${j} overlap: ${d}`);
+    }
+  }
+  // Refused with the field named, nothing changed.
+  const hash = world.stateHashHex();
+  for (const [patch, field] of [
+    [{ ground_max_slope_deg: NaN }, /max_slope/],
+    [{ ground_max_slope_deg: 90 }, /max_slope/],
+    [{ ground_step_height: -1 }, /step_height/],
+    [{ ground_pivot_height: Infinity }, /pivot_height/],
+    [{ body_radius: -0.5 }, /body_radius/],
+    [{ grounded: 2 }, /grounded/],
+  ]) {
+    assert.throws(() => walkers.setParams(patch), (e) => e.result === 'INVALID_ARGUMENT' && field.test(e.detail), JSON.stringify(patch));
+  }
+  assert.throws(() => world.addObstacle({ shape: ObstacleKind.SPHERE, a: [0, 0, 0], radius: 1, ground: true }), (e) => e.result === 'INVALID_ARGUMENT' && /ground/.test(e.detail));
+  assert.equal(world.stateHashHex(), hash);
+  world.destroy();
+});
+
 test('scene geometry under hostile input: every refusal names its cause and changes nothing', async () => {
   const { ObstacleKind, MAX_TRIANGLES, MAX_VERTICES } = await import('../../bindings/js/boids.mjs');
   const mine = await loadBoids(readFileSync(WASM));
