@@ -1,6 +1,7 @@
 //! Bodies that do not overlap: after a flock's step, when its `body_radius` is above 0, the new
 //! positions are pushed apart until a whole pass finds no two bodies overlapping by more than
-//! [`TOLERANCE`] of the radius, and so moves nothing (or [`MAX_PASSES`] passes have run).
+//! [`TOLERANCE`] of the radius (after [`TIGHT_PASSES`] passes, a jam: by more than 0.99%), and
+//! so moves nothing (or [`MAX_PASSES`] passes have run).
 //!
 //! Each pass bins the boids into a hashed grid of cells a little over one body diameter wide
 //! (a counting sort by bucket) and visits every pair closer than that once, in a fixed order
@@ -30,12 +31,20 @@ use boids_core::{FlockParams, PlaneLock, Rng, Vec3, confine};
 /// The overlap, as a fraction of the body radius, a pass leaves alone.
 pub(crate) const TOLERANCE: f32 = 0.005;
 
+/// The overlap, as a fraction of the body radius, passes after the first [`TIGHT_PASSES`] leave
+/// alone: just under the 1% the pass promises, so that a jammed crowd (which converges slowly)
+/// stops as soon as it keeps that promise.
+const LOOSE_TOLERANCE: f32 = 0.0099;
+
+/// Passes that push anything over [`TOLERANCE`].
+const TIGHT_PASSES: usize = 64;
+
 /// Bodies closer than a diameter times `1 + CONTACT` are in contact: neither keeps the part of
 /// its velocity that points into the other.
 const CONTACT: f32 = 0.02;
 
 /// Most passes a step runs.
-pub(crate) const MAX_PASSES: usize = 256;
+pub(crate) const MAX_PASSES: usize = 4096;
 
 /// The random stream of a coincident pair's direction.
 const COINCIDENT_STREAM: u32 = 0xB0D1;
@@ -219,6 +228,11 @@ pub(crate) fn resolve(
         // Storage order (the step's cell order: near boids are near in it), forward on even
         // passes and backward on odd ones, so a push travels across a crowd in one pass.
         let at = |k: usize| if pass % 2 == 0 { k } else { n - 1 - k };
+        let tolerance = r * if pass < TIGHT_PASSES {
+            TOLERANCE
+        } else {
+            LOOSE_TOLERANCE
+        };
         // Whether `j` comes before `i` in this pass's order.
         let before = |j: usize, i: usize| if pass % 2 == 0 { j < i } else { j > i };
         for k in 0..n {
@@ -283,7 +297,7 @@ pub(crate) fn resolve(
                             if vj > 0.0 {
                                 velocities[j] -= dir * vj;
                             }
-                            if overlap <= TOLERANCE * r {
+                            if overlap <= tolerance {
                                 continue;
                             }
                             // Half each; all of it for one whose partner is stopped.
