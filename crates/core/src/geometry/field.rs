@@ -155,6 +155,21 @@ impl Pyramid {
         self.levels.iter().map(|(_, _, m)| m.capacity() * 8).sum()
     }
 
+    /// The lowest and highest height of block `(i, j)` of `level` (level 0: cell `(i, j)`, from
+    /// its four samples).
+    #[inline]
+    fn heights(&self, g: &HeightGrid, level: u32, i: u32, j: u32) -> (f32, f32) {
+        if level == 0 {
+            let h = |i: u32, j: u32| g.heights[(j * g.columns + i) as usize];
+            let (a, b, c, e) = (h(i, j), h(i + 1, j), h(i, j + 1), h(i + 1, j + 1));
+            (a.min(b).min(c.min(e)), a.max(b).max(c.max(e)))
+        } else {
+            let (w, _, mm) = &self.levels[level as usize - 1];
+            let [lo, hi] = mm[(j * w + i) as usize];
+            (lo, hi)
+        }
+    }
+
     /// The top level (a single block covering the grid).
     fn top(&self) -> u32 {
         self.levels.len() as u32
@@ -233,15 +248,7 @@ pub(crate) fn traverse<const ANY: bool>(
     // the nodes are) overlap: every triangle it can touch is in there, so the hits, and the
     // order they are found in, are the root's; a short cast skips the levels above.
     let (level, bi, bj) = start_block(g, p.top(), local, max);
-    let (lo, hi) = if level == 0 {
-        let h = |i: u32, j: u32| g.heights[(j * g.columns + i) as usize];
-        let (a, b, c, e) = (h(bi, bj), h(bi + 1, bj), h(bi, bj + 1), h(bi + 1, bj + 1));
-        (a.min(b).min(c.min(e)), a.max(b).max(c.max(e)))
-    } else {
-        let (w, _, mm) = &p.levels[level as usize - 1];
-        let [lo, hi] = mm[(bj * w + bi) as usize];
-        (lo, hi)
-    };
+    let (lo, hi) = p.heights(g, level, bi, bj);
     let (i1, j1) = (((bi + 1) << level).min(cx), ((bj + 1) << level).min(cz));
     let b = block(bi << level, bj << level, i1, j1, lo, hi);
     let t = slab(b.lo, b.hi, grow, o, d, inv, limit)?;
@@ -286,15 +293,7 @@ pub(crate) fn traverse<const ANY: bool>(
                 continue;
             }
             let (i1, j1) = (((ci + 1) << child).min(cx), ((cj + 1) << child).min(cz));
-            let (lo, hi) = if child == 0 {
-                let h = |i: u32, j: u32| g.heights[(j * g.columns + i) as usize];
-                let (a, b, c, e) = (h(ci, cj), h(ci + 1, cj), h(ci, cj + 1), h(ci + 1, cj + 1));
-                (a.min(b).min(c.min(e)), a.max(b).max(c.max(e)))
-            } else {
-                let (w, _, mm) = &p.levels[child as usize - 1];
-                let [lo, hi] = mm[(cj * w + ci) as usize];
-                (lo, hi)
-            };
+            let (lo, hi) = p.heights(g, child, ci, cj);
             let b = block(i0, j0, i1, j1, lo, hi);
             if let Some(t) = slab(b.lo, b.hi, grow, o, d, inv, limit)
                 && reaches(b.lo, b.hi, grow, o, d, limit)
