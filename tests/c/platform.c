@@ -26,7 +26,7 @@
         }                                                                                     \
     } while (0)
 
-static const char *PRESETS[] = {"fish-tank", "goal-swarm", "target-flock", "steering-obstacles", "flock-2d", "reef", "shark"};
+static const char *PRESETS[] = {"fish-tank", "goal-swarm", "target-flock", "steering-obstacles", "flock-2d", "reef", "shark", "herd"};
 #define N_PRESETS (sizeof PRESETS / sizeof *PRESETS)
 static const float DT = 1.0f / 60.0f;
 /* The parallel path's thread count; the bits do not depend on it. Emscripten without pthreads

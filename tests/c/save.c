@@ -36,7 +36,7 @@ static uint64_t hash(BoidsWorldId w) {
 }
 
 int main(void) {
-    const char *presets[] = {"fish-tank", "goal-swarm", "target-flock", "steering-obstacles", "flock-2d", "reef", "shark"};
+    const char *presets[] = {"fish-tank", "goal-swarm", "target-flock", "steering-obstacles", "flock-2d", "reef", "shark", "herd"};
     for (size_t p = 0; p < sizeof presets / sizeof *presets; ++p) {
         BoidsWorldId straight = preset_world(presets[p], 300);
         BoidsWorldId first = preset_world(presets[p], 100);
