@@ -14,12 +14,16 @@
 //!
 //! One step of a boid standing on ground ([`Walker::walk`]):
 //! 1. Its feet move by the horizontal velocity times `dt`. At the new point, it stands on the
-//!    highest ground surface within [`Ground::step_height`] of its feet.
+//!    highest ground surface within [`Ground::step_height`] of its feet, and that is a fixed
+//!    point: a surface over the landing by less than a step (a ramp or deck just above the
+//!    terrain) is where it stands, so the next step does not lift it there.
 //! 2. Walls stop the move: no ground within the step height there (a drop, a heightfield's
-//!    edge, a gap), ground steeper than [`Ground::max_slope_deg`], ground geometry crossing the
-//!    segment a step height above the feet (a wall or spike of a ground mesh), or a non-ground
-//!    obstacle crossing the body's path (a sphere of the flock's `body_radius` swept at the
-//!    pivot).
+//!    edge, a gap), ground steeper than [`Ground::max_slope_deg`] (or a surface over the landing
+//!    more than a step over the feet), ground geometry within a skin of the segment a step
+//!    height above the feet (a wall or spike of a ground mesh: a ball of [`WALL_SKIN`] slacks
+//!    is swept along it, so feet stay off a thin wall's plane and cannot leave on its far
+//!    side), or a non-ground obstacle crossing the body's path (a sphere of the flock's
+//!    `body_radius` swept at the pivot).
 //! 3. A stopped boid slides: the move, and the velocity, lose their component into the wall
 //!    (whose normal is the hit's, or for a drop the side the ground is missing on, found by 16
 //!    probes around the feet); a slide that is stopped too leaves the boid where it was, with
@@ -64,6 +68,10 @@ pub struct Stand {
     /// Unit normal, `y >= 0`.
     pub normal: Vec3,
 }
+
+/// How close to a wall of the ground feet come, in [`slack`]s (1.6e-4 units near the origin,
+/// 1.6e-3 at 100 units).
+const WALL_SKIN: f32 = 16.0;
 
 /// A margin for rounding around heights near `p`: far below any step a user sets, far above the
 /// rounding of a height recomputed at the same point.
@@ -470,15 +478,35 @@ impl<'a> Walker<'a> {
     /// ground geometry across the way), not the solids.
     fn probe_ground(&self, feet0: Vec3, d: Vec3) -> Result<(Vec3, Stand), Option<Vec3>> {
         let (x, z) = (feet0.x + d.x, feet0.z + d.z);
-        let s = self.stand_near(x, z, feet0.y).ok_or(None)?;
+        let mut s = self.stand_near(x, z, feet0.y).ok_or(None)?;
+        // Where the feet land, the highest ground within a step of them is what they stand on
+        // from then on: a surface that overhangs the landing by less than a step (a ramp or
+        // deck just over the terrain) takes them now, and is a wall when it is more than a
+        // step over where they were, or too steep. (One placement has one surface over a
+        // point: nothing to look for.)
+        let at = Vec3::new(x, 0.0, z);
+        if self.ground_in(at, at).len() > 1
+            && let Some(up) = self.stand_near(x, z, s.height)
+            && up.height > s.height
+        {
+            if up.height - feet0.y > self.settings.step_height + slack(feet0) {
+                return Err(Some(horizontal(up.normal)));
+            }
+            s = up;
+        }
         if !self.walkable(&s) {
             return Err(Some(horizontal(s.normal)));
         }
         let feet1 = Vec3::new(x, s.height, z);
-        // Ground geometry across the way a step height up: a wall or spike of the ground.
-        let knee = Vec3::Y * self.settings.step_height.max(slack(feet0) * 4.0);
-        let ground = self.ground_in(feet0.min(feet1), feet0.max(feet1));
-        if let Some(h) = cast_segment(ground, feet0 + knee, feet1 + knee, 0.0) {
+        // Ground geometry across the way a step height up: a wall or spike of the ground. A
+        // ball of a skin's radius is swept along it, so that feet never come within a skin of
+        // a wall: a wall of no thickness has no inside, and feet on its plane (within
+        // rounding) could leave on either side of it. (A ball already that close moves along
+        // or away from the wall, never toward it.)
+        let skin = slack(feet0) * WALL_SKIN;
+        let knee = Vec3::Y * self.settings.step_height.max(skin * 2.0);
+        let ground = self.ground_in(feet0.min(feet1) - skin, feet0.max(feet1) + skin);
+        if let Some(h) = cast_segment(ground, feet0 + knee, feet1 + knee, skin) {
             return Err(Some(horizontal(h.normal)));
         }
         Ok((feet1, s))
@@ -508,13 +536,13 @@ impl<'a> Walker<'a> {
         let reach = (b - a).length() + r;
         let solids = self.solids_in(a - reach, a + reach);
         // A solid the body already touches (a cast from there does not see it): no deeper.
-        if r > 0.0 {
-            for o in Near::new(solids, a, reach).iter() {
-                if let Some((depth, n)) = touch(o, a, r)
-                    && touch(o, b, r).is_some_and(|(deeper, _)| deeper > depth)
-                {
-                    return Err(Some(horizontal(n)));
-                }
+        // A point (no radius) on a solid's surface to within rounding counts as touching it.
+        let feel = r.max(slack(a));
+        for o in Near::new(solids, a, reach + feel).iter() {
+            if let Some((depth, n)) = touch(o, a, feel)
+                && touch(o, b, feel).is_some_and(|(deeper, _)| deeper > depth)
+            {
+                return Err(Some(horizontal(n)));
             }
         }
         if let Some(h) = cast_segment(solids, a, b, r) {

@@ -395,6 +395,36 @@ fn a_sphere_overlapping_a_triangle_at_the_start_hits_only_moving_in() {
     assert_eq!(h.distance, 0.0);
 }
 
+#[test]
+fn a_sphere_touching_a_big_face_to_within_rounding_hits_it_moving_in() {
+    // A wall 26 high and 9 long, and small spheres (a skin) touching its face far from its
+    // corners: the plane's distance and the closest point disagree in their last bits there.
+    // Moving into the face, each hits it (at 0, or within the rounding of touching), never
+    // passes through.
+    let (a, b, c) = (
+        Vec3::new(-4.947_903_6, -12.247_918, -6.202_847_5),
+        Vec3::new(1.948_608_4, -12.247_918, -12.616_854),
+        Vec3::new(1.948_608_4, 13.996_481, -12.616_854),
+    );
+    let n = (b - a).cross(c - a).normalize();
+    let mut r = rng(11);
+    let mut missed = 0;
+    for _ in 0..20_000 {
+        let (u, w) = (r.range(0.1, 0.45), r.range(0.1, 0.45));
+        let on = a + (b - a) * u + (c - a) * w;
+        let rad = r.range(1.0e-3, 2.0e-3);
+        let o = on + n * (rad * (1.0 + r.range(-4.0e-4, 4.0e-4)));
+        let slant = Vec3::new(r.range(-1.0, 1.0), r.range(-1.0, 1.0), r.range(-1.0, 1.0));
+        let dir = (-n + slant.reject_from(n) * 0.8).normalize();
+        match sweep_triangle(o, rad, dir, 1.0e-3, a, b, c) {
+            // Where it touches: at most its start's distance past `rad` away, along `dir`.
+            Some(h) => assert!(h.distance <= 4.0e-4 * rad / -dir.dot(n) + 1.0e-6, "{h:?}"),
+            None => missed += 1,
+        }
+    }
+    assert_eq!(missed, 0, "spheres touching the face passed through it");
+}
+
 fn solid(o: Obstacle) -> Placed {
     o.validate().unwrap();
     Placed::new(&o, None)

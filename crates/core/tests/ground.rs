@@ -395,3 +395,36 @@ fn a_ball_against_a_turned_scaled_closed_mesh_gets_the_exact_depth_and_normal_ou
         "{inside_seen} {touching_seen}"
     );
 }
+
+#[test]
+fn a_point_on_a_balls_surface_walking_along_it_stays_out_of_it() {
+    // A boid with no radius that stands on a ball's surface (to within rounding: a hair inside,
+    // as a slide along it may leave it) and walks along it and into it, from 64 points round
+    // the ball's waist. Before the fix, 1,740 of the 1,920 positions were inside.
+    let ground = [field(41, 41, 0.5, |_, _| 0.0, Vec3::ZERO)];
+    let (centre, radius) = (Vec3::new(10.0, 0.25, 10.0), 1.5);
+    let ball = Obstacle::Sphere { centre, radius };
+    let solids = [Placed::new(&ball, None)];
+    let w = Walker::new(&ground, &solids, settings(45.0, 0.5, 0.25), 0.0);
+    let mut inside = Vec::new();
+    for k in 0..64 {
+        let a = k as f32 / 64.0 * std::f32::consts::TAU;
+        let (s, c) = a.sin_cos();
+        let p = centre + Vec3::new(c, 0.0, s) * (radius - 4.0e-7);
+        let v = Vec3::new(-s, 0.0, c) * 2.0 - Vec3::new(c, 0.0, s) * 1.5;
+        walk(&w, p, v, 30, |q, _| {
+            let o = q - centre;
+            let [x, y, z] = [o.x, o.y, o.z].map(f64::from);
+            let d = (x * x + y * y + z * z).sqrt() - f64::from(radius);
+            if d < -1e-4 {
+                inside.push((k, q, d));
+            }
+        });
+    }
+    assert!(
+        inside.is_empty(),
+        "{} positions inside the ball: {:?}",
+        inside.len(),
+        &inside[..inside.len().min(4)]
+    );
+}

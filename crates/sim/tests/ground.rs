@@ -3,6 +3,9 @@
 //! and spikes; a mesh with a bridge deck over the terrain and a thin wall across it), every
 //! solid obstacle (a fence of boxes, a ball rock), every pair of bodies, after every step.
 
+#[path = "support/oracle.rs"]
+mod oracle;
+
 use boids_core::Rng;
 use boids_sim::{
     Bounds, FlockId, FlockParams, Ground, MeshId, Obstacle, ObstacleAvoidance, Placed, Quat, Vec3,
@@ -150,34 +153,9 @@ fn herd_params() -> FlockParams {
 
 /// The surfaces under `(x, z)`: (height, normal y) of each triangle whose shadow holds the point.
 fn under(tris: &[[[f64; 3]; 3]], x: f64, z: f64) -> Vec<(f64, f64)> {
-    let mut out = Vec::new();
-    for t in tris {
-        let [a, b, c] = *t;
-        let (e1, e2) = (
-            [b[0] - a[0], b[1] - a[1], b[2] - a[2]],
-            [c[0] - a[0], c[1] - a[1], c[2] - a[2]],
-        );
-        let det = e1[0] * e2[2] - e1[2] * e2[0];
-        if det.abs() < 1e-12 {
-            continue; // vertical: no shadow
-        }
-        let (px, pz) = (x - a[0], z - a[2]);
-        let u = (px * e2[2] - pz * e2[0]) / det;
-        let v = (e1[0] * pz - e1[2] * px) / det;
-        let tol = 1e-5;
-        if u < -tol || v < -tol || u + v > 1.0 + tol {
-            continue;
-        }
-        let h = a[1] + u * e1[1] + v * e2[1];
-        let n = [
-            e1[1] * e2[2] - e1[2] * e2[1],
-            e1[2] * e2[0] - e1[0] * e2[2],
-            e1[0] * e2[1] - e1[1] * e2[0],
-        ];
-        let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
-        out.push((h, (n[1] / len).abs()));
-    }
-    out
+    tris.iter()
+        .filter_map(|t| oracle::shadow(*t, x, z, oracle::EDGE))
+        .collect()
 }
 
 /// How far `p` is inside the solid (negative: outside by that much).

@@ -6,81 +6,17 @@
 //! grounded as they are, and so are two flocks of walkers with the sheep's settings that seek
 //! targets straight across the ridge and the ravine: they reach the walls and stop there.
 
+#[path = "support/oracle.rs"]
+mod oracle;
+
 use boids_core::geometry::{ShapeData, Transform};
 use boids_sim::scene::{FlockSpec, MeshSpec};
 use boids_sim::{
     FlockId, Obstacle, Spawn, SpawnShape, Target, Vec3, Weights, World, WorldConfig, presets,
 };
+use oracle::{V, cross, distance, dot, inside, sub, v};
 
 const DT: f32 = 1.0 / 60.0;
-
-type V = [f64; 3];
-
-fn v(p: Vec3) -> V {
-    [f64::from(p.x), f64::from(p.y), f64::from(p.z)]
-}
-fn sub(a: V, b: V) -> V {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn dot(a: V, b: V) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn cross(a: V, b: V) -> V {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-fn mad(a: V, b: V, t: f64) -> V {
-    [a[0] + b[0] * t, a[1] + b[1] * t, a[2] + b[2] * t]
-}
-
-/// Distance from `p` to triangle `t` (closest point by regions).
-fn distance(p: V, [a, b, c]: [V; 3]) -> f64 {
-    let (ab, ac, ap) = (sub(b, a), sub(c, a), sub(p, a));
-    let (d1, d2) = (dot(ab, ap), dot(ac, ap));
-    let q = if d1 <= 0.0 && d2 <= 0.0 {
-        a
-    } else {
-        let bp = sub(p, b);
-        let (d3, d4) = (dot(ab, bp), dot(ac, bp));
-        let cp = sub(p, c);
-        let (d5, d6) = (dot(ab, cp), dot(ac, cp));
-        let (va, vb, vc) = (d3 * d6 - d5 * d4, d5 * d2 - d1 * d6, d1 * d4 - d3 * d2);
-        if d3 >= 0.0 && d4 <= d3 {
-            b
-        } else if d6 >= 0.0 && d5 <= d6 {
-            c
-        } else if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-            mad(a, ab, d1 / (d1 - d3))
-        } else if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-            mad(a, ac, d2 / (d2 - d6))
-        } else if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
-            mad(b, sub(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6)))
-        } else {
-            let s = 1.0 / (va + vb + vc);
-            mad(mad(a, ab, vb * s), ac, vc * s)
-        }
-    };
-    dot(sub(p, q), sub(p, q)).sqrt()
-}
-
-/// Whether the ray from `p` along +x crosses triangle `t` (Möller–Trumbore).
-fn crosses(p: V, [a, b, c]: [V; 3]) -> bool {
-    let dir = [1.0, 0.0, 0.0];
-    let (e1, e2) = (sub(b, a), sub(c, a));
-    let h = cross(dir, e2);
-    let det = dot(e1, h);
-    if det.abs() < 1e-14 {
-        return false;
-    }
-    let s = sub(p, a);
-    let u = dot(s, h) / det;
-    let q = cross(s, e1);
-    let w = dot(dir, q) / det;
-    u >= 0.0 && w >= 0.0 && u + w <= 1.0 && dot(e2, q) / det > 0.0
-}
 
 struct Rock {
     triangles: Vec<[V; 3]>,
@@ -236,15 +172,15 @@ impl Oracle {
                 if dot(c, c).sqrt() > rock.reach + r {
                     continue;
                 }
-                let inside = rock.triangles.iter().filter(|t| crosses(at, **t)).count() % 2 == 1;
+                let within = inside(at, &rock.triangles);
                 let near = rock
                     .triangles
                     .iter()
                     .map(|t| distance(at, *t))
                     .fold(f64::INFINITY, f64::min);
                 assert!(
-                    !inside && near >= r * 0.99 - 1e-3,
-                    "step {step}, {} {b} at {q}: body {near} from a rock (inside: {inside})",
+                    !within && near >= r * 0.99 - 1e-3,
+                    "step {step}, {} {b} at {q}: body {near} from a rock (inside: {within})",
                     f.name()
                 );
             }

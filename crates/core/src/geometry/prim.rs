@@ -439,10 +439,13 @@ pub fn sweep_triangle(
     if let Some((nf, s)) = plane {
         let (n, s0) = if s < 0.0 { (-nf, -s) } else { (nf, s) };
         let dn = dir.dot(n);
-        // Already within r of the plane (but not of the triangle): an edge or corner is met
-        // before the face's inside.
-        if dn < 0.0 && s0 > r {
-            let t = (s0 - r) / -dn;
+        // Moving toward the plane: the face is met where the sphere touches the plane, if that
+        // point is inside the triangle. Already within r of the plane, the start's test above
+        // found it clear of the triangle: then the point is outside (an edge or corner is met
+        // first), unless that test and the plane's distance disagree by their rounding (a
+        // sphere touching the face to within it): that is a touch now, at 0.
+        if dn < 0.0 {
+            let t = ((s0 - r) / -dn).max(0.0);
             let p = origin + dir * t - n * r;
             // Against the triangle's own winding (not the flipped normal).
             let inside = (b - a).cross(p - a).dot(nf) >= 0.0

@@ -7,10 +7,11 @@
 //! (a counting sort by bucket) and visits every pair closer than that once, in a fixed order
 //! (storage order, which is the step's cell order, forward on even passes and backward on odd
 //! ones; the other boid from the 27 cells around, when it comes later in storage order): each
-//! of an overlapping pair moves half the overlap apart, along the line between them (the
-//! horizontal one for a grounded flock; a coincident pair along a direction drawn from their
-//! ids and the step). The order depends only on the positions, never on threads, so the bits
-//! are the same for any thread count.
+//! of an overlapping pair moves half the overlap apart (and half of [`SLACK`] more, so that a
+//! crowd's pairs do not come back over the tolerance at the next push beside them), along the
+//! line between them (the horizontal one for a grounded flock; a coincident pair along a
+//! direction drawn from their ids and the step). The order depends only on the positions,
+//! never on threads, so the bits are the same for any thread count.
 //!
 //! Each pass first pushes every body that overlaps a solid obstacle (a ball, box, capsule,
 //! plane or mesh; [`contact`]: a centre inside a closed mesh goes out through its nearest face)
@@ -20,9 +21,17 @@
 //!
 //! A grounded body's push is a move like a step's: it ends on the ground, and walls (steep
 //! ground, drops, edges, other obstacles) stop it, so a body is never pushed off the ground or
-//! into an obstacle; its partner then takes the whole separation. Each of an overlapping pair
-//! loses the part of its velocity that points into the other (velocities only ever shrink):
-//! a crowd squeezed by its target settles instead of bouncing.
+//! into an obstacle; its partner then takes the whole separation, and half of it again
+//! sideways (to a fixed side: a body between two stopped ones leaves their row instead of going
+//! back and forth in it). A pair both of which are stopped moves apart sideways instead. Each
+//! of an overlapping pair loses the part of its velocity that points into the other
+//! (velocities only ever shrink): a crowd squeezed by its target settles instead of bouncing.
+//!
+//! A jam the passes cannot clear (they ran out, or walls hold it together) keeps the
+//! promise another way: both bodies of a pair still over 0.99%, and closer than before the
+//! step, stand where they stood before the step, with no velocity, and so on for any pair that
+//! makes. So a pair that kept the promise before the step keeps it after, and one that did not
+//! (spawned so) never ends a step closer than it began it.
 
 use boids_core::ground::{Slide, Walker, contact, horizontal, lift};
 use boids_core::obstacle::Placed;
@@ -35,6 +44,16 @@ pub(crate) const TOLERANCE: f32 = 0.005;
 /// alone: just under the 1% the pass promises, so that a jammed crowd (which converges slowly)
 /// stops as soon as it keeps that promise.
 const LOOSE_TOLERANCE: f32 = 0.0099;
+
+/// A pushed pair ends this far apart beyond contact, as a fraction of the radius.
+const SLACK: f32 = 0.005;
+
+/// How far sideways a body whose partner is stopped moves, as a fraction of the overlap.
+const SIDE: f32 = 0.5;
+
+/// The side a body moves to ([`SIDE`]): the one toward +x, or for a pair along x, toward
+/// `SIDE_Z` (any fixed slope that no pair's axis matches exactly in practice).
+const SIDE_Z: f32 = 0.618_034;
 
 /// Passes that push anything over [`TOLERANCE`].
 const TIGHT_PASSES: usize = 64;
@@ -63,6 +82,8 @@ pub(crate) struct Grid {
     /// The bodies this pass looks at (every one in the first), and those the next one will.
     dirty: Vec<bool>,
     next_dirty: Vec<bool>,
+    /// The height a grounded body's pushes stay within a step of (`resolve`).
+    level: Vec<f32>,
 }
 
 #[inline]
@@ -121,6 +142,88 @@ pub(crate) struct Resolved {
     pub(crate) passes: usize,
     /// The largest overlap the last pass found, as a fraction of the radius.
     pub(crate) worst: f32,
+    /// Bodies of a jam put back where they stood before the step.
+    pub(crate) reverted: usize,
+}
+
+/// Cells per unit of the bodies' grid: cells `reach` wide, or at least a 2^30th of the farthest
+/// coordinate, so that every cell index and its neighbours' fit in an i32 however small the
+/// radius (a wider cell only lists more candidates).
+fn cells_per_unit(positions: &[Vec3], reach: f32) -> f32 {
+    let far = positions
+        .iter()
+        .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
+    1.0 / reach.max(far * (1.0 / (1u32 << 30) as f32))
+}
+
+/// The jam rule of [`resolve`]: puts the bodies of every pair overlapping by more than
+/// [`LOOSE_TOLERANCE`], and by more than it did before the step, back at `before` (their
+/// positions before the step, storage order) with no velocity, round after round until a round
+/// finds no such pair with a body still at its new position. How many it put back.
+fn revert_jams(
+    positions: &mut [Vec3],
+    velocities: &mut [Vec3],
+    before: &dyn Fn(usize) -> Vec3,
+    r: f32,
+    flat: bool,
+    dys: &[i32],
+    grid: &mut Grid,
+) -> usize {
+    let n = positions.len();
+    let diameter = 2.0 * r;
+    let limit = diameter - LOOSE_TOLERANCE * r;
+    // `dirty` marks the bodies put back, `next_dirty` those a round finds (no list: a pile of
+    // bodies spawned on one spot has a pair for every two of them).
+    grid.dirty.clear();
+    grid.dirty.resize(n, false);
+    let mut reverted = 0;
+    loop {
+        let mask = grid.build(positions, cells_per_unit(positions, diameter), flat);
+        grid.next_dirty.clear();
+        grid.next_dirty.resize(n, false);
+        for i in 0..n {
+            let c = grid.cell[i];
+            for dz in -1..=1 {
+                for &dy in dys {
+                    for dx in -1..=1 {
+                        let nc = [c[0] + dx, c[1] + dy, c[2] + dz];
+                        let nb = hash(nc, mask) as usize;
+                        for m in grid.starts[nb] as usize..grid.starts[nb + 1] as usize {
+                            let j = grid.order[m] as usize;
+                            if j <= i || grid.cell[j] != nc || (grid.dirty[i] && grid.dirty[j]) {
+                                continue;
+                            }
+                            let d2 = (positions[i] - positions[j]).length_squared();
+                            if d2 >= limit * limit {
+                                continue;
+                            }
+                            // A pair over it before the step too (spawned so, or left by a
+                            // jam) is put back only if the step brought it closer: no pair
+                            // ever ends a step overlapping more than the promise and more
+                            // than it did before.
+                            if (before(i) - before(j)).length_squared() > d2 {
+                                grid.next_dirty[i] = true;
+                                grid.next_dirty[j] = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut any = false;
+        for k in 0..n {
+            if grid.next_dirty[k] && !grid.dirty[k] {
+                grid.dirty[k] = true;
+                positions[k] = before(k);
+                velocities[k] = Vec3::ZERO;
+                reverted += 1;
+                any = true;
+            }
+        }
+        if !any {
+            return reverted;
+        }
+    }
 }
 
 /// Pushes the bodies of radius `params.body_radius` at `positions` (storage order, ids
@@ -135,6 +238,7 @@ pub(crate) fn resolve(
     params: &FlockParams,
     floors: &[Placed],
     walker: Option<&Walker<'_>>,
+    before: &dyn Fn(usize) -> Vec3,
     seed: u64,
     step: u64,
     grid: &mut Grid,
@@ -155,6 +259,21 @@ pub(crate) fn resolve(
     } else {
         params.plane
     };
+    // A grounded body's pushes, however many, never take it more than a step above or below
+    // where it stood before the step (each push alone is a step's move: together they could
+    // climb or drop a step each); or, when the step's own move took it farther (it landed:
+    // spawned or placed off the ground), than where that move put it.
+    let mut level = std::mem::take(&mut grid.level);
+    level.clear();
+    if let Some(w) = walker {
+        let step = w.settings.step_height;
+        level.extend(positions.iter().enumerate().map(|(i, p)| {
+            let was = before(i).y;
+            if (p.y - was).abs() <= step { was } else { p.y }
+        }));
+    }
+    let within_step =
+        |i: usize, y: f32| walker.is_none_or(|w| (y - level[i]).abs() <= w.settings.step_height);
     // Moves boid `i` by `d`, straight or as a grounded move (sliding along walls, stopped at
     // corners); whether it moved at all.
     let push = |positions: &mut [Vec3], velocities: &mut [Vec3], i: usize, d: Vec3| -> bool {
@@ -168,10 +287,11 @@ pub(crate) fn resolve(
             return false;
         };
         match w.slide(Vec3::new(feet.x, s.height, feet.z), s, d) {
-            Slide::Moved(f, _) | Slide::Slid(f, _, _) => {
+            Slide::Moved(f, _) | Slide::Slid(f, _, _) if within_step(i, f.y + pivot) => {
                 positions[i] = f + Vec3::Y * pivot;
                 true
             }
+            Slide::Moved(..) | Slide::Slid(..) => false,
             Slide::Stopped => false,
         }
     };
@@ -207,11 +327,11 @@ pub(crate) fn resolve(
                 true
             }
             Some(w) => match w.step_out(positions[i], d) {
-                Some(p) => {
+                Some(p) if within_step(i, p.y) => {
                     positions[i] = p;
                     true
                 }
-                None => false,
+                _ => false,
             },
         }
     };
@@ -229,6 +349,8 @@ pub(crate) fn resolve(
     } else {
         MAX_PASSES / 4
     };
+    // Whether the last pass moved nothing (so it saw every pair as it ends).
+    let mut calm = false;
     for pass in 0..max_passes {
         let mut moved = false;
         grid.next_dirty.clear();
@@ -253,11 +375,7 @@ pub(crate) fn resolve(
         // Cells at least a 2^30th of the farthest coordinate wide, so that every cell index
         // and its neighbours' fit in an i32 however small the radius (a wider cell only lists
         // more candidates). Measured after the pushes out of solids, which may go far.
-        let far = positions
-            .iter()
-            .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
-        let inv = 1.0 / reach.max(far * (1.0 / (1u32 << 30) as f32));
-        let mask = grid.build(positions, inv, flat);
+        let mask = grid.build(positions, cells_per_unit(positions, reach), flat);
         let mut worst = 0.0f32;
         // The first pass looks at every pair; a later one at the pairs with a body that moved
         // in the pass before (the others are as they were when last looked at), each pair once:
@@ -309,17 +427,52 @@ pub(crate) fn resolve(
                                 continue;
                             }
                             // Half each; all of it for one whose partner is stopped.
-                            let d = dir * (overlap * 0.5);
-                            let (mi, mj) = if !push(positions, velocities, i, d) {
-                                (false, push(positions, velocities, j, -2.0 * d))
+                            let d = dir * ((overlap + SLACK * r) * 0.5);
+                            // One stopped: the other takes the whole separation, and as
+                            // much again sideways to one fixed side of the world, so that a body
+                            // between two stopped ones (three in a row across a gap too narrow
+                            // for them) leaves the row instead of going back and forth in it.
+                            let side = {
+                                let s = Vec3::new(-dir.z, 0.0, dir.x);
+                                if s.x + s.z * SIDE_Z < 0.0 { -s } else { s }
+                            };
+                            let aside = side * (overlap * SIDE);
+                            let (mut mi, mut mj) = if !push(positions, velocities, i, d) {
+                                (false, push(positions, velocities, j, -2.0 * d + aside))
                             } else if !push(positions, velocities, j, -d) {
-                                push(positions, velocities, i, d);
+                                push(positions, velocities, i, d + aside);
                                 (true, false)
                             } else {
                                 (true, true)
                             };
-                            grid.next_dirty[i] |= mi;
-                            grid.next_dirty[j] |= mj;
+                            // On the ground, both stopped along the line between them (two
+                            // bodies in a strip narrower than both, between walls): apart
+                            // sideways instead, as far as clears them, either way round.
+                            if !mi && !mj && flat {
+                                let clear = diameter + SLACK * r;
+                                let side = (clear * clear - dist2).max(0.0).sqrt();
+                                let e = Vec3::new(-dir.z, 0.0, dir.x) * (side * 0.5);
+                                for e in [e, -e] {
+                                    if push(positions, velocities, i, e) {
+                                        mi = true;
+                                        mj = push(positions, velocities, j, -e);
+                                        if !mj {
+                                            push(positions, velocities, i, e);
+                                        }
+                                        break;
+                                    }
+                                    if push(positions, velocities, j, -2.0 * e) {
+                                        mj = true;
+                                        break;
+                                    }
+                                }
+                            }
+                            // A pair neither of which could move is looked at again in the
+                            // next pass (its overlap counts in that pass's worst), whatever
+                            // moves around it.
+                            let stuck = !mi && !mj;
+                            grid.next_dirty[i] |= mi || stuck;
+                            grid.next_dirty[j] |= mj || stuck;
                             moved |= mi || mj;
                         }
                     }
@@ -329,13 +482,24 @@ pub(crate) fn resolve(
         done = Resolved {
             passes: pass + 1,
             worst,
+            reverted: 0,
         };
         // A pass that moved nothing saw every pair that could have changed where it is: none
-        // overlaps beyond the tolerance.
+        // overlaps beyond the tolerance, or those that do could not be pushed (walls).
         if !moved {
+            calm = true;
             break;
         }
+
         std::mem::swap(&mut grid.dirty, &mut grid.next_dirty);
+    }
+    // A jam the passes could not clear (they ran out, or walls stopped both of a pair): both
+    // bodies of a pair still over the promise stay where they stood before the step, with no
+    // velocity, and so on for the pairs that makes, until none is left but pairs that were
+    // as close or closer before the step (as spawned). Each body is put back at most once.
+    let settled = calm && done.worst <= LOOSE_TOLERANCE;
+    if !settled {
+        done.reverted = revert_jams(positions, velocities, before, r, flat, dys, grid);
     }
     // A grounded velocity follows the surface again where a contact changed it.
     if let Some(w) = walker {
@@ -349,6 +513,7 @@ pub(crate) fn resolve(
             }
         }
     }
+    grid.level = level;
     done
 }
 

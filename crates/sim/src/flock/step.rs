@@ -448,6 +448,7 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
         // The pushes stay within a few bodies of the new positions (the lists are remade for
         // them; a push that goes farther searches the whole lists).
         let grow = 4.0 * f.params.body_radius + 1.0;
+        let wraps = period_of(&f.params.bounds).is_some();
         let region = f.params.ground.and_then(|_| {
             let at = next.positions.iter().copied();
             nearby_region(at, grow, input, &mut w.near_ground, &mut w.near_solids)
@@ -469,6 +470,16 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
             &f.params,
             input.obstacles,
             walker.as_ref(),
+            // Before the step, each slot's boid stood here: the index's copy, exact without a
+            // wrapping space (a synchronous step may have lent the state's own positions to
+            // `next`); in a wrap box, whose index holds wrapped positions, the state's (kept).
+            &|s| {
+                if wraps {
+                    st.positions[w.index.order()[s] as usize]
+                } else {
+                    w.index.position(s)
+                }
+            },
             input.seed,
             input.step,
             &mut w.bodies,
