@@ -23,6 +23,73 @@ static unsafe partial class BoidsTests
         Test("Unity scene: one controller's script mistake (its flock destroyed) is logged and the others go on; flocks made later through World are drawn", UnityIsolation);
         Test("Unity scene: colliders spawned, destroyed or unloaded with a scene: Add, Remove, Rescan, and sceneUnloaded drop or add them", UnitySceneChanges);
         Test("Unity scene: a terrain and a mesh on the ground layers are ground a walking flock stands on; a box there, or a mesh on an obstacle layer, is an obstacle", UnityGroundLayers);
+        Test("Unity Herd sample: a Terrain, rocks and a fence on its layer; the sheep stand on the hills, clear of the rocks, never past the ridge; all it made goes with it", UnityHerdSample);
+    }
+
+    static void UnityHerdSample()
+    {
+        const int Layer = 12;
+        Shader.StandInAvailable = null;
+        UnityEngine.Rendering.GraphicsSettings.StandInPipeline = null;
+        var host = new GameObject("herd sample");
+        host.transform.position = new UnityEngine.Vector3(10f, 2f, -5f);
+        var sample = host.AddComponent<BoidsFlocking.Samples.HerdSample>();
+        sample.GroundLayer = Layer;
+        sample.Sheep = 300;
+        GameObject.Message(sample, "Start");
+        var herd = sample.Herd;
+        try
+        {
+            Assert(sample.Hills.layer == Layer && sample.Hills.GetComponent<TerrainCollider>() != null &&
+                   sample.Props.Count == 24 && sample.Props.All(p => p.layer == Layer), "hills, 12 rocks and 12 boards on the sample's layer");
+            ObstacleShape sh;
+            Assert(herd.SceneObstacles.TryGetShape(sample.Hills.GetComponent<TerrainCollider>(), out sh) && sh.Ground, "the Terrain is ground");
+            Assert(sample.Props.All(p => herd.SceneObstacles.TryGetShape(p.GetComponent<Collider>(), out sh) && !sh.Ground), "the rocks and boards are obstacles");
+            Assert(herd.Flock.Settings.Grounded && herd.Flock.Settings.BodyRadius == 0.4f &&
+                   herd.Flock.Settings.PerceptionRadius == 2.5f, "the sheep walk, with bodies and the sample's rules");
+            Frame(1f / 60f, sample, herd);
+            herd.FinishStep();
+            var first = new Vec3[herd.Flock.Count];
+            herd.Flock.ReadPositions(first);
+            for (int frame = 1; frame < 60; frame++) Frame(1f / 60f, sample, herd);
+            herd.FinishStep();
+            Assert(herd.StepsTaken >= 59 && herd.Drawn == 300, "it steps and draws the herd");
+            var at = new Vec3[herd.Flock.Count];
+            herd.Flock.ReadPositions(at);
+            UnityEngine.Vector3 corner = host.transform.position - new UnityEngine.Vector3(64f, 0f, 64f);
+            foreach (Vec3 local in at)
+            {
+                // The controller is at the sample; the Terrain's corner 64 units west and south.
+                float x = local.X + 64f, z = local.Z + 64f, feet = local.Y + host.transform.position.y - 0.5f - corner.y;
+                int i = (int)Math.Floor(x), j = (int)Math.Floor(z);
+                Assert(i >= 0 && j >= 0 && i < 128 && j < 128, "on the hills: " + x + ", " + z);
+                float lo = float.MaxValue, hi = float.MinValue;
+                foreach (var c in new[] { new[] { i, j }, new[] { i + 1, j }, new[] { i, j + 1 }, new[] { i + 1, j + 1 } })
+                {
+                    float h = BoidsFlocking.Samples.HerdSample.Height(c[0], c[1]);
+                    lo = Math.Min(lo, h);
+                    hi = Math.Max(hi, h);
+                }
+                Assert(feet >= lo - 1e-3f && feet <= hi + 1e-3f, "standing on the hills: feet at " + feet + " between samples " + lo + " and " + hi);
+            }
+            // The ridge (x = 88 on the Terrain) is a wall: a sheep clear of it after the first
+            // step is on the same side after the last.
+            for (int b = 0; b < at.Length; b++)
+            {
+                float x0 = first[b].X + 64f, x1 = at[b].X + 64f;
+                if (Math.Abs(x0 - 88f) > 1.5f)
+                    Assert((x0 < 88f) == (x1 < 88f), "sheep " + b + " crossed the ridge: x " + x0 + " -> " + x1);
+            }
+        }
+        finally
+        {
+            var made = new List<UnityEngine.Object> { herd.gameObject, sample.Hills, herd.Mesh };
+            made.AddRange(sample.Props.Cast<UnityEngine.Object>());
+            var world = herd.World;
+            UnityEngine.Object.Destroy(host);
+            foreach (var o in made) Assert(UnityEngine.Object.StandInDestroyed.Contains(o), o.name + " (made by the sample) is destroyed");
+            Assert(world.IsDisposed, "destroying the sample frees its world");
+        }
     }
 
     static void UnityGroundLayers()

@@ -103,6 +103,14 @@ namespace UnityEngine
         public float[,] StandInHeights;
         /// <summary>Stand-in only: the largest array GetHeights was asked for (samples).</summary>
         public long StandInLargestRead;
+        public void SetHeights(int xBase, int yBase, float[,] heights)
+        {
+            int n = heightmapResolution;
+            if (StandInHeights == null || StandInHeights.GetLength(0) != n) StandInHeights = new float[n, n];
+            for (int j = 0; j < heights.GetLength(0); j++)
+                for (int i = 0; i < heights.GetLength(1); i++)
+                    StandInHeights[yBase + j, xBase + i] = Math.Max(0f, Math.Min(1f, heights[j, i]));
+        }
         public float[,] GetHeights(int xBase, int yBase, int width, int height)
         {
             StandInLargestRead = Math.Max(StandInLargestRead, (long)width * height);
@@ -113,6 +121,9 @@ namespace UnityEngine
             return h;
         }
     }
+
+    public sealed class Terrain : Behaviour { public TerrainData terrainData { get; set; } }
+    public enum PrimitiveType { Sphere = 0, Capsule = 1, Cylinder = 2, Cube = 3, Plane = 4, Quad = 5 }
 
     public enum FindObjectsSortMode { None, InstanceID }
 
@@ -152,6 +163,21 @@ namespace UnityEngine
             t = new Transform();
             t.go = this;
             StandInAll.Add(this);
+        }
+
+        /// <summary>As Unity: a GameObject named after the shape, with its collider (the
+        /// stand-in has no renderers).</summary>
+        public static GameObject CreatePrimitive(PrimitiveType type)
+        {
+            var go = new GameObject(type.ToString());
+            switch (type)
+            {
+                case PrimitiveType.Sphere: go.AddComponent<SphereCollider>(); break;
+                case PrimitiveType.Cube: go.AddComponent<BoxCollider>(); break;
+                case PrimitiveType.Capsule: go.AddComponent<CapsuleCollider>(); break;
+                default: go.AddComponent<MeshCollider>(); break;
+            }
+            return go;
         }
 
         public Transform transform { get { return t; } }

@@ -173,6 +173,16 @@ namespace BoidsFlocking.UnityIntegration
         public bool IsStepping { get { return stepping; } }
         /// <summary>Steps the world has taken since enabled.</summary>
         public long StepsTaken { get { return stepsTaken; } }
+        /// <summary>The rules' settings (the inspector's Settings; a preset loads its own when
+        /// enabled): pushed to the engine at the start of the next frame.</summary>
+        public float PerceptionRadius { get { return perceptionRadius; } set { perceptionRadius = value; dirty = true; } }
+        public float FovHalfAngle { get { return fovHalfAngle; } set { fovHalfAngle = value; dirty = true; } }
+        public float SeparationWeight { get { return separationWeight; } set { separationWeight = value; dirty = true; } }
+        public float AlignmentWeight { get { return alignmentWeight; } set { alignmentWeight = value; dirty = true; } }
+        public float CohesionWeight { get { return cohesionWeight; } set { cohesionWeight = value; dirty = true; } }
+        public float MinSpeed { get { return minSpeed; } set { minSpeed = value; dirty = true; } }
+        public float MaxSpeed { get { return maxSpeed; } set { maxSpeed = value; dirty = true; } }
+        public float WallDistance { get { return wallDistance; } set { wallDistance = value; dirty = true; } }
         /// <summary>Size of the box, centred on this GameObject, a Custom flock stays in.</summary>
         public Vector3 BoxSize { get { return boxSize; } set { boxSize = value; dirty = true; } }
         public Mesh Mesh { get { return mesh; } set { mesh = value; } }
