@@ -21,6 +21,9 @@ static unsafe partial class BoidsTests
 
     static void Test(string name, Action body)
     {
+        // BOIDS_TEST_ONLY=text runs only the tests whose name holds the text.
+        var only = Environment.GetEnvironmentVariable("BOIDS_TEST_ONLY");
+        if (only != null && !name.Contains(only)) return;
         try
         {
             body();

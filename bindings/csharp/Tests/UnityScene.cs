@@ -40,6 +40,12 @@ static unsafe partial class BoidsTests
         var herd = sample.Herd;
         try
         {
+            for (int j = 0; j <= 128; j++)
+                for (int i = 0; i <= 128; i++)
+                {
+                    float h = BoidsFlocking.Samples.HerdSample.Height(i, j);
+                    Assert(h > 0f && h < BoidsFlocking.Samples.HerdSample.Top, "the hills fit the Terrain's heights (Unity clamps to 0..1): " + h + " at " + i + ", " + j);
+                }
             Assert(sample.Hills.layer == Layer && sample.Hills.GetComponent<TerrainCollider>() != null &&
                    sample.Props.Count == 24 && sample.Props.All(p => p.layer == Layer), "hills, 12 rocks and 12 boards on the sample's layer");
             ObstacleShape sh;
@@ -71,6 +77,17 @@ static unsafe partial class BoidsTests
                     hi = Math.Max(hi, h);
                 }
                 Assert(feet >= lo - 1e-3f && feet <= hi + 1e-3f, "standing on the hills: feet at " + feet + " between samples " + lo + " and " + hi);
+            }
+            // The rocks are balls of half their largest size (Unity's SphereCollider rule).
+            foreach (GameObject rock in sample.Props.Where(p => p.name == "Sample Rock"))
+            {
+                UnityEngine.Vector3 c = rock.transform.position - host.transform.position, s = rock.transform.localScale;
+                float r = 0.5f * Math.Max(s.x, Math.Max(s.y, s.z));
+                foreach (Vec3 p in at)
+                {
+                    float dx = p.X - c.x, dy = p.Y - c.y, dz = p.Z - c.z;
+                    Assert(Math.Sqrt(dx * dx + dy * dy + dz * dz) >= r * (1f - 1e-4f), "a sheep inside a rock of radius " + r + ": " + Math.Sqrt(dx * dx + dy * dy + dz * dz));
+                }
             }
             // The ridge (x = 88 on the Terrain) is a wall: a sheep clear of it after the first
             // step is on the same side after the last.

@@ -50,11 +50,13 @@ namespace BoidsFlocking.Samples
         public int Sheep { get { return sheep; } set { sheep = value; } }
 
         /// <summary>The hills' height at (x, z), in the Terrain's own space (0..Side): rolling
-        /// hills; a ridge along x = 88 rising 4 over 1.5 units each side (69°, a wall to the
-        /// sheep); a ravine along z = 100, 5 deep with sides falling over one unit (a drop).</summary>
+        /// hills between 6.5 and 9.5; a ridge along x = 88 rising 4 over 1.5 units each side (69°,
+        /// a wall to the sheep); a ravine along z = 100, 5 deep with sides falling over one unit
+        /// (a drop). Always between 1 and 14, inside the Terrain's 0..Top (a heightmap holds only
+        /// 0..1 of its height: Unity clamps the rest).</summary>
         public static float Height(float x, float z)
         {
-            float h = 6f + 1.5f * Mathf.Sin(x / 9f) * Mathf.Cos(z / 11f);
+            float h = 8f + 1.5f * Mathf.Sin(x / 9f) * Mathf.Cos(z / 11f);
             float ridge = 4f * (1f - System.Math.Abs(x - 88f) / 1.5f);
             if (ridge > 0f) h += ridge;
             float ravine = System.Math.Abs(z - 100f);
