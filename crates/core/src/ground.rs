@@ -219,9 +219,11 @@ fn cast_segment(list: &[Placed], a: Vec3, b: Vec3, r: f32) -> Option<CastHit> {
     first_hit(near.iter(), a, r, d / len, len)
 }
 
-/// How deep a ball of radius `r` at `p` is in the solid `o` (a ball, box, capsule or plane),
-/// with the unit normal out of it, when it touches it at all. Meshes answer `None`: their
-/// casts already stop a sphere that starts overlapping them from going deeper.
+/// How deep a ball of radius `r` at `p` is in the solid `o` (a ball, box, capsule, plane or
+/// mesh: a centre inside a closed mesh goes out through its nearest face), with the unit normal
+/// out of it, when it touches it at all. (A mesh's cast stops a ball that starts overlapping it
+/// from outside from going deeper, but a centre a rounding inside a closed mesh is behind its
+/// faces, and a cast from there goes on in.)
 fn touch(o: &Placed, p: Vec3, r: f32) -> Option<(f32, Vec3)> {
     let (dist, n) = match *o {
         Placed::Ball { centre, radius } => {
@@ -266,7 +268,10 @@ fn touch(o: &Placed, p: Vec3, r: f32) -> Option<(f32, Vec3)> {
             };
             (dist, n)
         }
-        Placed::Mesh { .. } => return None,
+        Placed::Mesh {
+            ref shape,
+            ref place,
+        } => return mesh_contact(shape, place, p, r),
     };
     (dist < r && n != Vec3::ZERO).then_some((r - dist, n))
 }
@@ -282,11 +287,7 @@ pub fn contact(solids: &[Placed], p: Vec3, r: f32) -> Option<(f32, Vec3)> {
     }
     let mut best: Option<(f32, Vec3)> = None;
     for o in Near::new(solids, p, r).iter() {
-        let c = match o {
-            Placed::Mesh { shape, place } => mesh_contact(shape, place, p, r),
-            _ => touch(o, p, r),
-        };
-        if let Some((depth, n)) = c
+        if let Some((depth, n)) = touch(o, p, r)
             && best.is_none_or(|(b, _)| depth > b)
         {
             best = Some((depth, n));

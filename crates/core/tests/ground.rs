@@ -428,3 +428,63 @@ fn a_point_on_a_balls_surface_walking_along_it_stays_out_of_it() {
         &inside[..inside.len().min(4)]
     );
 }
+
+#[test]
+fn a_point_on_a_closed_meshs_surface_walking_into_it_stays_out_of_it() {
+    // As above, against an octahedron (a closed mesh of 8 triangles, a rock): a boid with no
+    // radius a hair inside a face walks along it and into it. A ray from there sees no face
+    // to cross; before the fix, 780 of the 1,920 positions were inside the rock.
+    let ground = [field(41, 41, 0.5, |_, _| 0.0, Vec3::ZERO)];
+    let (centre, size) = (Vec3::new(10.0, 0.25, 10.0), 1.5);
+    let mut vertices = Vec::new();
+    for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+        vertices.extend([centre + axis * size, centre - axis * size]);
+    }
+    let mut indices = Vec::new();
+    for sx in [1.0f32, -1.0] {
+        for sy in [1.0f32, -1.0] {
+            for sz in [1.0f32, -1.0] {
+                let pick = |axis: u32, s: f32| 2 * axis + u32::from(s < 0.0);
+                let (x, y, z) = (pick(0, sx), pick(1, sy), pick(2, sz));
+                // Wound to face out of the rock.
+                if sx * sy * sz > 0.0 {
+                    indices.extend([x, y, z]);
+                } else {
+                    indices.extend([x, z, y]);
+                }
+            }
+        }
+    }
+    let shape = Arc::new(MeshShape::mesh(vertices, &indices).unwrap());
+    let rock = Obstacle::Mesh {
+        mesh: id(),
+        position: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+        scale: Vec3::ONE,
+        ground: false,
+    };
+    let solids = [Placed::new(&rock, Some(shape))];
+    let w = Walker::new(&ground, &solids, settings(45.0, 0.5, 0.25), 0.0);
+    let mut inside = Vec::new();
+    for k in 0..64 {
+        let a = k as f32 / 64.0 * std::f32::consts::TAU;
+        let (s, c) = a.sin_cos();
+        let p = centre + Vec3::new(c, 0.0, s) * (size / (c.abs() + s.abs()) - 4.0e-7);
+        let v = Vec3::new(-s, 0.0, c) * 2.0 - Vec3::new(c, 0.0, s) * 1.5;
+        walk(&w, p, v, 30, |q, _| {
+            let o = q - centre;
+            // Distance to the nearest face's plane, negative inside.
+            let l1 = f64::from(o.x.abs()) + f64::from(o.y.abs()) + f64::from(o.z.abs());
+            let d = (l1 - f64::from(size)) / 3f64.sqrt();
+            if d < -1e-4 {
+                inside.push((k, q, d));
+            }
+        });
+    }
+    assert!(
+        inside.is_empty(),
+        "{} positions inside the rock: {:?}",
+        inside.len(),
+        &inside[..inside.len().min(4)]
+    );
+}
