@@ -86,7 +86,8 @@ static unsafe partial class BoidsTests
                 foreach (Vec3 p in at)
                 {
                     float dx = p.X - c.x, dy = p.Y - c.y, dz = p.Z - c.z;
-                    Assert(Math.Sqrt(dx * dx + dy * dy + dz * dz) >= r * (1f - 1e-4f), "a sheep inside a rock of radius " + r + ": " + Math.Sqrt(dx * dx + dy * dy + dz * dz));
+                    double d = Math.Sqrt(dx * dx + dy * dy + dz * dz);
+                    Assert(d >= r * (1f - 1e-4f), "a sheep inside a rock of radius " + r + ": " + d);
                 }
             }
             // The ridge (x = 88 on the Terrain) is a wall: a sheep clear of it after the first

@@ -22,8 +22,8 @@
 //!    more than a step over the feet), ground geometry within a skin of the segment a step
 //!    height above the feet (a wall or spike of a ground mesh: a ball of radius 1.6e-4 × (1 +
 //!    the largest coordinate) is swept along it, so feet stay off a thin wall's plane and cannot
-//!    leave on its far side), or a non-ground obstacle crossing the body's path (a sphere of the flock's
-//!    `body_radius` swept at the pivot).
+//!    leave on its far side), or a non-ground obstacle crossing the body's path (a sphere of
+//!    the flock's `body_radius` swept at the pivot).
 //! 3. A stopped boid slides: the move, and the velocity, lose their component into the wall
 //!    (whose normal is the hit's, or for a drop the side the ground is missing on, found by 16
 //!    probes around the feet); a slide that is stopped too leaves the boid where it was, with

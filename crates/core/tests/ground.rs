@@ -396,6 +396,33 @@ fn a_ball_against_a_turned_scaled_closed_mesh_gets_the_exact_depth_and_normal_ou
     );
 }
 
+/// Walks a boid with no radius from 64 points round a solid's waist (a hair inside its surface,
+/// `reach(out)` from `centre` along the horizontal unit `out`), along the surface and into it,
+/// for 30 steps each: every position deeper than 1e-4 by `signed` (the distance to the surface
+/// from the offset to `centre`, negative inside), with the walk's number.
+fn inside_after_walks_round(
+    w: &Walker<'_>,
+    centre: Vec3,
+    reach: impl Fn(Vec3) -> f32,
+    signed: impl Fn(Vec3) -> f64,
+) -> Vec<(usize, Vec3, f64)> {
+    let mut inside = Vec::new();
+    for k in 0..64 {
+        let a = k as f32 / 64.0 * std::f32::consts::TAU;
+        let (s, c) = a.sin_cos();
+        let out = Vec3::new(c, 0.0, s);
+        let p = centre + out * (reach(out) - 4.0e-7);
+        let v = Vec3::new(-s, 0.0, c) * 2.0 - out * 1.5;
+        walk(w, p, v, 30, |q, _| {
+            let d = signed(q - centre);
+            if d < -1e-4 {
+                inside.push((k, q, d));
+            }
+        });
+    }
+    inside
+}
+
 #[test]
 fn a_point_on_a_balls_surface_walking_along_it_stays_out_of_it() {
     // A boid with no radius that stands on a ball's surface (to within rounding: a hair inside,
@@ -406,21 +433,15 @@ fn a_point_on_a_balls_surface_walking_along_it_stays_out_of_it() {
     let ball = Obstacle::Sphere { centre, radius };
     let solids = [Placed::new(&ball, None)];
     let w = Walker::new(&ground, &solids, settings(45.0, 0.5, 0.25), 0.0);
-    let mut inside = Vec::new();
-    for k in 0..64 {
-        let a = k as f32 / 64.0 * std::f32::consts::TAU;
-        let (s, c) = a.sin_cos();
-        let p = centre + Vec3::new(c, 0.0, s) * (radius - 4.0e-7);
-        let v = Vec3::new(-s, 0.0, c) * 2.0 - Vec3::new(c, 0.0, s) * 1.5;
-        walk(&w, p, v, 30, |q, _| {
-            let o = q - centre;
+    let inside = inside_after_walks_round(
+        &w,
+        centre,
+        |_| radius,
+        |o| {
             let [x, y, z] = [o.x, o.y, o.z].map(f64::from);
-            let d = (x * x + y * y + z * z).sqrt() - f64::from(radius);
-            if d < -1e-4 {
-                inside.push((k, q, d));
-            }
-        });
-    }
+            (x * x + y * y + z * z).sqrt() - f64::from(radius)
+        },
+    );
     assert!(
         inside.is_empty(),
         "{} positions inside the ball: {:?}",
@@ -465,22 +486,16 @@ fn a_point_on_a_closed_meshs_surface_walking_into_it_stays_out_of_it() {
     };
     let solids = [Placed::new(&rock, Some(shape))];
     let w = Walker::new(&ground, &solids, settings(45.0, 0.5, 0.25), 0.0);
-    let mut inside = Vec::new();
-    for k in 0..64 {
-        let a = k as f32 / 64.0 * std::f32::consts::TAU;
-        let (s, c) = a.sin_cos();
-        let p = centre + Vec3::new(c, 0.0, s) * (size / (c.abs() + s.abs()) - 4.0e-7);
-        let v = Vec3::new(-s, 0.0, c) * 2.0 - Vec3::new(c, 0.0, s) * 1.5;
-        walk(&w, p, v, 30, |q, _| {
-            let o = q - centre;
+    let inside = inside_after_walks_round(
+        &w,
+        centre,
+        |out| size / (out.x.abs() + out.z.abs()),
+        |o| {
             // Distance to the nearest face's plane, negative inside.
             let l1 = f64::from(o.x.abs()) + f64::from(o.y.abs()) + f64::from(o.z.abs());
-            let d = (l1 - f64::from(size)) / 3f64.sqrt();
-            if d < -1e-4 {
-                inside.push((k, q, d));
-            }
-        });
-    }
+            (l1 - f64::from(size)) / 3f64.sqrt()
+        },
+    );
     assert!(
         inside.is_empty(),
         "{} positions inside the rock: {:?}",
