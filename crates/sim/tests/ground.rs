@@ -29,7 +29,8 @@ fn terrain(x: f32, z: f32) -> f32 {
 /// A world with the scene, and its ground triangles and solids for the oracle.
 struct Scene {
     world: World,
-    triangles: Vec<[[f64; 3]; 3]>,
+    /// The ground's triangles, bucketed (a lookup that sees what a scan of all would).
+    ground: oracle::Surfaces,
     solids: Vec<Obstacle>,
 }
 
@@ -116,7 +117,7 @@ fn scene(threads: usize) -> Scene {
     let _ = &mut hf;
     Scene {
         world,
-        triangles,
+        ground: oracle::Surfaces::new(triangles, 1.0),
         solids,
     }
 }
@@ -149,13 +150,6 @@ fn herd_params() -> FlockParams {
         body_radius: 0.25,
         ..FlockParams::default()
     }
-}
-
-/// The surfaces under `(x, z)`: (height, normal y) of each triangle whose shadow holds the point.
-fn under(tris: &[[[f64; 3]; 3]], x: f64, z: f64) -> Vec<(f64, f64)> {
-    tris.iter()
-        .filter_map(|t| oracle::shadow(*t, x, z, oracle::EDGE))
-        .collect()
 }
 
 /// How far `p` is inside the solid (negative: outside by that much).
@@ -200,7 +194,7 @@ fn spawn_points(s: &Scene, n: usize, p: &FlockParams) -> Vec<Vec3> {
         } else {
             (rng.range(1.0, SIZE - 1.0), rng.range(1.0, SIZE - 1.0))
         };
-        let surfaces = under(&s.triangles, f64::from(x), f64::from(z));
+        let surfaces = s.ground.under(f64::from(x), f64::from(z));
         let Some(&(h, ny)) = surfaces.iter().max_by(|a, b| a.0.total_cmp(&b.0)) else {
             continue;
         };
@@ -224,7 +218,7 @@ fn check(s: &Scene, id: FlockId, p: &FlockParams, sides: &[bool], deck: &[bool],
     let pos = f.positions();
     for (b, &q) in pos.iter().enumerate() {
         let feet = f64::from(q.y - g.pivot_height);
-        let surfaces = under(&s.triangles, f64::from(q.x), f64::from(q.z));
+        let surfaces = s.ground.under(f64::from(q.x), f64::from(q.z));
         let tol = 1e-3;
         let stood: Vec<_> = surfaces
             .iter()
