@@ -230,3 +230,22 @@ need_tsc() {
   TSC="$TOOLS/typescript-$TS_VERSION/package/bin/tsc"
   registry_tool typescript "$TS_VERSION" bin/tsc
 }
+
+# Runs the shell functions named side by side, each into its own log (DIR/NAME.log), then
+# prints the logs in the order given; LANES_FAILED names those that failed. Call it as a plain
+# command, never in an `if`, `&&` or `||`: there bash ignores `set -e` in the lanes too, and a
+# lane would run on past a failing command.
+side_by_side() { # dir function...
+  local dir="$1" f k=0 pids=()
+  shift
+  LANES_FAILED=()
+  for f in "$@"; do
+    ( "$f" ) > "$dir/$f.log" 2>&1 &
+    pids+=($!)
+  done
+  for f in "$@"; do
+    wait "${pids[$k]}" || LANES_FAILED+=("$f")
+    cat "$dir/$f.log"
+    k=$((k + 1))
+  done
+}
