@@ -84,6 +84,8 @@ pub(crate) struct Grid {
     next_dirty: Vec<bool>,
     /// The height a grounded body's pushes stay within a step of (`resolve`).
     level: Vec<f32>,
+    /// A grounded flock's positions and velocities as the step left them, before any push.
+    stepped: Vec<(Vec3, Vec3)>,
 }
 
 #[inline]
@@ -265,6 +267,11 @@ pub(crate) fn resolve(
     // spawned or placed off the ground), than where that move put it.
     let mut level = std::mem::take(&mut grid.level);
     level.clear();
+    let mut stepped = std::mem::take(&mut grid.stepped);
+    stepped.clear();
+    if walker.is_some() {
+        stepped.extend(positions.iter().copied().zip(velocities.iter().copied()));
+    }
     if let Some(w) = walker {
         let step = w.settings.step_height;
         level.extend(positions.iter().enumerate().map(|(i, p)| {
@@ -501,9 +508,14 @@ pub(crate) fn resolve(
     if !settled {
         done.reverted = revert_jams(positions, velocities, before, r, flat, dys, grid);
     }
-    // A grounded velocity follows the surface again where a contact changed it.
+    // A grounded velocity follows the surface again where a contact changed it: only where the
+    // pass moved the body or changed its velocity (the step's own move left every other body's
+    // velocity on the surface under it).
     if let Some(w) = walker {
-        for (p, v) in positions.iter().zip(velocities.iter_mut()) {
+        for ((p, v), was) in positions.iter().zip(velocities.iter_mut()).zip(&stepped) {
+            if (*p, *v) == *was {
+                continue;
+            }
             let feet = *p - Vec3::Y * pivot;
             if let Some(s) = w.stand_near(feet.x, feet.z, feet.y) {
                 let lifted = lift(horizontal(*v), s.normal);
@@ -514,6 +526,7 @@ pub(crate) fn resolve(
         }
     }
     grid.level = level;
+    grid.stepped = stepped;
     done
 }
 
