@@ -3,8 +3,10 @@
 //! [`TOLERANCE`] of the radius (after [`TIGHT_PASSES`] passes, a jam: by more than 0.99%), and
 //! so moves nothing (or [`MAX_PASSES`] passes have run).
 //!
-//! Each pass bins the boids into a hashed grid of cells a little over one body diameter wide
-//! (a counting sort by bucket) and visits every pair closer than that once, in a fixed order
+//! Each pass bins the boids into a grid of cells a little over one body diameter wide (a
+//! counting sort by bucket: one bucket a cell of the box the boids' cells span when that box
+//! has few more cells than there are boids, as a crowd's has, so a row of three cells is one
+//! run; else hashed cells) and visits every pair closer than that once, in a fixed order
 //! (storage order, which is the step's cell order, forward on even passes and backward on odd
 //! ones; the other boid from the 27 cells around, when it comes later in storage order): each
 //! of an overlapping pair moves half the overlap apart (and half of [`SLACK`] more, so that a
@@ -68,7 +70,7 @@ pub(crate) const MAX_PASSES: usize = 256;
 /// The random stream of a coincident pair's direction.
 const COINCIDENT_STREAM: u32 = 0xB0D1;
 
-/// A hashed grid over positions, rebuilt each pass, and which bodies each pass looks at.
+/// A grid over positions, rebuilt each pass, and which bodies each pass looks at.
 #[derive(Default)]
 pub(crate) struct Grid {
     /// Cell of each boid when the grid was built.
@@ -79,6 +81,8 @@ pub(crate) struct Grid {
     order: Vec<u32>,
     starts: Vec<u32>,
     fill: Vec<u32>,
+    /// How cells map to buckets.
+    layout: Layout,
     /// The bodies this pass looks at (every one in the first), and those the next one will.
     dirty: Vec<bool>,
     next_dirty: Vec<bool>,
@@ -86,6 +90,26 @@ pub(crate) struct Grid {
     level: Vec<f32>,
     /// A grounded flock's positions and velocities as the step left them, before any push.
     stepped: Vec<(Vec3, Vec3)>,
+    /// The boids around one cell ([`Grid::around`]).
+    around: Vec<u32>,
+}
+
+/// How a [`Grid`]'s cells map to its buckets.
+#[derive(Clone, Copy, Debug, Default)]
+enum Layout {
+    /// One bucket a cell of the box of cells from `lo`, `size` cells a side, x fastest then y
+    /// then z: a row of cells is a run of buckets (when the box holds few more cells than there
+    /// are boids, as a flock's does).
+    Dense { lo: [i32; 3], size: [u32; 3] },
+    /// Cells hashed into as many buckets as `starts` has less one (a power of two; a bucket
+    /// may hold several cells).
+    #[default]
+    Hashed,
+}
+
+/// Buckets a hashed grid has for `n` boids; a dense grid may have up to as many.
+fn buckets_for(n: usize) -> usize {
+    (2 * n).next_power_of_two().max(2)
 }
 
 #[inline]
@@ -107,22 +131,51 @@ fn hash(c: [i32; 3], mask: u32) -> u32 {
 }
 
 impl Grid {
-    /// Bins `positions` in cells `1 / inv` wide (flat: in x and z only); the bucket mask.
-    fn build(&mut self, positions: &[Vec3], inv: f32, flat: bool) -> u32 {
+    /// Bins `positions` in cells `1 / inv` wide (flat: in x and z only): densely when the box
+    /// of their cells has no more cells than a hashed grid would have buckets, else hashed.
+    fn build(&mut self, positions: &[Vec3], inv: f32, flat: bool) {
+        self.build_as(positions, inv, flat, true);
+    }
+
+    /// [`Grid::build`], hashed whatever the box of cells when `may_be_dense` is false.
+    fn build_as(&mut self, positions: &[Vec3], inv: f32, flat: bool, may_be_dense: bool) {
         let n = positions.len();
-        let buckets = (2 * n).next_power_of_two().max(2) as u32;
-        let mask = buckets - 1;
         self.cell.clear();
         self.cell
             .extend(positions.iter().map(|&p| cell_of(p, inv, flat)));
+        let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
+        for c in &self.cell {
+            for a in 0..3 {
+                lo[a] = lo[a].min(c[a]);
+                hi[a] = hi[a].max(c[a]);
+            }
+        }
+        let cap = buckets_for(n) as u64;
+        let size = [0, 1, 2].map(|a| (i64::from(hi[a]) - i64::from(lo[a]) + 1).max(1) as u64);
+        let dense = may_be_dense
+            && size.iter().all(|&s| s <= cap)
+            && size[0].saturating_mul(size[1]).saturating_mul(size[2]) <= cap;
         self.bucket.clear();
-        self.bucket.extend(self.cell.iter().map(|&c| hash(c, mask)));
+        let buckets = if dense {
+            let size = size.map(|s| s as u32);
+            self.layout = Layout::Dense { lo, size };
+            self.bucket.extend(self.cell.iter().map(|c| {
+                let [x, y, z] = [0, 1, 2].map(|a| (c[a] - lo[a]) as u32);
+                (z * size[1] + y) * size[0] + x
+            }));
+            (size[0] * size[1] * size[2]) as usize
+        } else {
+            let mask = cap as u32 - 1;
+            self.layout = Layout::Hashed;
+            self.bucket.extend(self.cell.iter().map(|&c| hash(c, mask)));
+            cap as usize
+        };
         self.starts.clear();
-        self.starts.resize(buckets as usize + 1, 0);
+        self.starts.resize(buckets + 1, 0);
         for &b in &self.bucket {
             self.starts[b as usize + 1] += 1;
         }
-        for b in 0..buckets as usize {
+        for b in 0..buckets {
             self.starts[b + 1] += self.starts[b];
         }
         self.order.clear();
@@ -133,7 +186,54 @@ impl Grid {
             self.order[self.fill[b as usize] as usize] = i as u32;
             self.fill[b as usize] += 1;
         }
-        mask
+    }
+
+    /// Fills `self.around` with the boids of the cells around `c` (the 3 × 3 × 3 block, or the
+    /// 3 × 3 square at `dys = [0]`), cell by cell in the order z, y, x (each from the lower
+    /// side), each cell's boids in storage order: the same list however the grid is laid out.
+    fn gather_around(&mut self, c: [i32; 3], dys: &[i32]) {
+        let mut out = std::mem::take(&mut self.around);
+        out.clear();
+        match self.layout {
+            Layout::Dense { lo, size } => {
+                // Within the box, a row's three cells are three buckets in a run.
+                let x0 = (c[0] - 1).max(lo[0]);
+                let x1 = (c[0] + 1).min(lo[0] + size[0] as i32 - 1);
+                for dz in -1..=1 {
+                    let z = c[2] + dz - lo[2];
+                    if z < 0 || z >= size[2] as i32 || x0 > x1 {
+                        continue;
+                    }
+                    for &dy in dys {
+                        let y = c[1] + dy - lo[1];
+                        if y < 0 || y >= size[1] as i32 {
+                            continue;
+                        }
+                        let row = (z as u32 * size[1] + y as u32) * size[0];
+                        let a = (row + (x0 - lo[0]) as u32) as usize;
+                        let b = (row + (x1 - lo[0]) as u32) as usize + 1;
+                        let (from, to) = (self.starts[a] as usize, self.starts[b] as usize);
+                        out.extend_from_slice(&self.order[from..to]);
+                    }
+                }
+            }
+            Layout::Hashed => {
+                let mask = (self.starts.len() - 2) as u32;
+                for dz in -1..=1 {
+                    for &dy in dys {
+                        for dx in -1..=1 {
+                            let nc = [c[0] + dx, c[1] + dy, c[2] + dz];
+                            let nb = hash(nc, mask) as usize;
+                            let list =
+                                &self.order[self.starts[nb] as usize..self.starts[nb + 1] as usize];
+                            // A bucket shared by several cells lists other cells' boids.
+                            out.extend(list.iter().filter(|&&j| self.cell[j as usize] == nc));
+                        }
+                    }
+                }
+            }
+        }
+        self.around = out;
     }
 }
 
@@ -180,35 +280,26 @@ fn revert_jams(
     grid.dirty.resize(n, false);
     let mut reverted = 0;
     loop {
-        let mask = grid.build(positions, cells_per_unit(positions, diameter), flat);
+        grid.build(positions, cells_per_unit(positions, diameter), flat);
         grid.next_dirty.clear();
         grid.next_dirty.resize(n, false);
         for i in 0..n {
-            let c = grid.cell[i];
-            for dz in -1..=1 {
-                for &dy in dys {
-                    for dx in -1..=1 {
-                        let nc = [c[0] + dx, c[1] + dy, c[2] + dz];
-                        let nb = hash(nc, mask) as usize;
-                        for m in grid.starts[nb] as usize..grid.starts[nb + 1] as usize {
-                            let j = grid.order[m] as usize;
-                            if j <= i || grid.cell[j] != nc || (grid.dirty[i] && grid.dirty[j]) {
-                                continue;
-                            }
-                            let d2 = (positions[i] - positions[j]).length_squared();
-                            if d2 >= limit * limit {
-                                continue;
-                            }
-                            // A pair over it before the step too (spawned so, or left by a
-                            // jam) is put back only if the step brought it closer: no pair
-                            // ever ends a step overlapping more than the promise and more
-                            // than it did before.
-                            if (before(i) - before(j)).length_squared() > d2 {
-                                grid.next_dirty[i] = true;
-                                grid.next_dirty[j] = true;
-                            }
-                        }
-                    }
+            grid.gather_around(grid.cell[i], dys);
+            for m in 0..grid.around.len() {
+                let j = grid.around[m] as usize;
+                if j <= i || (grid.dirty[i] && grid.dirty[j]) {
+                    continue;
+                }
+                let d2 = (positions[i] - positions[j]).length_squared();
+                if d2 >= limit * limit {
+                    continue;
+                }
+                // A pair over it before the step too (spawned so, or left by a jam) is put
+                // back only if the step brought it closer: no pair ever ends a step
+                // overlapping more than the promise and more than it did before.
+                if (before(i) - before(j)).length_squared() > d2 {
+                    grid.next_dirty[i] = true;
+                    grid.next_dirty[j] = true;
                 }
             }
         }
@@ -382,7 +473,7 @@ pub(crate) fn resolve(
         // Cells at least a 2^30th of the farthest coordinate wide, so that every cell index
         // and its neighbours' fit in an i32 however small the radius (a wider cell only lists
         // more candidates). Measured after the pushes out of solids, which may go far.
-        let mask = grid.build(positions, cells_per_unit(positions, reach), flat);
+        grid.build(positions, cells_per_unit(positions, reach), flat);
         let mut worst = 0.0f32;
         // The first pass looks at every pair; a later one at the pairs with a body that moved
         // in the pass before (the others are as they were when last looked at), each pair once:
@@ -392,98 +483,89 @@ pub(crate) fn resolve(
             if !grid.dirty[i] {
                 continue;
             }
-            let c = grid.cell[i];
-            for dz in -1..=1 {
-                for &dy in dys {
-                    for dx in -1..=1 {
-                        let nc = [c[0] + dx, c[1] + dy, c[2] + dz];
-                        let nb = hash(nc, mask) as usize;
-                        for m in grid.starts[nb] as usize..grid.starts[nb + 1] as usize {
-                            let j = grid.order[m] as usize;
-                            // A bucket shared by several cells lists other cells' boids.
-                            if j == i || grid.cell[j] != nc || (grid.dirty[j] && before(j, i)) {
-                                continue;
+            grid.gather_around(grid.cell[i], dys);
+            for m in 0..grid.around.len() {
+                let j = grid.around[m] as usize;
+                if j == i || (grid.dirty[j] && before(j, i)) {
+                    continue;
+                }
+                let o = positions[i] - positions[j];
+                let dist2 = o.length_squared();
+                if dist2.is_nan() || dist2 >= d2max {
+                    continue;
+                }
+                let dist = dist2.sqrt();
+                let overlap = diameter - dist;
+                worst = worst.max(overlap / r);
+                let mut dir = plane.apply(o);
+                let len = dir.length();
+                dir = if len > 0.0 {
+                    dir / len
+                } else {
+                    coincident(ids[i], ids[j], seed, step, plane)
+                };
+                // In contact (or nearly): neither keeps moving into the other
+                // (velocities only ever shrink: a squeezed crowd settles instead
+                // of bouncing).
+                let vi = velocities[i].dot(dir);
+                if vi < 0.0 {
+                    velocities[i] -= dir * vi;
+                }
+                let vj = velocities[j].dot(dir);
+                if vj > 0.0 {
+                    velocities[j] -= dir * vj;
+                }
+                if overlap <= tolerance {
+                    continue;
+                }
+                // Half each; all of it for one whose partner is stopped.
+                let d = dir * ((overlap + SLACK * r) * 0.5);
+                // One stopped: the other takes the whole separation, and as
+                // much again sideways to one fixed side of the world, so that a body
+                // between two stopped ones (three in a row across a gap too narrow
+                // for them) leaves the row instead of going back and forth in it.
+                let side = {
+                    let s = Vec3::new(-dir.z, 0.0, dir.x);
+                    if s.x + s.z * SIDE_Z < 0.0 { -s } else { s }
+                };
+                let aside = side * (overlap * SIDE);
+                let (mut mi, mut mj) = if !push(positions, velocities, i, d) {
+                    (false, push(positions, velocities, j, -2.0 * d + aside))
+                } else if !push(positions, velocities, j, -d) {
+                    push(positions, velocities, i, d + aside);
+                    (true, false)
+                } else {
+                    (true, true)
+                };
+                // On the ground, both stopped along the line between them (two
+                // bodies in a strip narrower than both, between walls): apart
+                // sideways instead, as far as clears them, either way round.
+                if !mi && !mj && flat {
+                    let clear = diameter + SLACK * r;
+                    let side = (clear * clear - dist2).max(0.0).sqrt();
+                    let e = Vec3::new(-dir.z, 0.0, dir.x) * (side * 0.5);
+                    for e in [e, -e] {
+                        if push(positions, velocities, i, e) {
+                            mi = true;
+                            mj = push(positions, velocities, j, -e);
+                            if !mj {
+                                push(positions, velocities, i, e);
                             }
-                            let o = positions[i] - positions[j];
-                            let dist2 = o.length_squared();
-                            if dist2.is_nan() || dist2 >= d2max {
-                                continue;
-                            }
-                            let dist = dist2.sqrt();
-                            let overlap = diameter - dist;
-                            worst = worst.max(overlap / r);
-                            let mut dir = plane.apply(o);
-                            let len = dir.length();
-                            dir = if len > 0.0 {
-                                dir / len
-                            } else {
-                                coincident(ids[i], ids[j], seed, step, plane)
-                            };
-                            // In contact (or nearly): neither keeps moving into the other
-                            // (velocities only ever shrink: a squeezed crowd settles instead
-                            // of bouncing).
-                            let vi = velocities[i].dot(dir);
-                            if vi < 0.0 {
-                                velocities[i] -= dir * vi;
-                            }
-                            let vj = velocities[j].dot(dir);
-                            if vj > 0.0 {
-                                velocities[j] -= dir * vj;
-                            }
-                            if overlap <= tolerance {
-                                continue;
-                            }
-                            // Half each; all of it for one whose partner is stopped.
-                            let d = dir * ((overlap + SLACK * r) * 0.5);
-                            // One stopped: the other takes the whole separation, and as
-                            // much again sideways to one fixed side of the world, so that a body
-                            // between two stopped ones (three in a row across a gap too narrow
-                            // for them) leaves the row instead of going back and forth in it.
-                            let side = {
-                                let s = Vec3::new(-dir.z, 0.0, dir.x);
-                                if s.x + s.z * SIDE_Z < 0.0 { -s } else { s }
-                            };
-                            let aside = side * (overlap * SIDE);
-                            let (mut mi, mut mj) = if !push(positions, velocities, i, d) {
-                                (false, push(positions, velocities, j, -2.0 * d + aside))
-                            } else if !push(positions, velocities, j, -d) {
-                                push(positions, velocities, i, d + aside);
-                                (true, false)
-                            } else {
-                                (true, true)
-                            };
-                            // On the ground, both stopped along the line between them (two
-                            // bodies in a strip narrower than both, between walls): apart
-                            // sideways instead, as far as clears them, either way round.
-                            if !mi && !mj && flat {
-                                let clear = diameter + SLACK * r;
-                                let side = (clear * clear - dist2).max(0.0).sqrt();
-                                let e = Vec3::new(-dir.z, 0.0, dir.x) * (side * 0.5);
-                                for e in [e, -e] {
-                                    if push(positions, velocities, i, e) {
-                                        mi = true;
-                                        mj = push(positions, velocities, j, -e);
-                                        if !mj {
-                                            push(positions, velocities, i, e);
-                                        }
-                                        break;
-                                    }
-                                    if push(positions, velocities, j, -2.0 * e) {
-                                        mj = true;
-                                        break;
-                                    }
-                                }
-                            }
-                            // A pair neither of which could move is looked at again in the
-                            // next pass (its overlap counts in that pass's worst), whatever
-                            // moves around it.
-                            let stuck = !mi && !mj;
-                            grid.next_dirty[i] |= mi || stuck;
-                            grid.next_dirty[j] |= mj || stuck;
-                            moved |= mi || mj;
+                            break;
+                        }
+                        if push(positions, velocities, j, -2.0 * e) {
+                            mj = true;
+                            break;
                         }
                     }
                 }
+                // A pair neither of which could move is looked at again in the
+                // next pass (its overlap counts in that pass's worst), whatever
+                // moves around it.
+                let stuck = !mi && !mj;
+                grid.next_dirty[i] |= mi || stuck;
+                grid.next_dirty[j] |= mj || stuck;
+                moved |= mi || mj;
             }
         }
         done = Resolved {
@@ -548,4 +630,62 @@ fn coincident(a: u32, b: u32, seed: u64, step: u64, plane: PlaneLock) -> Vec3 {
     };
     // Pushed apart as (i, j): the lower id's side first, whichever is `a`.
     if a == lo { d } else { -d }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The boids around every boid's cell, as `Grid::gather_around` lists them.
+    fn around_all(grid: &mut Grid, dys: &[i32]) -> Vec<Vec<u32>> {
+        (0..grid.cell.len())
+            .map(|i| {
+                grid.gather_around(grid.cell[i], dys);
+                grid.around.clone()
+            })
+            .collect()
+    }
+
+    /// A dense grid lists the same boids in the same order as a hashed one (the pass's order,
+    /// and so its bits, do not depend on the layout), flat and in 3-D, and a flock spread far
+    /// wider than it has boids falls back to hashing.
+    #[test]
+    fn dense_and_hashed_grids_list_the_same_neighbours() {
+        let mut rng = Rng::keyed(7, 0, 0, 1);
+        let crowd: Vec<Vec3> = (0..3_000)
+            .map(|_| {
+                Vec3::new(
+                    rng.range(-18.0, 18.0),
+                    rng.range(-0.7, 0.7),
+                    rng.range(-18.0, 18.0),
+                )
+            })
+            .collect();
+        for (flat, dys) in [(true, &[0][..]), (false, &[-1, 0, 1][..])] {
+            let (mut dense, mut hashed) = (Grid::default(), Grid::default());
+            dense.build(&crowd, 1.0 / 0.8, flat);
+            hashed.build_as(&crowd, 1.0 / 0.8, flat, false);
+            assert!(matches!(dense.layout, Layout::Dense { .. }));
+            assert!(matches!(hashed.layout, Layout::Hashed));
+            let listed = around_all(&mut dense, dys);
+            assert_eq!(listed, around_all(&mut hashed, dys));
+            // Every boid lists itself and its neighbours within a cell.
+            for (i, l) in listed.iter().enumerate() {
+                assert!(l.contains(&(i as u32)));
+                for j in 0..crowd.len() {
+                    if (crowd[i] - crowd[j]).abs().max_element() < 0.8 {
+                        assert!(l.contains(&(j as u32)), "{i} misses {j}");
+                    }
+                }
+            }
+        }
+        let spread = [Vec3::ZERO, Vec3::splat(1.0e6), Vec3::new(-1.0e6, 0.0, 3.0)];
+        let mut grid = Grid::default();
+        grid.build(&spread, 1.0, false);
+        assert!(matches!(grid.layout, Layout::Hashed));
+        assert_eq!(
+            around_all(&mut grid, &[-1, 0, 1]),
+            vec![vec![0], vec![1], vec![2]]
+        );
+    }
 }
