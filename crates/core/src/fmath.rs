@@ -83,9 +83,64 @@ pub fn to_radians(deg: f32) -> f32 {
     deg * (std::f32::consts::PI / 180.0)
 }
 
+/// `x.floor() as i32` (saturating at the ends of `i32`, 0 for NaN) without a call to the
+/// platform's `floor` (a libm call on targets without a rounding instruction, such as
+/// baseline x86-64 and armv7): truncation toward zero, less one for a negative non-integer.
+/// Exact: a float that truncation changes is below 2^23 in size, where the truncated integer
+/// converts back exactly.
+#[inline]
+pub fn floor_i32(x: f32) -> i32 {
+    let t = x as i32;
+    if (t as f32) > x && t != i32::MIN {
+        t - 1
+    } else {
+        t
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `floor_i32` is `floor` then `as i32` for every kind of float: integers, halves, values
+    /// just off integers, both zeros, the ends of `i32` and beyond, infinities and NaN.
+    #[test]
+    fn floor_i32_is_floor_as_i32() {
+        let mut xs = vec![
+            0.0f32,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            8_388_607.5,
+            -8_388_607.5,
+            16_777_217.0,
+            -16_777_217.0,
+            2_147_483_520.0,
+            -2_147_483_648.0,
+            3.0e9,
+            -3.0e9,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        for k in -2_000..2_000 {
+            let x = k as f32 * 0.25;
+            xs.extend([
+                x,
+                f32::from_bits(x.to_bits() + 1),
+                f32::from_bits(x.to_bits().wrapping_sub(1)),
+            ]);
+        }
+        for x in xs {
+            assert_eq!(floor_i32(x), x.floor() as i32, "{x:e}");
+        }
+    }
 
     /// The remainder's shortcuts give `fmod`'s bits: every float of a few periods around 0 for
     /// moduli of several sizes (small, awkward, large), the ends of each range, and zeros.

@@ -35,6 +35,7 @@
 //! makes. So a pair that kept the promise before the step keeps it after, and one that did not
 //! (spawned so) never ends a step closer than it began it.
 
+use boids_core::fmath::floor_i32;
 use boids_core::ground::{Slide, Walker, contact, horizontal, lift};
 use boids_core::obstacle::Placed;
 use boids_core::{FlockParams, PlaneLock, Rng, Vec3, confine};
@@ -116,9 +117,9 @@ fn buckets_for(n: usize) -> usize {
 fn cell_of(p: Vec3, inv: f32, flat: bool) -> [i32; 3] {
     // Within ±2^30 by the choice of `inv` in `resolve`.
     [
-        (p.x * inv).floor() as i32,
-        if flat { 0 } else { (p.y * inv).floor() as i32 },
-        (p.z * inv).floor() as i32,
+        floor_i32(p.x * inv),
+        if flat { 0 } else { floor_i32(p.y * inv) },
+        floor_i32(p.z * inv),
     ]
 }
 
