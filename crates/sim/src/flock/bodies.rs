@@ -84,6 +84,9 @@ pub(crate) struct Grid {
     fill: Vec<u32>,
     /// How cells map to buckets.
     layout: Layout,
+    /// Cells per unit of the last build, and whether it was flat.
+    inv: f32,
+    flat: bool,
     /// The bodies this pass looks at (every one in the first), and those the next one will.
     dirty: Vec<bool>,
     next_dirty: Vec<bool>,
@@ -141,6 +144,7 @@ impl Grid {
     /// [`Grid::build`], hashed whatever the box of cells when `may_be_dense` is false.
     fn build_as(&mut self, positions: &[Vec3], inv: f32, flat: bool, may_be_dense: bool) {
         let n = positions.len();
+        (self.inv, self.flat) = (inv, flat);
         self.cell.clear();
         self.cell
             .extend(positions.iter().map(|&p| cell_of(p, inv, flat)));
@@ -187,6 +191,75 @@ impl Grid {
             self.order[self.fill[b as usize] as usize] = i as u32;
             self.fill[b as usize] += 1;
         }
+    }
+
+    /// The grid [`Grid::build`] would make of `positions`, when only the boids `moved` may have
+    /// moved since the last build (of the same boids): a dense grid whose cells per unit stay
+    /// the same moves each boid that changed cell from its bucket to its new one, in storage
+    /// order there, which is the build's result; anything else is built again.
+    fn refresh(&mut self, positions: &[Vec3], inv: f32, flat: bool, moved: &[bool]) {
+        let Layout::Dense { lo, size } = self.layout else {
+            return self.build(positions, inv, flat);
+        };
+        if self.inv.to_bits() != inv.to_bits()
+            || self.flat != flat
+            || self.cell.len() != positions.len()
+        {
+            return self.build(positions, inv, flat);
+        }
+        // Moves to make; many (a whole crowd shifting) are cheaper as a build.
+        let limit = positions.len() / 16 + 16;
+        let mut moves = 0;
+        for i in (0..positions.len()).filter(|&i| moved[i]) {
+            let c = cell_of(positions[i], inv, flat);
+            if c == self.cell[i] {
+                continue;
+            }
+            let inside = (0..3).all(|a| c[a] >= lo[a] && c[a] - lo[a] < size[a] as i32);
+            moves += 1;
+            if !inside || moves > limit {
+                return self.build(positions, inv, flat);
+            }
+            let [x, y, z] = [0, 1, 2].map(|a| (c[a] - lo[a]) as u32);
+            let to = ((z * size[1] + y) * size[0] + x) as usize;
+            self.relocate(i as u32, to);
+            self.cell[i] = c;
+        }
+    }
+
+    /// Moves boid `i` from its bucket to bucket `to`, keeping each bucket in storage order.
+    fn relocate(&mut self, i: u32, to: usize) {
+        let from = self.bucket[i as usize] as usize;
+        let (order, starts) = (&mut self.order, &mut self.starts);
+        let at = (starts[from]..starts[from + 1])
+            .find(|&m| order[m as usize] == i)
+            .expect("a boid is in its bucket") as usize;
+        if from < to {
+            // Out of `from`: the buckets after it, up to `to`, move down one place, freeing the
+            // slot before `to`'s boids, which becomes `to`'s first.
+            let end = starts[to] as usize;
+            order.copy_within(at + 1..end, at);
+            for s in &mut starts[from + 1..=to] {
+                *s -= 1;
+            }
+            let (a, b) = (starts[to] as usize, starts[to + 1] as usize);
+            let q = order[a + 1..b].iter().take_while(|&&j| j < i).count();
+            order.copy_within(a + 1..a + 1 + q, a);
+            order[a + q] = i;
+        } else {
+            // Out of `from`: the buckets before it, down to after `to`, move up one place,
+            // freeing the slot after `to`'s boids, which becomes `to`'s last.
+            let begin = starts[to + 1] as usize;
+            order.copy_within(begin..at, begin + 1);
+            for s in &mut starts[to + 1..=from] {
+                *s += 1;
+            }
+            let (a, b) = (starts[to] as usize, starts[to + 1] as usize);
+            let q = order[a..b - 1].iter().take_while(|&&j| j < i).count();
+            order.copy_within(a + q..b - 1, a + q + 1);
+            order[a + q] = i;
+        }
+        self.bucket[i as usize] = to as u32;
     }
 
     /// Fills `self.around` with the boids of the cells around `c` (the 3 × 3 × 3 block, or the
@@ -474,7 +547,16 @@ pub(crate) fn resolve(
         // Cells at least a 2^30th of the farthest coordinate wide, so that every cell index
         // and its neighbours' fit in an i32 however small the radius (a wider cell only lists
         // more candidates). Measured after the pushes out of solids, which may go far.
-        grid.build(positions, cells_per_unit(positions, reach), flat);
+        // After the first pass only the bodies it looked at can have moved (in its pushes or
+        // in this pass's pushes out of solids): the grid follows them.
+        let inv = cells_per_unit(positions, reach);
+        if pass == 0 {
+            grid.build(positions, inv, flat);
+        } else {
+            let dirty = std::mem::take(&mut grid.dirty);
+            grid.refresh(positions, inv, flat, &dirty);
+            grid.dirty = dirty;
+        }
         let mut worst = 0.0f32;
         // The first pass looks at every pair; a later one at the pairs with a body that moved
         // in the pass before (the others are as they were when last looked at), each pair once:
@@ -678,6 +760,34 @@ mod tests {
                         assert!(l.contains(&(j as u32)), "{i} misses {j}");
                     }
                 }
+            }
+        }
+        // A grid refreshed after some boids moved (within the box and out of it) is the one
+        // a build makes.
+        for (flat, far) in [(true, 0.5), (false, 0.5), (true, 3.0), (false, 30.0)] {
+            let mut moved = crowd.clone();
+            let mut grid = Grid::default();
+            grid.build(&moved, 1.0 / 0.8, flat);
+            let mut who = vec![false; crowd.len()];
+            for round in 0..3 {
+                for (i, p) in moved.iter_mut().enumerate() {
+                    if (i + round) % 37 == 0 {
+                        who[i] = true;
+                        *p += Vec3::new(
+                            rng.range(-far, far),
+                            rng.range(-far, far),
+                            rng.range(-far, far),
+                        );
+                    }
+                }
+                grid.refresh(&moved, 1.0 / 0.8, flat, &who);
+                let mut built = Grid::default();
+                built.build(&moved, 1.0 / 0.8, flat);
+                assert_eq!(
+                    (&grid.cell, &grid.bucket, &grid.order, &grid.starts),
+                    (&built.cell, &built.bucket, &built.order, &built.starts),
+                    "flat {flat}, moves up to {far}, round {round}"
+                );
             }
         }
         let spread = [Vec3::ZERO, Vec3::splat(1.0e6), Vec3::new(-1.0e6, 0.0, 3.0)];
