@@ -10,6 +10,7 @@
 //! order go through a permutation built when first asked for after a change (`view.rs`).
 
 mod bodies;
+mod body_grid;
 mod relations;
 #[cfg(feature = "save")]
 mod saved;
@@ -73,7 +74,7 @@ pub(crate) struct Work {
     /// The buffers of an earlier state, reused for the next one.
     pub(crate) spare: Boids,
     /// The body pass's grid, reused.
-    pub(crate) bodies: bodies::Grid,
+    pub(crate) bodies: body_grid::Grid,
     /// A grounded flock's short lists of the ground and solids near it, remade every step.
     pub(crate) near_ground: Vec<boids_core::Placed>,
     pub(crate) near_solids: Vec<boids_core::Placed>,
