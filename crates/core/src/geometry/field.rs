@@ -11,6 +11,7 @@
 use super::bvh::{reaches, slab};
 use super::prim::sweep_triangle;
 use super::{Aabb, CastHit, keep_nearest};
+use crate::fmath::floor_i32;
 use glam::Vec3;
 
 /// A heightfield's grid: `columns × rows` heights, row after row (x fastest), a cell
@@ -215,6 +216,73 @@ fn start_block(g: &HeightGrid, top: u32, local: &Local, max: f32) -> (u32, u32, 
     (level, i0 >> level, j0 >> level)
 }
 
+/// The most cells a side [`misses_nearby`] looks at: a walking boid's probes cross one or two.
+const NEARBY_CELLS: i64 = 5;
+
+/// Whether a short sweep certainly hits nothing, decided cell by cell instead of by a walk down
+/// the pyramid: every cell its bounds (grown as the nodes are, and by a margin far above the
+/// rounding of the cell numbers) overlap fails the box test [`traverse`] puts a cell to before
+/// its triangles (the same [`slab`] on the same box, with a limit no shorter). A cell outside
+/// those bounds fails that test as well, and the traversal reaches a cell's triangles only
+/// through it: so `true` is the traversal's own answer, `None`. `false` (a cell passes, a long
+/// sweep, bounds not finite) decides nothing.
+fn misses_nearby(g: &HeightGrid, local: &Local, max: f32) -> bool {
+    let Local { o, d, inv, grow } = *local;
+    let end = o + d * max;
+    let (lo, hi) = (o.min(end) - grow, o.max(end) + grow);
+    if !(lo.is_finite() && hi.is_finite()) {
+        return false;
+    }
+    let (cx, cz) = g.cells();
+    // The cells over `a..=b` along one axis (widened by a margin far above the rounding of
+    // these numbers), clipped to the grid: `None` for too many, an empty range for none.
+    let cells = |a: f32, b: f32, size: f32, n: u32| -> Option<(i64, i64)> {
+        let m = 1.0e-5 * (a.abs() + b.abs() + size);
+        let first = i64::from(floor_i32((a - m) / size)).max(0);
+        let last = i64::from(floor_i32((b + m) / size)).min(i64::from(n) - 1);
+        (last - first < NEARBY_CELLS).then_some((first, last))
+    };
+    let (Some((i0, i1)), Some((j0, j1))) = (
+        cells(lo.x, hi.x, g.cell_x, cx),
+        cells(lo.z, hi.z, g.cell_z, cz),
+    ) else {
+        return false;
+    };
+    if i1 < i0 || j1 < j0 {
+        // Not over the grid.
+        return true;
+    }
+    let (i0, i1, j0, j1) = (i0 as u32, i1 as u32, j0 as u32, j1 as u32);
+    let h = |i: u32, j: u32| g.heights[(j * g.columns + i) as usize];
+    // First the box over them all (its heights the samples' extremes): it holds every cell's
+    // box, so a sweep that misses it misses each. (Heights are finite: plain comparisons.)
+    let (mut low, mut high) = (f32::INFINITY, f32::NEG_INFINITY);
+    for j in j0..=j1 + 1 {
+        let row = (j * g.columns) as usize;
+        for &y in &g.heights[row + i0 as usize..=row + i1 as usize + 1] {
+            low = if y < low { y } else { low };
+            high = if y > high { y } else { high };
+        }
+    }
+    let all_lo = Vec3::new(i0 as f32 * g.cell_x, low, j0 as f32 * g.cell_z);
+    let all_hi = Vec3::new((i1 + 1) as f32 * g.cell_x, high, (j1 + 1) as f32 * g.cell_z);
+    if slab(all_lo, all_hi, grow, o, d, inv, max).is_none() {
+        return true;
+    }
+    for j in j0..=j1 {
+        for i in i0..=i1 {
+            let (a, b, c, e) = (h(i, j), h(i + 1, j), h(i, j + 1), h(i + 1, j + 1));
+            let (low, high) = (a.min(b).min(c.min(e)), a.max(b).max(c.max(e)));
+            let cell_lo = Vec3::new(i as f32 * g.cell_x, low, j as f32 * g.cell_z);
+            let cell_hi = Vec3::new((i + 1) as f32 * g.cell_x, high, (j + 1) as f32 * g.cell_z);
+            if slab(cell_lo, cell_hi, grow, o, d, inv, max).is_some() {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// The first hit (or, with `ANY`, the first found) of a sphere of radius `r` swept from the
 /// world `origin` along `dir` for up to `max` against the field `g` with pyramid `p`, whose
 /// samples `world` puts in world space; `local` is the sweep in the shape's space.
@@ -238,12 +306,11 @@ pub(crate) fn traverse<const ANY: bool>(
         lo: Vec3::new(i0 as f32 * sx, lo, j0 as f32 * sz),
         hi: Vec3::new(i1 as f32 * sx, hi, j1 as f32 * sz),
     };
+    if misses_nearby(g, local, max) {
+        return None;
+    }
     let mut best: Option<(CastHit, u32)> = None;
     let mut limit = max;
-    // (entry distance, level, block i, block j); level 0 is a cell. A node pops one entry and
-    // pushes at most four: at most 1 + 3 x 25 entries, 2^26 samples allowing fewer than 2^25
-    // cells a side (25 levels).
-    let mut stack: [(f32, u32, u32, u32); 96] = [(0.0, 0, 0, 0); 96];
     // The search starts at the smallest block holding every cell the sweep's bounds (grown as
     // the nodes are) overlap: every triangle it can touch is in there, so the hits, and the
     // order they are found in, are the root's; a short cast skips the levels above.
@@ -252,6 +319,10 @@ pub(crate) fn traverse<const ANY: bool>(
     let (i1, j1) = (((bi + 1) << level).min(cx), ((bj + 1) << level).min(cz));
     let b = block(bi << level, bj << level, i1, j1, lo, hi);
     let t = slab(b.lo, b.hi, grow, o, d, inv, limit)?;
+    // (entry distance, level, block i, block j); level 0 is a cell. A node pops one entry and
+    // pushes at most four: at most 1 + 3 x 25 entries, 2^26 samples allowing fewer than 2^25
+    // cells a side (25 levels).
+    let mut stack: [(f32, u32, u32, u32); 96] = [(0.0, 0, 0, 0); 96];
     stack[0] = (t, level, bi, bj);
     let mut n = 1usize;
     while n > 0 {

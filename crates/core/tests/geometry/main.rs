@@ -201,6 +201,63 @@ fn a_heightfield_hierarchy_gives_the_brute_force_bits() {
     hierarchy_equals_brute_force(&field(), "heightfield");
 }
 
+/// Short sweeps just over a heightfield, as a walking boid's probes make them (a few cells
+/// long, nearly level, from a little under the surface to a step over it; rays, skins of a
+/// thousandth and balls): the cast, which settles most of them from the cells around them,
+/// gives exactly the brute force's bits. Placed level, turned about the vertical and scaled,
+/// and turned every way.
+#[test]
+fn short_sweeps_over_a_heightfield_give_the_brute_force_bits() {
+    let shape = field();
+    let mut r = rng(7);
+    let mut hits = [0u32; 2];
+    for k in 0..CASTS {
+        let mut pr = rng(5000 + k / 1000);
+        let (rotation, scale) = match (k / 1000) % 3 {
+            0 => (Quat::IDENTITY, Vec3::ONE),
+            1 => (
+                Quat::from_rotation_y(pr.range(-3.0, 3.0)),
+                Vec3::new(pr.range(0.5, 2.0), pr.range(0.5, 2.0), pr.range(0.5, 2.0)),
+            ),
+            _ => (
+                Quat::from_axis_angle(pr.unit_vector(), pr.range(-3.0, 3.0)),
+                Vec3::new(pr.range(0.5, 2.0), pr.range(0.5, 2.0), pr.range(0.5, 2.0)),
+            ),
+        };
+        let pl = Placement::new(&shape, Transform::new(v(&mut pr, 50.0), rotation, scale));
+        // A point on a random triangle, lifted along the placement's up.
+        let (a, b, c) = shape.world_triangle(&pl, (r.next_u64() % 960) as u32);
+        let (u, w) = (r.next_f32(), r.next_f32());
+        let (u, w) = if u + w > 1.0 {
+            (1.0 - u, 1.0 - w)
+        } else {
+            (u, w)
+        };
+        let up = rotation * Vec3::Y;
+        let o = a + (b - a) * u + (c - a) * w + up * r.range(-0.1, 0.6);
+        let turn = r.range(-3.2, 3.2);
+        let local = Vec3::new(turn.cos(), r.range(-0.3, 0.3), turn.sin()).normalize();
+        let d = (rotation * local).normalize();
+        let max = r.range(0.01, 1.6);
+        let rad = match r.next_u64() % 3 {
+            0 => 0.0,
+            1 => r.range(1.0e-5, 1.0e-3),
+            _ => r.range(0.01, 0.4),
+        };
+        let fast = shape.cast(&pl, o, rad, d, max);
+        let slow = shape.cast_brute(&pl, o, rad, d, max);
+        assert!(
+            same(fast, slow),
+            "cast {k}: origin {o:?} r {rad} dir {d:?} max {max}: cast {fast:?}, brute force {slow:?}"
+        );
+        hits[usize::from(fast.is_some())] += 1;
+    }
+    assert!(
+        hits[0] > CASTS / 5 && hits[1] > CASTS / 10,
+        "misses, hits {hits:?}"
+    );
+}
+
 /// Ties between triangles at exactly the same distance go to the lowest index, whatever the
 /// hierarchy's order: a mesh of the same square repeated 40 times.
 #[test]
