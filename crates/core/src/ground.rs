@@ -469,6 +469,13 @@ impl<'a> Walker<'a> {
         ground_below(self.ground_in(at, at), x, z, feet_y + reach, feet_y - reach)
     }
 
+    /// What a boid with its pivot at `p` stands on: the ground within step height of its feet
+    /// ([`Walker::walk_on`] and [`Walker::avoid_on`] take it, so that a step asks once).
+    pub fn stand_under(&self, p: Vec3) -> Option<Stand> {
+        let feet = p - Vec3::Y * self.settings.pivot_height;
+        self.stand_near(feet.x, feet.z, feet.y)
+    }
+
     /// Whether a boid may stand on `s`.
     #[inline]
     pub fn walkable(&self, s: &Stand) -> bool {
@@ -605,9 +612,14 @@ impl<'a> Walker<'a> {
     /// One step of a boid at pivot `p0` with horizontal velocity `v`: its next pivot and
     /// velocity (following the surface). See the module's rule.
     pub fn walk(&self, p0: Vec3, v: Vec3, dt: f32) -> (Vec3, Vec3) {
+        self.walk_on(p0, self.stand_under(p0), v, dt)
+    }
+
+    /// [`Walker::walk`] for a boid whose [`Walker::stand_under`] is `under`.
+    pub fn walk_on(&self, p0: Vec3, under: Option<Stand>, v: Vec3, dt: f32) -> (Vec3, Vec3) {
         let pivot = Vec3::Y * self.settings.pivot_height;
         let feet = p0 - pivot;
-        let Some(s0) = self.stand_near(feet.x, feet.z, feet.y) else {
+        let Some(s0) = under else {
             return self.place(p0, v);
         };
         let feet0 = Vec3::new(feet.x, s0.height, feet.z);
@@ -672,6 +684,19 @@ impl<'a> Walker<'a> {
         look_ahead: f32,
         r: f32,
     ) -> Option<Vec3> {
+        self.avoid_on(mode, p, self.stand_under(p), heading, look_ahead, r)
+    }
+
+    /// [`Walker::avoid`] for a boid whose [`Walker::stand_under`] is `under`.
+    pub fn avoid_on(
+        &self,
+        mode: ObstacleAvoidance,
+        p: Vec3,
+        under: Option<Stand>,
+        heading: Vec3,
+        look_ahead: f32,
+        r: f32,
+    ) -> Option<Vec3> {
         if mode == ObstacleAvoidance::None || look_ahead.is_nan() || look_ahead <= 0.0 {
             return None;
         }
@@ -680,7 +705,7 @@ impl<'a> Walker<'a> {
             return None;
         }
         let feet = p - Vec3::Y * self.settings.pivot_height;
-        let s = self.stand_near(feet.x, feet.z, feet.y)?;
+        let s = under?;
         let feet0 = Vec3::new(feet.x, s.height, feet.z);
         let turns = fan();
         if self.clear(feet0, f, look_ahead, r) {

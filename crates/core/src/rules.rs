@@ -464,6 +464,8 @@ pub fn step_boid(
     let walker = p
         .ground
         .map(|g| Walker::new(env.ground, env.obstacles, g, p.body_radius).with_nearby(env.nearby));
+    // What it stands on before the step: its look-ahead and its move both start there.
+    let under = walker.as_ref().and_then(|wk| wk.stand_under(own.position));
     let flat = |x: Vec3| match walker {
         Some(_) => horizontal(x),
         None => p.plane.apply(x),
@@ -562,9 +564,10 @@ pub fn step_boid(
         arrival = None;
         overridden = true;
     } else if let Some(dir) = match &walker {
-        Some(wk) => wk.avoid(
+        Some(wk) => wk.avoid_on(
             p.obstacle_avoidance,
             own.position,
+            under,
             own.heading,
             p.look_ahead,
             p.boid_radius.max(p.body_radius),
@@ -659,7 +662,7 @@ pub fn step_boid(
     let velocity = flat(velocity);
     let (position, velocity) = match &walker {
         // Walks on the ground; its settings refuse wrap and clamp bounds and a plane lock.
-        Some(wk) => wk.walk(own.position, velocity, dt),
+        Some(wk) => wk.walk_on(own.position, under, velocity, dt),
         None => (p.plane.apply(own.position + velocity * dt), velocity),
     };
     let floors = if walker.is_none() { env.obstacles } else { &[] };
