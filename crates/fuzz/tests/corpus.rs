@@ -3,8 +3,17 @@
 //! (`fuzz/regressions/<target>/`) through every target: each input must run clean.
 
 use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// Held by each replay: the targets share the process's one registry of worlds, and `calls`
+/// forges ids (small indices and generations) that name another target's live world when two
+/// run at once. Then a forged call could change or lock that world in the middle of the other
+/// target's checks (a save refused as busy between its size query and the save itself was
+/// seen once). libFuzzer runs one input at a time; so do these.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 fn replay(target: &str, run: fn(&[u8])) {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../fuzz/corpus")
         .join(target);
