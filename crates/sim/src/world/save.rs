@@ -127,8 +127,7 @@ fn corrupt(why: impl std::fmt::Display) -> Error {
 }
 
 impl World {
-    /// The whole world as bytes (format: [`SAVE_FORMAT_VERSION`](crate::SAVE_FORMAT_VERSION)). [`World::load`]
-    /// reads them into a world that continues exactly as this one would: same state hash after
+    /// The whole world as bytes (format: [`SAVE_FORMAT_VERSION`]). [`World::load`] reads them into a world that continues exactly as this one would: same state hash after
     /// any number of further steps, on any thread count.
     pub fn save(&self) -> Vec<u8> {
         let file = SaveFile {
