@@ -546,14 +546,21 @@ impl<'a> Walker<'a> {
         // A solid the body already touches (a cast from there does not see it): no deeper.
         // A point (no radius) on a solid's surface to within rounding counts as touching it.
         let feel = r.max(slack(a));
-        for o in Near::new(solids, a, reach + feel).iter() {
+        let near = Near::new(solids, a, reach + feel);
+        for o in near.iter() {
             if let Some((depth, n)) = touch(o, a, feel)
                 && touch(o, b, feel).is_some_and(|(deeper, _)| deeper > depth)
             {
                 return Err(Some(horizontal(n)));
             }
         }
-        if let Some(h) = cast_segment(solids, a, b, r) {
+        // The sweep: [`cast_segment`]'s, against the same list (it holds every solid within
+        // `reach` of `a`, which is all a cast of that length can touch).
+        let d = b - a;
+        let len = d.length();
+        if len > 0.0
+            && let Some(h) = first_hit(near.iter(), a, r, d / len, len)
+        {
             return Err(Some(horizontal(h.normal)));
         }
         Ok((feet1, s))
