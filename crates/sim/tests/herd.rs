@@ -334,3 +334,35 @@ fn the_herd_stands_on_walkable_ground_clear_of_rocks_fence_and_each_other_for_60
         "no walker came near the ravine: {nearest_ravine}"
     );
 }
+
+/// The herd benchmark's sheep, more than run on one thread (`PARALLEL_MIN`): walking with
+/// bodies, the step and the body pass's parts that run on the workers give the same bits on
+/// one and two threads.
+#[test]
+fn a_crowd_above_the_parallel_threshold_gives_the_same_bits_on_one_and_two_threads() {
+    let n = boids_sim::PARALLEL_MIN + 1000;
+    let hashes: Vec<u64> = [1, 2]
+        .iter()
+        .map(|&threads| {
+            let config = WorldConfig {
+                seed: 3,
+                threads,
+                ..WorldConfig::default()
+            };
+            let (mut w, id) = boids_sim::builtin::herd_world(
+                n,
+                config,
+                boids_sim::IndexKind::Grid,
+                boids_sim::builtin::HerdMode::Bodies,
+            )
+            .unwrap();
+            assert_eq!(w.flock(id).unwrap().len(), n);
+            assert!(w.flock(id).unwrap().params().body_radius > 0.0);
+            for _ in 0..20 {
+                w.step(DT).unwrap();
+            }
+            w.state_hash()
+        })
+        .collect();
+    assert_eq!(hashes[0], hashes[1]);
+}

@@ -37,6 +37,8 @@ use super::body_grid::Grid;
 use boids_core::ground::{Slide, Walker, contact, horizontal, lift};
 use boids_core::obstacle::Placed;
 use boids_core::{FlockParams, PlaneLock, Rng, Vec3, confine};
+use boids_index::PARALLEL_MIN;
+use boids_index::exec::{Exec, chunks_mut};
 
 /// The overlap, as a fraction of the body radius, a pass leaves alone.
 pub(crate) const TOLERANCE: f32 = 0.005;
@@ -167,6 +169,7 @@ pub(crate) fn resolve(
     seed: u64,
     step: u64,
     grid: &mut Grid,
+    exec: &dyn Exec,
 ) -> Resolved {
     let n = positions.len();
     let r = params.body_radius;
@@ -433,19 +436,32 @@ pub(crate) fn resolve(
     }
     // A grounded velocity follows the surface again where a contact changed it: only where the
     // pass moved the body or changed its velocity (the step's own move left every other body's
-    // velocity on the surface under it).
+    // velocity on the surface under it). Each body's alone: on the workers for a crowd.
     if let Some(w) = walker {
-        for ((p, v), was) in positions.iter().zip(velocities.iter_mut()).zip(&stepped) {
-            if (*p, *v) == *was {
-                continue;
-            }
-            let feet = *p - Vec3::Y * pivot;
-            if let Some(s) = w.stand_near(feet.x, feet.z, feet.y) {
-                let lifted = lift(horizontal(*v), s.normal);
-                if w.walkable(&s) && lifted != *v {
-                    *v = lifted;
+        let positions = &*positions;
+        let relift = |start: usize, velocities: &mut [Vec3]| {
+            for (k, v) in velocities.iter_mut().enumerate() {
+                let (p, was) = (positions[start + k], stepped[start + k]);
+                if (p, *v) == was {
+                    continue;
+                }
+                let feet = p - Vec3::Y * pivot;
+                if let Some(s) = w.stand_near(feet.x, feet.z, feet.y) {
+                    let lifted = lift(horizontal(*v), s.normal);
+                    if w.walkable(&s) && lifted != *v {
+                        *v = lifted;
+                    }
                 }
             }
+        };
+        // The same runs either way (so a small flock's steps test the runs' bookkeeping too).
+        const RUN: usize = 1024;
+        if n < PARALLEL_MIN {
+            for (k, run) in velocities.chunks_mut(RUN).enumerate() {
+                relift(k * RUN, run);
+            }
+        } else {
+            chunks_mut(exec, velocities, RUN, &relift);
         }
     }
     grid.level = level;

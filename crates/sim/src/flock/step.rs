@@ -483,6 +483,7 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
             input.seed,
             input.step,
             &mut w.bodies,
+            input.exec,
         );
     }
     std::mem::swap(&mut next.rank, &mut w.rank_sorted);
