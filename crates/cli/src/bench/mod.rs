@@ -90,7 +90,7 @@ enum IndexArg {
     Naive,
 }
 
-fn median(v: &mut [f64]) -> f64 {
+pub(crate) fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     if v.is_empty() { 0.0 } else { v[v.len() / 2] }
 }
@@ -460,7 +460,11 @@ pub(crate) struct Timed {
 /// Restores the saved state before a timed step: not part of the step, so `scripts/profile`
 /// leaves it out of its counts by this function's name (never inlined, so the name is there).
 #[inline(never)]
-fn bench_restore(world: &mut World, id: FlockId, snapshot: &FlockSnapshot) -> Result<(), String> {
+pub(crate) fn bench_restore(
+    world: &mut World,
+    id: FlockId,
+    snapshot: &FlockSnapshot,
+) -> Result<(), String> {
     world.restore(id, snapshot).map_err(|e| e.to_string())
 }
 
