@@ -207,16 +207,20 @@ fn cast_segment(list: &[Placed], a: Vec3, b: Vec3, r: f32) -> Option<CastHit> {
     if list.is_empty() {
         return None;
     }
-    let d = b - a;
-    let len = d.length();
-    if len.is_nan() || len <= 0.0 {
-        return None;
-    }
+    let (dir, len) = segment(a, b)?;
     let near = Near::new(list, a, len + r);
     if near.is_empty() {
         return None;
     }
-    first_hit(near.iter(), a, r, d / len, len)
+    first_hit(near.iter(), a, r, dir, len)
+}
+
+/// The unit direction and length of the segment `a -> b`, when it has a length.
+#[inline]
+fn segment(a: Vec3, b: Vec3) -> Option<(Vec3, f32)> {
+    let d = b - a;
+    let len = d.length();
+    (len > 0.0).then(|| (d / len, len))
 }
 
 /// How deep a ball of radius `r` at `p` is in the solid `o` (a ball, box, capsule, plane or
@@ -556,10 +560,8 @@ impl<'a> Walker<'a> {
         }
         // The sweep: [`cast_segment`]'s, against the same list (it holds every solid within
         // `reach` of `a`, which is all a cast of that length can touch).
-        let d = b - a;
-        let len = d.length();
-        if len > 0.0
-            && let Some(h) = first_hit(near.iter(), a, r, d / len, len)
+        if let Some((dir, len)) = segment(a, b)
+            && let Some(h) = first_hit(near.iter(), a, r, dir, len)
         {
             return Err(Some(horizontal(h.normal)));
         }

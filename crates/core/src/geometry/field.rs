@@ -216,6 +216,16 @@ fn start_block(g: &HeightGrid, top: u32, local: &Local, max: f32) -> (u32, u32, 
     (level, i0 >> level, j0 >> level)
 }
 
+/// The box of cells `[i0, i1) x [j0, j1)` of `g` with heights `[lo, hi]`, in the shape's space:
+/// what [`traverse`] and [`misses_nearby`] test a block or a cell by.
+#[inline]
+fn block_box(g: &HeightGrid, (i0, j0): (u32, u32), (i1, j1): (u32, u32), lo: f32, hi: f32) -> Aabb {
+    Aabb {
+        lo: Vec3::new(i0 as f32 * g.cell_x, lo, j0 as f32 * g.cell_z),
+        hi: Vec3::new(i1 as f32 * g.cell_x, hi, j1 as f32 * g.cell_z),
+    }
+}
+
 /// The most cells a side [`misses_nearby`] looks at: a walking boid's probes cross one or two.
 const NEARBY_CELLS: i64 = 5;
 
@@ -226,7 +236,7 @@ const NEARBY_CELLS: i64 = 5;
 /// those bounds fails that test as well, and the traversal reaches a cell's triangles only
 /// through it: so `true` is the traversal's own answer, `None`. `false` (a cell passes, a long
 /// sweep, bounds not finite) decides nothing.
-fn misses_nearby(g: &HeightGrid, local: &Local, max: f32) -> bool {
+fn misses_nearby(g: &HeightGrid, p: &Pyramid, local: &Local, max: f32) -> bool {
     let Local { o, d, inv, grow } = *local;
     let end = o + d * max;
     let (lo, hi) = (o.min(end) - grow, o.max(end) + grow);
@@ -253,7 +263,6 @@ fn misses_nearby(g: &HeightGrid, local: &Local, max: f32) -> bool {
         return true;
     }
     let (i0, i1, j0, j1) = (i0 as u32, i1 as u32, j0 as u32, j1 as u32);
-    let h = |i: u32, j: u32| g.heights[(j * g.columns + i) as usize];
     // First the box over them all (its heights the samples' extremes): it holds every cell's
     // box, so a sweep that misses it misses each. (Heights are finite: plain comparisons.)
     let (mut low, mut high) = (f32::INFINITY, f32::NEG_INFINITY);
@@ -264,18 +273,15 @@ fn misses_nearby(g: &HeightGrid, local: &Local, max: f32) -> bool {
             high = if y > high { y } else { high };
         }
     }
-    let all_lo = Vec3::new(i0 as f32 * g.cell_x, low, j0 as f32 * g.cell_z);
-    let all_hi = Vec3::new((i1 + 1) as f32 * g.cell_x, high, (j1 + 1) as f32 * g.cell_z);
-    if slab(all_lo, all_hi, grow, o, d, inv, max).is_none() {
+    let all = block_box(g, (i0, j0), (i1 + 1, j1 + 1), low, high);
+    if slab(all.lo, all.hi, grow, o, d, inv, max).is_none() {
         return true;
     }
     for j in j0..=j1 {
         for i in i0..=i1 {
-            let (a, b, c, e) = (h(i, j), h(i + 1, j), h(i, j + 1), h(i + 1, j + 1));
-            let (low, high) = (a.min(b).min(c.min(e)), a.max(b).max(c.max(e)));
-            let cell_lo = Vec3::new(i as f32 * g.cell_x, low, j as f32 * g.cell_z);
-            let cell_hi = Vec3::new((i + 1) as f32 * g.cell_x, high, (j + 1) as f32 * g.cell_z);
-            if slab(cell_lo, cell_hi, grow, o, d, inv, max).is_some() {
+            let (low, high) = p.heights(g, 0, i, j);
+            let cell = block_box(g, (i, j), (i + 1, j + 1), low, high);
+            if slab(cell.lo, cell.hi, grow, o, d, inv, max).is_some() {
                 return false;
             }
         }
@@ -300,13 +306,7 @@ pub(crate) fn traverse<const ANY: bool>(
 ) -> Option<(CastHit, u32)> {
     let Local { o, d, inv, grow } = *local;
     let (cx, cz) = g.cells();
-    let (sx, sz) = (g.cell_x, g.cell_z);
-    // A block's box: cells [i0, i1) x [j0, j1), heights [lo, hi].
-    let block = |i0: u32, j0: u32, i1: u32, j1: u32, lo: f32, hi: f32| Aabb {
-        lo: Vec3::new(i0 as f32 * sx, lo, j0 as f32 * sz),
-        hi: Vec3::new(i1 as f32 * sx, hi, j1 as f32 * sz),
-    };
-    if misses_nearby(g, local, max) {
+    if misses_nearby(g, p, local, max) {
         return None;
     }
     let mut best: Option<(CastHit, u32)> = None;
@@ -317,7 +317,7 @@ pub(crate) fn traverse<const ANY: bool>(
     let (level, bi, bj) = start_block(g, p.top(), local, max);
     let (lo, hi) = p.heights(g, level, bi, bj);
     let (i1, j1) = (((bi + 1) << level).min(cx), ((bj + 1) << level).min(cz));
-    let b = block(bi << level, bj << level, i1, j1, lo, hi);
+    let b = block_box(g, (bi << level, bj << level), (i1, j1), lo, hi);
     let t = slab(b.lo, b.hi, grow, o, d, inv, limit)?;
     // (entry distance, level, block i, block j); level 0 is a cell. A node pops one entry and
     // pushes at most four: at most 1 + 3 x 25 entries, 2^26 samples allowing fewer than 2^25
@@ -365,7 +365,7 @@ pub(crate) fn traverse<const ANY: bool>(
             }
             let (i1, j1) = (((ci + 1) << child).min(cx), ((cj + 1) << child).min(cz));
             let (lo, hi) = p.heights(g, child, ci, cj);
-            let b = block(i0, j0, i1, j1, lo, hi);
+            let b = block_box(g, (i0, j0), (i1, j1), lo, hi);
             if let Some(t) = slab(b.lo, b.hi, grow, o, d, inv, limit)
                 && reaches(b.lo, b.hi, grow, o, d, limit)
             {
