@@ -159,6 +159,23 @@ fn same(a: Option<(boids_core::CastHit, u32)>, b: Option<(boids_core::CastHit, u
     }
 }
 
+/// Asserts that `shape`'s cast `(origin, radius, dir, max)` gives the brute force's bits;
+/// whether it hit.
+fn cast_is_brute_force(
+    shape: &MeshShape,
+    pl: &Placement,
+    (o, rad, d, max): (Vec3, f32, Vec3, f32),
+    what: &str,
+) -> bool {
+    let fast = shape.cast(pl, o, rad, d, max);
+    let slow = shape.cast_brute(pl, o, rad, d, max);
+    assert!(
+        same(fast, slow),
+        "{what}: origin {o:?} r {rad} dir {d:?} max {max}: cast {fast:?}, brute force {slow:?}"
+    );
+    fast.is_some()
+}
+
 fn hierarchy_equals_brute_force(shape: &MeshShape, what: &str) {
     let mut r = rng(1);
     let mut hits = [0u32; 2];
@@ -174,13 +191,8 @@ fn hierarchy_equals_brute_force(shape: &MeshShape, what: &str) {
         let pl = Placement::new(shape, xf);
         let b = pl.bounds;
         let (o, rad, d, max) = aimed(&mut r, shape, &xf, b.lo, b.hi);
-        let fast = shape.cast(&pl, o, rad, d, max);
-        let slow = shape.cast_brute(&pl, o, rad, d, max);
-        assert!(
-            same(fast, slow),
-            "{what}, cast {k}: origin {o:?} r {rad} dir {d:?} max {max}: hierarchy {fast:?}, brute force {slow:?}"
-        );
-        hits[usize::from(fast.is_some())] += 1;
+        let hit = cast_is_brute_force(shape, &pl, (o, rad, d, max), &format!("{what}, cast {k}"));
+        hits[usize::from(hit)] += 1;
     }
     // The aiming works: plenty of both outcomes.
     assert!(
@@ -244,13 +256,8 @@ fn short_sweeps_over_a_heightfield_give_the_brute_force_bits() {
             1 => r.range(1.0e-5, 1.0e-3),
             _ => r.range(0.01, 0.4),
         };
-        let fast = shape.cast(&pl, o, rad, d, max);
-        let slow = shape.cast_brute(&pl, o, rad, d, max);
-        assert!(
-            same(fast, slow),
-            "cast {k}: origin {o:?} r {rad} dir {d:?} max {max}: cast {fast:?}, brute force {slow:?}"
-        );
-        hits[usize::from(fast.is_some())] += 1;
+        let hit = cast_is_brute_force(&shape, &pl, (o, rad, d, max), &format!("cast {k}"));
+        hits[usize::from(hit)] += 1;
     }
     assert!(
         hits[0] > CASTS / 5 && hits[1] > CASTS / 10,
