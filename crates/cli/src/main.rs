@@ -170,6 +170,19 @@ fn ext(p: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// `n` with a comma between each group of three digits: 1,874.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn run(a: &RunArgs) -> Result<(), String> {
     if a.every == 0 {
         return Err("--every must be at least 1".into());
@@ -442,6 +455,15 @@ fn run(a: &RunArgs) -> Result<(), String> {
             nearest,
             m.groups
         );
+        if let Some(k) = f.at_target() {
+            out!(
+                "  {:<16} at target {} / {} (within {} of it)",
+                "",
+                grouped(k),
+                grouped(f.len()),
+                f.target_radius()
+            );
+        }
     }
     out!("  state hash {:016x}", world.state_hash());
     if let Some(r) = &recorder {

@@ -31,6 +31,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod flow;
 pub mod fmath;
 pub mod fnv;
 pub mod geometry;

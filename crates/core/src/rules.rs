@@ -179,6 +179,9 @@ pub struct Env<'a> {
     pub path: &'a [Vec3],
     /// Whether the path closes back on its first point.
     pub path_closed: bool,
+    /// A grounded flock's flow field to its target: it seeks along it
+    /// ([`crate::flow::FlowField::seek`]) instead of in a straight line.
+    pub flow: Option<&'a crate::flow::FlowField>,
 }
 
 /// The point `lookahead` further along the polyline from the point on it nearest to `p`.
@@ -517,8 +520,22 @@ pub fn step_boid(
     }
     // The arrival force, when arriving: a steering force already.
     let mut arrival = None;
-    if let (Some(t), Some(tp), true) = (p.target, target, !(p.target_needs_neighbours && alone)) {
-        let d = tp - own.position;
+    // A grounded boid with a flow field seeks along its way, unless it sees the target (or
+    // has no way to it: then not at all).
+    let seek = match (env.flow, &walker, target) {
+        (Some(f), Some(_), Some(tp)) => f.seek(own.position, tp),
+        _ => crate::flow::Seek::Straight,
+    };
+    if let (Some(t), Some(tp), true) = (p.target, target, !(p.target_needs_neighbours && alone))
+        && seek != crate::flow::Seek::NoWay
+    {
+        let d = match seek {
+            crate::flow::Seek::Along {
+                direction,
+                distance,
+            } => direction * distance,
+            _ => tp - own.position,
+        };
         let dist = d.length();
         rules.target = if dist > t.avoid_distance {
             if p.arrival_radius > 0.0 {

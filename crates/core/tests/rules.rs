@@ -56,6 +56,7 @@ fn step(p: &FlockParams, own: BoidState, others: &[(Vec3, Vec3)]) -> BoidState {
             path_closed: false,
             ground: &[],
             nearby: None,
+            flow: None,
         },
         &mut Rng::keyed(1, 0, 0, 0),
         DT,

@@ -142,6 +142,7 @@ fn eight_lanes_give_step_boids_bits() {
         path_closed: false,
         ground: &[],
         nearby: None,
+        flow: None,
     };
     let mut lanes_checked = 0;
     for case in 0..4000 {
@@ -230,6 +231,7 @@ fn what_the_eight_lanes_do_not_cover_is_refused() {
         path_closed: false,
         ground: &[],
         nearby: None,
+        flow: None,
     };
     let ok = FlockParams::default();
     assert!(

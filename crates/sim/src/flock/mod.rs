@@ -240,6 +240,39 @@ impl Flock {
     pub fn target(&self) -> Option<Vec3> {
         self.target
     }
+
+    /// How near its target a boid is at it: the flock's arrival radius, or without one the
+    /// target's avoid distance, or without that its perception radius.
+    pub fn target_radius(&self) -> f32 {
+        let p = &self.params;
+        match (p.arrival_radius, p.target.map_or(0.0, |t| t.avoid_distance)) {
+            (a, _) if a > 0.0 => a,
+            (_, d) if d > 0.0 => d,
+            _ => p.perception_radius,
+        }
+    }
+
+    /// How many boids are at the flock's target: within [`Flock::target_radius`] of it (in
+    /// the horizontal plane for a grounded flock, whose target may float above the ground);
+    /// `None` when the flock has no target.
+    pub fn at_target(&self) -> Option<usize> {
+        let t = self.target?;
+        let r2 = self.target_radius() * self.target_radius();
+        let grounded = self.params.ground.is_some();
+        Some(
+            self.st
+                .positions
+                .iter()
+                .filter(|&&p| {
+                    let mut d = p - t;
+                    if grounded {
+                        d.y = 0.0;
+                    }
+                    d.length_squared() <= r2
+                })
+                .count(),
+        )
+    }
     /// The neighbour index built in the last step, over the state before that step (other
     /// flocks query it for their relations); `None` while a step is in flight.
     pub fn index(&self) -> Option<&Index> {

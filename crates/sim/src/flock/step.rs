@@ -43,6 +43,9 @@ pub(crate) struct StepFlock {
     pub(crate) path_closed: bool,
     /// The leader's id, which follows no target.
     pub(crate) leader: Option<u32>,
+    /// The flow field to the target, for a grounded flock with one (the world's flow cell
+    /// size set, and ground to walk on).
+    pub(crate) flow: Option<std::sync::Arc<boids_core::flow::FlowField>>,
 }
 
 /// The xz box of `positions` grown by `grow` (`None` when empty or not finite), with the
@@ -282,6 +285,7 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
             },
             path: &f.path,
             path_closed: f.path_closed,
+            flow: f.flow.as_deref(),
         };
         let no_target = Env {
             target: None,

@@ -12,7 +12,9 @@ use boids_core::geometry::{ShapeData, Transform};
 use boids_core::{MeshId, Quat, Rng, Vec3};
 
 mod herd;
+mod maze;
 pub use herd::{HerdLayout, SHEEP_GROUND, herd};
+pub use maze::{MAZE_ARRIVAL, MazeLayout, maze, maze_target};
 
 /// A named, ready-made set-up: a scene whose first flock is the preset's.
 pub struct Preset {
@@ -63,7 +65,7 @@ pub fn create(world: &mut World, preset: &str, flock_name: &str) -> Result<Flock
     get(preset)?.create(world, flock_name)
 }
 
-static PRESETS: [Preset; 8] = [
+static PRESETS: [Preset; 9] = [
     Preset {
         name: "fish-tank",
         description: "fish in a box with a 90-degree field of view and inverse-distance walls; sleeps while the player is away (the Unity fish-school script, BoidFish)",
@@ -103,6 +105,11 @@ static PRESETS: [Preset; 8] = [
         name: "herd",
         description: "2,000 sheep walking over hills (grounded, bodies that never overlap), turned by a ridge too steep for them, a ravine, rocks and a fence, chased by a sheepdog ('<name>-dog'), under 300 birds ('<name>-birds')",
         scene: herd::herd_preset,
+    },
+    Preset {
+        name: "maze",
+        description: "1,000 walkers (grounded, with bodies) crossing walled ground to a target behind a U-shaped wall whose cup opens toward them, through a gap, along a flow field; seeking in a straight line they would press into the cup for ever",
+        scene: maze::maze_preset,
     },
 ];
 

@@ -64,6 +64,15 @@ pub struct Scene {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub mesh: Vec<MeshSpec>,
+    /// The width of the cells of the flow fields grounded flocks seek their targets along
+    /// ([`World::set_flow_cell_size`]; 0, the default: none, they seek in a straight line).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub flow_cell: f32,
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(v: &f32) -> bool {
+    *v == 0.0
 }
 
 #[cfg(feature = "serde")]
@@ -91,6 +100,7 @@ impl Default for Scene {
             relation: Vec::new(),
             obstacle: Vec::new(),
             mesh: Vec::new(),
+            flow_cell: 0.0,
         }
     }
 }
@@ -300,6 +310,11 @@ impl Scene {
             };
             let id = world.add_obstacle(o).map_err(|e| ctx(e.to_string()))?;
             added.obstacles.push(id);
+        }
+        if self.flow_cell != 0.0 {
+            world
+                .set_flow_cell_size(self.flow_cell)
+                .map_err(|e| invalid(format!("flow_cell: {e}")))?;
         }
         for (i, r) in self.relation.iter().enumerate() {
             let ctx = |m: String| invalid(format!("relation {}: {m}", i + 1));

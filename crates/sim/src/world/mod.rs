@@ -13,6 +13,7 @@ pub const MAX_BOIDS_PER_FLOCK: usize = 1 << 24;
 /// Random stream of flock-level draws (target relocation).
 const GOAL_STREAM: u32 = 2;
 
+mod flow;
 mod meshes;
 #[cfg(feature = "save")]
 mod save;
@@ -155,6 +156,8 @@ pub struct World {
     in_flight: Option<InFlight>,
     /// A step's lists, reused from step to step.
     step_buffers: step::StepBuffers,
+    /// Flow fields, and the cell size they are built at.
+    flows: flow::Flows,
 }
 
 impl Drop for World {
@@ -224,6 +227,7 @@ impl World {
             level,
             in_flight: None,
             step_buffers: Default::default(),
+            flows: Default::default(),
         })
     }
 

@@ -14,12 +14,12 @@ use std::sync::Arc;
 /// Exact save and restore: [`World::save`] writes the whole world as bytes, [`World::load`]
 /// reads them back into a world that continues bit for bit as the saved one would have.
 ///
-/// # Format (version 2)
+/// # Format (version 3)
 ///
 /// | Bytes | What |
 /// | --- | --- |
 /// | 8 | the magic `BOIDSAVE` |
-/// | 4 | format version, little-endian `u32` (this library writes [`SAVE_FORMAT_VERSION`]) |
+/// | 4 | format version, little-endian `u32`: the oldest that holds the world (3 with a flow cell size, else 2) |
 /// | 8 | payload length in bytes, little-endian `u64` |
 /// | 8 | FNV-1a 64 of the payload, little-endian `u64` |
 /// | n | the payload: CBOR (RFC 8949, self-describing; any CBOR tool can read it) |
@@ -29,7 +29,10 @@ use std::sync::Arc;
 /// generation, so ids issued before a save name the same things after a load, and new ids come
 /// out the same), `relations`, and (from version 2) `meshes`: every slot of the shape data
 /// (a triangle mesh as vertices and indices, a heightfield as its grid), which obstacles name
-/// by id; hierarchies are rebuilt on load, deterministically. Each flock holds its name, parameters, target, path, leader,
+/// by id; hierarchies are rebuilt on load, deterministically; and (from version 3, when set)
+/// `flow_cell`, the world's flow cell size ([`World::set_flow_cell_size`]: the flow fields
+/// themselves are derived, not saved, and the loaded world builds the same ones at its first
+/// step). Each flock holds its name, parameters, target, path, leader,
 /// wake region, sleep state, next id and per-boid state in storage order: id, position,
 /// velocity, heading and, for models that keep it, orientation (with its roll), SmoothDamp
 /// velocity and wander point. Floats are stored exactly. Randomness is keyed by (seed, boid id,
@@ -40,8 +43,8 @@ use std::sync::Arc;
 /// value as the API would (a crafted file cannot put a NaN or an out-of-range value into the
 /// state). A refused load returns an error and creates nothing.
 ///
-/// This constant: the save format this library writes, and the newest it reads.
-pub const SAVE_FORMAT_VERSION: u32 = 2;
+/// This constant: the newest save format this library writes and reads.
+pub const SAVE_FORMAT_VERSION: u32 = 3;
 
 const MAGIC: &[u8; 8] = b"BOIDSAVE";
 const HEADER: usize = 8 + 4 + 8 + 8;
@@ -69,6 +72,9 @@ struct SaveFile {
     /// Absent from version 1 files (which have no shape data); always there in version 2.
     #[serde(default)]
     meshes: Option<Vec<(u32, Option<SavedMesh>)>>,
+    /// The flow cell size: only in version 3 files, which are written only when it is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    flow_cell: Option<f32>,
 }
 
 /// Shape data as saved: what it was made from.
@@ -164,12 +170,15 @@ impl World {
                     .map(|(g, m)| (g, m.map(|m| SavedMesh::of(m))))
                     .collect(),
             ),
+            flow_cell: (self.flows.cell != 0.0).then_some(self.flows.cell),
         };
+        // The oldest version that holds it, so older libraries read what they can.
+        let version: u32 = if file.flow_cell.is_some() { 3 } else { 2 };
         let mut payload = Vec::new();
         ciborium::into_writer(&file, &mut payload).expect("writing CBOR into a Vec cannot fail");
         let mut out = Vec::with_capacity(HEADER + payload.len());
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&SAVE_FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
         out.extend_from_slice(&Fnv1a::of(&payload).to_le_bytes());
         out.extend_from_slice(&payload);
@@ -260,12 +269,17 @@ impl World {
                     "labelled version 1, but it holds shape data (meshes), which only version 2 has",
                 ));
             }
-            (2, None) => {
-                return Err(corrupt(
-                    "labelled version 2, but it has no meshes field, which every version 2 file has",
-                ));
+            (2.., None) => {
+                return Err(corrupt(format!(
+                    "labelled version {version}, but it has no meshes field, which every file from version 2 has"
+                )));
             }
             _ => {}
+        }
+        if version < 3 && file.flow_cell.is_some() {
+            return Err(corrupt(format!(
+                "labelled version {version}, but it holds a flow cell size, which only version 3 has"
+            )));
         }
         if version == 1
             && let Some(kind) = file.obstacles.iter().find_map(|(_, o)| {
@@ -323,6 +337,9 @@ impl World {
         world.obstacles = SlotMap::from_slots(obstacles)
             .ok_or_else(|| corrupt("an obstacle slot has generation 0"))?;
         world.obstacles_changed();
+        if let Some(cell) = file.flow_cell {
+            world.set_flow_cell_size(cell)?;
+        }
         world.set_observer(file.observer)?;
         for r in file.relations {
             let id = |(index, generation)| FlockId { index, generation };

@@ -56,6 +56,8 @@ pub(crate) struct Job {
     needed: Vec<bool>,
     /// Each flock's steering from other flocks (empty without relations).
     externals: Vec<Vec<Vec3>>,
+    /// The world's flow fields (back to the world with the job).
+    flows: super::flow::Flows,
 }
 
 /// A step's lists, kept by the world between steps so a step reuses them (a small world's
@@ -96,6 +98,16 @@ impl JobFlock {
 impl Job {
     /// The step: indices, steering between flocks, then every moving flock.
     fn run(&mut self, exec: &dyn Exec) {
+        // The flow fields the grounded flocks with targets read: built for a moving flock
+        // that has none yet, kept for one that sleeps or skips this step.
+        self.flows.start_step();
+        for f in &mut self.flocks {
+            if let Some(t) = f.setup.target {
+                f.setup.flow =
+                    self.flows
+                        .field_for(&self.obstacles, &f.setup.params, t, f.moving, exec);
+            }
+        }
         for f in self.flocks.iter_mut().filter(|f| f.needed) {
             prepare(exec, &f.setup.params, &f.st, &mut f.work);
         }
@@ -439,6 +451,7 @@ impl World {
                     path: f.path.clone(),
                     path_closed: f.path_closed,
                     leader: f.leader.map(|(id, _)| id),
+                    flow: None,
                 },
                 moving: moving(f),
                 needed: needed[id.index as usize],
@@ -458,6 +471,7 @@ impl World {
             sync,
             needed,
             externals,
+            flows: std::mem::take(&mut self.flows),
         })
     }
 
@@ -476,8 +490,12 @@ impl World {
             needed,
             mut externals,
             sync,
+            mut flows,
             ..
         } = job;
+        // Only the fields a flock read (or would have, asleep) are kept.
+        flows.end_step();
+        self.flows = flows;
         for jf in job_flocks.drain(..) {
             let f = self
                 .flocks

@@ -246,6 +246,11 @@ fn rows() -> Vec<Row> {
                 refused(fx, "bad id", |w| w.set_params(id, FlockParams::default()));
             }
         }),
+        ("set_flow_cell_size", |fx| {
+            for bad in [f32::NAN, -1.0, f32::INFINITY, f32::NEG_INFINITY, -0.0001] {
+                refused(fx, "bad cell size", |w| w.set_flow_cell_size(bad));
+            }
+        }),
         ("set_target", |fx| {
             let f = fx.f;
             refused(fx, "no target params", |w| w.set_target(f, Vec3::ZERO));
@@ -355,6 +360,8 @@ fn rows() -> Vec<Row> {
 /// Methods that cannot fail (getters, infallible actions) need no row.
 const INFALLIBLE: &[&str] = &[
     "save",
+    "flow_cell_size",
+    "flow_field",
     "mesh",
     "mesh_ids",
     "placed_obstacles",
