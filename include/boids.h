@@ -400,7 +400,7 @@ enum BoidsResult
    */
   BOIDS_RESULT_INVALID_DEF = 7,
   /**
-   * No flock or preset with that name.
+   * No flock or preset with that name; or no flow field for the flock.
    */
   BOIDS_RESULT_NOT_FOUND = 8,
 };
@@ -1154,6 +1154,20 @@ BoidsResult boids_flock_count(struct BoidsFlockId flock,
                               size_t *out_count);
 
 /**
+ * Writes how many of the flock's boids are at its target to `out_count`: within its arrival
+ * radius of it (or without one the target's avoid distance, or without that its perception
+ * radius), measured in the horizontal plane for a grounded flock. `BOIDS_RESULT_NOT_FOUND`
+ * when the flock has no target. Allowed while a step is in flight (the state before it).
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * `out_count` is NULL or writable.
+ */
+BoidsResult boids_flock_count_at_target(struct BoidsFlockId flock,
+                                        size_t *out_count);
+
+/**
  * Creates a flock from `def` (from `boids_default_flock_def()`, with `name` set). The name is
  * copied. On success writes the id to `out_flock`.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
@@ -1197,6 +1211,25 @@ BoidsResult boids_flock_destroy(struct BoidsFlockId flock);
 BoidsResult boids_flock_find(struct BoidsWorldId world,
                              const char *name,
                              struct BoidsFlockId *out_flock);
+
+/**
+ * Writes the grid of the flow field the flock read in the last step: the corner of least x
+ * and z (`out_origin`, y 0), the cell width and the number of cells along x (`out_columns`)
+ * and z (`out_rows`); cell `(i, k)` spans `origin + [i, i + 1] × cell` in x and
+ * `[k, k + 1] × cell` in z, and the per-cell reads list cells row by row, x fastest.
+ * `BOIDS_RESULT_NOT_FOUND` when the flock read none (no flow cell size, not grounded, no
+ * target, no ground, or not stepped since).
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * Each out-pointer is NULL or writable.
+ */
+BoidsResult boids_flock_get_flow_grid(struct BoidsFlockId flock,
+                                      struct BoidsVec3 *out_origin,
+                                      float *out_cell,
+                                      uint32_t *out_columns,
+                                      uint32_t *out_rows);
 
 /**
  * Reads a flock's parameters (with the current target point).
@@ -1243,6 +1276,40 @@ BoidsResult boids_flock_name(struct BoidsFlockId flock,
                              char *out,
                              size_t capacity,
                              size_t *out_len);
+
+/**
+ * Copies each cell's direction along its field's way (a unit horizontal vector; zero where
+ * the way ends, at the target, or none leads) into `out`, row by row, x fastest; as
+ * `boids_flock_read_flow_distances`.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * As `boids_flock_read_flow_distances`.
+ */
+BoidsResult boids_flock_read_flow_directions(struct BoidsFlockId flock,
+                                             struct BoidsVec3 *out,
+                                             size_t capacity,
+                                             size_t *out_count);
+
+/**
+ * Copies each cell's distance to the target along its field's way (world units; the way's
+ * cost, which counts a cell beside a wall a little longer) into `out`, row by row, x fastest
+ * (`boids_flock_get_flow_grid`); -1 where no way leads to the target. A closed cell (under
+ * a wall, or too steep) holds the distance of its way out. Too small a buffer:
+ * `BOIDS_RESULT_BUFFER_TOO_SMALL` with the number of cells in `out_count`.
+ * `BOIDS_RESULT_NOT_FOUND` when the flock read no field.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * `out` is NULL (only with capacity 0) or holds `capacity` writable entries; `out_count` NULL
+ * or writable.
+ */
+BoidsResult boids_flock_read_flow_distances(struct BoidsFlockId flock,
+                                            float *out,
+                                            size_t capacity,
+                                            size_t *out_count);
 
 /**
  * Copies the ids (ascending; the order of every other read); as
@@ -1623,6 +1690,17 @@ BoidsResult boids_world_create(const struct BoidsWorldDef *def,
 BoidsResult boids_world_destroy(struct BoidsWorldId world);
 
 /**
+ * Writes the width of the cells of the world's flow fields (0: none) to `out_cell`.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * `out_cell` is NULL or writable.
+ */
+BoidsResult boids_world_get_flow_cell_size(struct BoidsWorldId world,
+                                           float *out_cell);
+
+/**
  * Writes 1 to `out_stepping` while a step begun by `boids_world_step_begin` has not been
  * ended, else 0. Allowed while a step is in flight, and never `BOIDS_RESULT_BUSY`: it answers
  * whatever other threads are doing (a `boids_world_step_end` on another thread may end the
@@ -1728,6 +1806,22 @@ BoidsResult boids_world_save(struct BoidsWorldId world,
                              uint8_t *out,
                              size_t capacity,
                              size_t *out_len);
+
+/**
+ * Sets the width of the cells of the world's flow fields: with a cell size above 0, a grounded
+ * flock with a target seeks it along a flow field over the ground (around steep ground,
+ * cliffs, edges and obstacles; straight once the target is in clear sight or within a cell;
+ * not at all from where no way leads to it). 0, the default, turns them off: grounded flocks
+ * seek in a straight line. A field is built in the first step a flock needs it (a new target
+ * cell, or a changed scene or flock setting), shared by the flocks with the same ground
+ * settings, body radius and target cell, and is derived, never state (the state hash does not
+ * include it; a save keeps the cell size). `BOIDS_RESULT_INVALID_ARGUMENT` when `cell` is NaN,
+ * infinite or below 0, or when the grid over the world's ground would have more than
+ * 16,777,216 cells (4,096 × 4,096; about 10 bytes a cell): use a larger cell.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ */
+BoidsResult boids_world_set_flow_cell_size(struct BoidsWorldId world,
+                                           float cell);
 
 /**
  * Sets the observer point (the player): a flock with a wake region moves only while the

@@ -361,6 +361,40 @@ public:
         check(boids_flock_set_path(id_, points, count, closed ? 1 : 0));
     }
     void set_path(const std::vector<Vec3>& points, bool closed) { set_path(points.data(), points.size(), closed); }
+    /// How many boids are at the target (boids_flock_count_at_target; throws without a target).
+    std::size_t count_at_target() const {
+        std::size_t n = 0;
+        check(boids_flock_count_at_target(id_, &n));
+        return n;
+    }
+    /// The grid of a flow field: the corner of least x and z, the cell width, the cells along x
+    /// and z; its per-cell reads list the cells row by row, x fastest.
+    struct FlowGrid {
+        Vec3 origin{};
+        float cell = 0.0f;
+        std::uint32_t columns = 0;
+        std::uint32_t rows = 0;
+    };
+    /// The grid of the flow field the flock read in the last step; false when it read none
+    /// (boids_flock_get_flow_grid).
+    bool flow_grid(FlowGrid& out) const {
+        FlowGrid g;
+        BoidsResult r = boids_flock_get_flow_grid(id_, &g.origin, &g.cell, &g.columns, &g.rows);
+        if (r == BOIDS_RESULT_NOT_FOUND) return false;
+        check(r);
+        out = g;
+        return true;
+    }
+    /// Each cell's distance to the target along the field's way, -1 where none leads
+    /// (boids_flock_read_flow_distances).
+    void read_flow_distances(std::vector<float>& out) const {
+        detail::read_vector(id_, out, boids_flock_read_flow_distances);
+    }
+    /// Each cell's unit direction along the field's way, zero where it ends or none leads
+    /// (boids_flock_read_flow_directions).
+    void read_flow_directions(std::vector<Vec3>& out) const {
+        detail::read_vector(id_, out, boids_flock_read_flow_directions);
+    }
     /// The flock moves only while the observer is inside [min, max] (boids_flock_set_wake_region).
     void set_wake_region(Vec3 min, Vec3 max) { check(boids_flock_set_wake_region(id_, &min, &max)); }
     /// The flock moves wherever the observer is (boids_flock_set_wake_region with NULLs).
@@ -675,6 +709,14 @@ public:
         std::uint64_t d = 0;
         check(boids_world_rounded_digest(id_, digits, &d));
         return d;
+    }
+    /// Sets the width of the flow fields' cells; 0 turns them off (boids_world_set_flow_cell_size).
+    void set_flow_cell_size(float cell) { check(boids_world_set_flow_cell_size(id_, cell)); }
+    /// The width of the flow fields' cells, 0 for none (boids_world_get_flow_cell_size).
+    float flow_cell_size() const {
+        float c = 0.0f;
+        check(boids_world_get_flow_cell_size(id_, &c));
+        return c;
     }
     /// Sets the observer (player) point (boids_world_set_observer).
     void set_observer(Vec3 p) { check(boids_world_set_observer(id_, &p)); }

@@ -108,6 +108,18 @@ export declare class Boids {
   loadWorld(bytes: Uint8Array | ArrayBuffer, options?: { threads?: number }): World;
 }
 
+/** A flow field as `Flock.flowField` copies it: cells row by row, x fastest. */
+export interface FlowField {
+  origin: { x: number; y: number; z: number };
+  cell: number;
+  columns: number;
+  rows: number;
+  /** Distance to the target along the way, world units; -1 where no way leads. */
+  distances: Float32Array;
+  /** Unit direction of the way, x, y, z per cell; zero where it ends or none leads. */
+  directions: Float32Array;
+}
+
 export declare class World {
   readonly id: { index: number; generation: number };
   readonly isValid: boolean;
@@ -130,6 +142,8 @@ export declare class World {
   /** `from` and `to` must be flocks of this world (refused otherwise). */
   setRelation(from: Flock, to: Flock, kind: number, radius: number, weight: number): void;
   setObserver(point: Vec3Like | null): void;
+  /** Width of the flow fields' cells (0: none, the default); NaN, negative or too fine a grid is refused. */
+  flowCellSize: number;
   addObstacle(def: ObstacleDef): Obstacle;
   /** A triangle mesh: vertices (flat x, y, z or [x, y, z] each) and indices, three a triangle. */
   addMesh(vertices: ArrayLike<number> | ReadonlyArray<readonly [number, number, number]>, indices: ArrayLike<number>): Mesh;
@@ -154,6 +168,10 @@ export declare class Flock {
   /** `n`: a whole number 0..2^32 - 1. */
   resize(n: number, spawn?: Patch<SpawnDef>): void;
   setTarget(point: Vec3Like): void;
+  /** Boids at the target (within the arrival radius); throws without a target. */
+  countAtTarget(): number;
+  /** The flow field read in the last step, copied out, or null. */
+  flowField(): FlowField | null;
   /** Views of the module's memory: a read's values until the next read of the same kind on this
    * flock. Any call that grows the module's memory detaches them (length 0): `view(kind)` gives
    * the same values over the current memory; `readPositions(into)` and the others copy. */

@@ -48,6 +48,9 @@ const RESULT_NAMES = ['OK', 'NULL_POINTER', 'INVALID_ID', 'INVALID_ARGUMENT', 'B
  * (this binding's own code: the C ABI has none). The instance and every world are intact. */
 export const OUT_OF_MEMORY = 100;
 
+/** The C ABI's BOIDS_RESULT_NOT_FOUND. */
+const NOT_FOUND = 8;
+
 const resultName = (code) => (code === OUT_OF_MEMORY ? 'OUT_OF_MEMORY' : RESULT_NAMES[code] ?? `RESULT_${code}`);
 
 /** A refused call: `result` is the code's name ('INVALID_ARGUMENT', 'BUSY', ...), `code` its
@@ -636,6 +639,20 @@ export class World {
     lib.call('boids_world_set_relation', this.ptr(), a, b, kind, radius, weight);
   }
 
+  /** The width of the cells of the world's flow fields: above 0, a grounded flock with a
+   * target seeks it around walls along a flow field over the ground; 0 (the default): none. A
+   * NaN, infinite or negative width, or a grid of more than 16,777,216 cells, is refused. */
+  get flowCellSize() {
+    const out = this.lib.scratch + 64;
+    this.lib.call('boids_world_get_flow_cell_size', this.ptr(), out);
+    return this.lib.dv().getFloat32(out, true);
+  }
+
+  set flowCellSize(cell) {
+    if (typeof cell !== 'number') throw refuse(`the flow cell size must be a number, got ${shown(cell)}`);
+    this.lib.call('boids_world_set_flow_cell_size', this.ptr(), cell);
+  }
+
   /** The observer point (the player), or null for none. */
   setObserver(point) {
     const lib = this.lib;
@@ -828,6 +845,46 @@ export class Flock {
     lib.reserve(n * 256 + (1 << 16));
     this.world._boids = null;
     lib.call('boids_flock_resize', this.ptr(), n, at);
+  }
+
+  /** How many boids are at the target: within the arrival radius of it (or the target's
+   * avoid distance, or the perception radius), horizontally for a grounded flock. Throws
+   * without a target. */
+  countAtTarget() {
+    const out = this.lib.scratch + 64;
+    this.lib.call('boids_flock_count_at_target', this.ptr(), out);
+    return this.lib.dv().getUint32(out, true);
+  }
+
+  /** The flow field the flock read in the last step, copied out: `{ origin: {x, y, z}, cell,
+   * columns, rows, distances, directions }` (cells row by row, x fastest; `distances` a
+   * Float32Array, -1 where no way leads; `directions` x, y, z per cell, zero where the way
+   * ends), or null when it read none. Allocates: for debugging and drawing. */
+  flowField() {
+    const lib = this.lib;
+    const s = lib.scratch + 64;
+    const r = lib.raw('boids_flock_get_flow_grid', this.ptr(), s, s + 12, s + 16, s + 20);
+    if (r === NOT_FOUND) return null;
+    if (r !== 0) throw new BoidsError(r, lib.cString(lib.exports.boids_last_error_message()));
+    const dv = lib.dv();
+    const origin = { x: dv.getFloat32(s, true), y: dv.getFloat32(s + 4, true), z: dv.getFloat32(s + 8, true) };
+    const cell = dv.getFloat32(s + 12, true);
+    const columns = dv.getUint32(s + 16, true);
+    const rows = dv.getUint32(s + 20, true);
+    const n = columns * rows;
+    const read = (fn, per) => {
+      const bytes = Math.max(n, 1) * per * 4;
+      const at = lib.alloc(bytes);
+      try {
+        lib.call(fn, this.ptr(), at, n, lib.scratch + 64);
+        return new Float32Array(lib.memory.buffer, at, n * per).slice();
+      } finally {
+        lib.free(at, bytes);
+      }
+    };
+    const distances = read('boids_flock_read_flow_distances', 1);
+    const directions = read('boids_flock_read_flow_directions', 3);
+    return { origin, cell, columns, rows, distances, directions };
   }
 
   /** Moves the flock's target point (the params must have a target). */

@@ -343,6 +343,31 @@ int main() {
         h = boids::World();
     }
 
+    // Flow fields: the maze preset's cell size and field, read back; the count at its target.
+    {
+        boids::World maze(3, 2);
+        boids::Flock walkers = maze.create_preset("maze", "walkers");
+        CHECK(maze.flow_cell_size() == 1.0f);
+        boids::FlockRef::FlowGrid g;
+        CHECK(!walkers.flow_grid(g));
+        CHECK(walkers.count_at_target() == 0);
+        maze.step(1.0f / 60);
+        CHECK(walkers.flow_grid(g));
+        CHECK(g.cell == 1.0f && g.columns == 161 && g.rows == 161);
+        std::vector<float> d;
+        std::vector<boids::Vec3> v;
+        walkers.read_flow_distances(d);
+        walkers.read_flow_directions(v);
+        CHECK(d.size() == 161u * 161u && v.size() == d.size());
+        CHECK(d[80 * 161 + 128] == 0.0f);
+        CHECK(v[80 * 161 + 80].x < 0.0f && d[80 * 161 + 80] > 100.0f);
+        throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { maze.set_flow_cell_size(-1.0f); });
+        maze.set_flow_cell_size(0.0f);
+        maze.step(1.0f / 60);
+        CHECK(!walkers.flow_grid(g));
+        throws(BOIDS_RESULT_NOT_FOUND, [&] { walkers.read_flow_distances(d); });
+    }
+
     std::printf("C++ wrapper: %d checks passed\n", checks);
     return 0;
 }

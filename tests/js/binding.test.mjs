@@ -217,3 +217,30 @@ test('flocks() names every flock, presets and loaded worlds included', async () 
   assert.deepEqual(loaded.flocks().map((f) => f.name), names);
   assert.equal(loaded.flocks()[0], loaded.findFlock('reef fish'), 'one handle per flock');
 });
+
+test('flow fields: the maze preset\'s cell size, its field copied out, the count at the target', async () => {
+  const lib = await fresh();
+  const world = lib.createWorld({ seed: 3 });
+  const walkers = world.createPreset('maze', 'walkers');
+  assert.equal(world.flowCellSize, 1);
+  assert.equal(walkers.flowField(), null, 'no field before a step');
+  assert.equal(walkers.countAtTarget(), 0);
+  world.step(DT);
+  const f = walkers.flowField();
+  assert.equal(f.cell, 1);
+  assert.equal(f.columns, 161);
+  assert.equal(f.rows, 161);
+  assert.equal(f.distances.length, 161 * 161);
+  assert.equal(f.directions.length, 3 * 161 * 161);
+  // The target (48, 0) is cell (128, 80); in the U's cup (cell 80, 80) the way leads west, out.
+  assert.equal(f.distances[80 * 161 + 128], 0);
+  assert.ok(f.directions[3 * (80 * 161 + 80)] < 0 && f.distances[80 * 161 + 80] > 100);
+  refused('INVALID_ARGUMENT', () => { world.flowCellSize = -1; }, /flow cell size/);
+  refused('INVALID_ARGUMENT', () => { world.flowCellSize = 'big'; }, /flow cell size/);
+  assert.equal(world.flowCellSize, 1, 'a refused size changes nothing');
+  world.flowCellSize = 0;
+  world.step(DT);
+  assert.equal(walkers.flowField(), null);
+  const fish = world.createFlock('fish', {});
+  refused('NOT_FOUND', () => fish.countAtTarget(), /no target/);
+});

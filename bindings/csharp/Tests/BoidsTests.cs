@@ -359,6 +359,36 @@ static unsafe partial class BoidsTests
             }
         });
 
+        Test("flow fields: the maze's walkers read a field around the wall and reach the target; a cell size of 0 turns it off", () =>
+        {
+            using (var w = new BoidsWorld(3))
+            {
+                var f = w.CreatePreset("maze", "walkers");
+                Assert(w.FlowCellSize == 1f, "the preset's cell size");
+                Assert(f.CountAtTarget() == 0, "nobody there yet");
+                w.Step(1f / 60);
+                Vec3 o;
+                float c;
+                int x, z;
+                Assert(f.TryGetFlowGrid(out o, out c, out x, out z), "a field");
+                Assert(c == 1f && x == 161 && z == 161, "161 x 161 cells of 1");
+                var d = f.ReadFlowDistances();
+                var v = f.ReadFlowDirections();
+                Assert(d.Length == x * z && v.Length == x * z, "one value a cell");
+                // The target (48, 0): cell (128, 80); inside the U's cup (0, 0): the way leads back
+                // out (west), far longer than the 48 of the straight line.
+                Assert(d[80 * x + 128] == 0f, "0 at the target");
+                Assert(v[80 * x + 80].X < 0f && d[80 * x + 80] > 100f, "out of the cup");
+                Refused(BoidsResult.BufferTooSmall, () => f.ReadFlowDistances(new float[10]));
+                for (int s = 0; s < 3000; s++) w.Step(1f / 60);
+                Assert(f.CountAtTarget() > 0, "some arrive along the field: " + f.CountAtTarget());
+                w.FlowCellSize = 0f;
+                w.Step(1f / 60);
+                Assert(!f.TryGetFlowGrid(out o, out c, out x, out z), "no field without a cell size");
+                Refused(BoidsResult.InvalidArgument, () => w.FlowCellSize = 0.001f);
+            }
+        });
+
         Test("scene geometry: a mesh wall turns a school away, a heightfield keeps it above, boxes and capsules", () =>
         {
             using (var w = new BoidsWorld(4, 1))

@@ -212,6 +212,14 @@ static unsafe partial class BoidsTests
             Code(fx, "SetObserver beyond the limit", BoidsResult.InvalidArgument, () => fx.W.SetObserver(V(2e9f, 0, 0)));
             No<ObjectDisposedException>(fx, "SetObserver disposed", () => fx.Disposed.SetObserver(V(0, 0, 0)));
         };
+        r["BoidsWorld.FlowCellSize"] = fx =>
+        {
+            foreach (float bad in new[] { float.NaN, float.PositiveInfinity, -1f })
+                Code(fx, "FlowCellSize = " + bad, BoidsResult.InvalidArgument, () => fx.W.FlowCellSize = bad);
+            Assert(fx.W.FlowCellSize == 0f, "a refused size changes nothing");
+            No<ObjectDisposedException>(fx, "FlowCellSize disposed", () => { var c = fx.Disposed.FlowCellSize; });
+            No<ObjectDisposedException>(fx, "FlowCellSize set disposed", () => fx.Disposed.FlowCellSize = 1f);
+        };
         r["BoidsWorld.ClearObserver"] = fx => No<ObjectDisposedException>(fx, "ClearObserver disposed", () => fx.Disposed.ClearObserver());
         r["BoidsWorld.SetRelation"] = fx =>
         {
@@ -344,6 +352,33 @@ static unsafe partial class BoidsTests
         {
             Code(fx, "SetTarget without a target", BoidsResult.InvalidArgument, () => fx.F.SetTarget(V(0, 0, 0)));
             Gone(fx, "SetTarget", f => f.SetTarget(V(0, 0, 0)));
+        };
+        r["BoidsFlock.CountAtTarget"] = fx =>
+        {
+            Code(fx, "CountAtTarget without a target", BoidsResult.NotFound, () => fx.F.CountAtTarget());
+            Gone(fx, "CountAtTarget", f => f.CountAtTarget());
+        };
+        r["BoidsFlock.TryGetFlowGrid"] = fx =>
+        {
+            Vec3 o;
+            float c;
+            int x, z;
+            Assert(!fx.F.TryGetFlowGrid(out o, out c, out x, out z) && x == 0, "no field: false");
+            Gone(fx, "TryGetFlowGrid", f => f.TryGetFlowGrid(out o, out c, out x, out z));
+        };
+        r["BoidsFlock.ReadFlowDistances"] = fx =>
+        {
+            Assert(fx.F.ReadFlowDistances() == null, "no field: null");
+            Param<ArgumentNullException>(fx, "ReadFlowDistances(null)", "buffer", () => fx.F.ReadFlowDistances(null));
+            Code(fx, "ReadFlowDistances without a field", BoidsResult.NotFound, () => fx.F.ReadFlowDistances(new float[4]));
+            Gone(fx, "ReadFlowDistances", f => f.ReadFlowDistances(new float[4]));
+        };
+        r["BoidsFlock.ReadFlowDirections"] = fx =>
+        {
+            Assert(fx.F.ReadFlowDirections() == null, "no field: null");
+            Param<ArgumentNullException>(fx, "ReadFlowDirections(null)", "buffer", () => fx.F.ReadFlowDirections(null));
+            Code(fx, "ReadFlowDirections without a field", BoidsResult.NotFound, () => fx.F.ReadFlowDirections(new Vec3[4]));
+            Gone(fx, "ReadFlowDirections", f => f.ReadFlowDirections(new Vec3[4]));
         };
         r["BoidsFlock.SetBounds"] = fx =>
         {

@@ -47,6 +47,7 @@ mod types;
 // The exports, one module per object (the header lists them by name, so grouped by object).
 mod flock;
 mod flock_data;
+mod flow;
 mod interactions;
 mod library;
 mod obstacle;
@@ -60,6 +61,7 @@ mod tests;
 pub use consts::*;
 pub use flock::*;
 pub use flock_data::*;
+pub use flow::*;
 pub use interactions::*;
 pub use library::*;
 pub use obstacle::*;

@@ -27,7 +27,7 @@ pub enum BoidsResult {
     Panic = 6,
     /// A def struct did not come from its `boids_default_*` function.
     InvalidDef = 7,
-    /// No flock or preset with that name.
+    /// No flock or preset with that name; or no flow field for the flock.
     NotFound = 8,
 }
 

@@ -190,6 +190,7 @@ const ALLOWED: &[&str] = &[
     "boids_flock_read_orientations",
     "boids_flock_read_matrices",
     "boids_flock_read_matrices_transformed",
+    "boids_flock_count_at_target",
     "boids_world_is_valid",
     "boids_flock_is_valid",
     "boids_mesh_is_valid",
@@ -234,6 +235,25 @@ fn refused_rows() -> Vec<Row> {
         ("boids_world_set_observer", |fx| {
             let p = v3(1.0, 2.0, 3.0);
             unsafe { boids_world_set_observer(fx.w, &p) }
+        }),
+        ("boids_world_set_flow_cell_size", |fx| {
+            boids_world_set_flow_cell_size(fx.w, 1.0)
+        }),
+        ("boids_world_get_flow_cell_size", |fx| {
+            let mut c = 0.0;
+            unsafe { boids_world_get_flow_cell_size(fx.w, &mut c) }
+        }),
+        ("boids_flock_get_flow_grid", |fx| {
+            let (mut o, mut c, mut x, mut z) = (v3(0.0, 0.0, 0.0), 0.0, 0, 0);
+            unsafe { boids_flock_get_flow_grid(fx.f, &mut o, &mut c, &mut x, &mut z) }
+        }),
+        ("boids_flock_read_flow_distances", |fx| {
+            let mut n = 0;
+            unsafe { boids_flock_read_flow_distances(fx.f, null_mut(), 0, &mut n) }
+        }),
+        ("boids_flock_read_flow_directions", |fx| {
+            let mut n = 0;
+            unsafe { boids_flock_read_flow_directions(fx.f, null_mut(), 0, &mut n) }
         }),
         ("boids_world_set_relation", |fx| {
             boids_world_set_relation(fx.w, fx.big, fx.f, BOIDS_RELATION_CHASE, 2.0, 1.0)

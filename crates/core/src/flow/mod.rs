@@ -35,7 +35,7 @@
 mod search;
 mod terrain;
 
-pub use search::FlowField;
+pub use search::{FlowField, UNREACHED};
 pub use terrain::{CLEARANCE, Terrain, survey_row};
 
 use glam::Vec3;

@@ -261,10 +261,9 @@ impl FlowField {
         if self.clear[c] {
             return Seek::Straight;
         }
-        let dist = self.distance[c];
-        if dist == UNREACHED {
+        let Some(distance) = self.distance_at(c) else {
             return Seek::NoWay;
-        }
+        };
         // The four cells whose centres surround `p`, weighted bilinearly.
         let fx = (p.x - grid.origin[0]) / grid.cell - 0.5;
         let fz = (p.z - grid.origin[1]) / grid.cell - 0.5;
@@ -297,8 +296,15 @@ impl FlowField {
         }
         Seek::Along {
             direction,
-            distance: dist as f32 * (grid.cell / STRAIGHT as f32),
+            distance,
         }
+    }
+
+    /// Cell `c`'s distance to the target along its way, in world units (the way's cost: a
+    /// cell near a wall counts a little longer), `None` where no way leads.
+    pub fn distance_at(&self, c: usize) -> Option<f32> {
+        let d = self.distance[c];
+        (d != UNREACHED).then(|| d as f32 * (self.grid.cell / STRAIGHT as f32))
     }
 }
 

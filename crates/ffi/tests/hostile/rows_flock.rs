@@ -421,6 +421,81 @@ pub(crate) fn rows() -> Vec<Row> {
             flock_ids(fx, |f| unsafe { boids_flock_count(f, &mut n) });
             busy("count", |b| unsafe { boids_flock_count(b.f, &mut n) });
         }),
+        ("boids_flock_count_at_target", |fx| {
+            let mut n = 0usize;
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_flock_count_at_target(fx.f, null_mut())
+            });
+            refused(fx, "no target", NotFound, || unsafe {
+                boids_flock_count_at_target(fx.f, &mut n)
+            });
+            flock_ids(fx, |f| unsafe { boids_flock_count_at_target(f, &mut n) });
+            busy("count at target", |b| unsafe {
+                boids_flock_count_at_target(b.f, &mut n)
+            });
+        }),
+        ("boids_flock_get_flow_grid", |fx| {
+            let (mut o, mut c, mut x, mut z) = (BoidsVec3::default(), 0.0f32, 0u32, 0u32);
+            refused(fx, "NULL origin", NullPointer, || unsafe {
+                boids_flock_get_flow_grid(fx.f, null_mut(), &mut c, &mut x, &mut z)
+            });
+            refused(fx, "NULL cell", NullPointer, || unsafe {
+                boids_flock_get_flow_grid(fx.f, &mut o, null_mut(), &mut x, &mut z)
+            });
+            refused(fx, "NULL columns", NullPointer, || unsafe {
+                boids_flock_get_flow_grid(fx.f, &mut o, &mut c, null_mut(), &mut z)
+            });
+            refused(fx, "NULL rows", NullPointer, || unsafe {
+                boids_flock_get_flow_grid(fx.f, &mut o, &mut c, &mut x, null_mut())
+            });
+            refused(fx, "no field", NotFound, || unsafe {
+                boids_flock_get_flow_grid(fx.f, &mut o, &mut c, &mut x, &mut z)
+            });
+            flock_ids(fx, |f| unsafe {
+                boids_flock_get_flow_grid(f, &mut o, &mut c, &mut x, &mut z)
+            });
+            busy("flow grid", |b| unsafe {
+                boids_flock_get_flow_grid(b.f, &mut o, &mut c, &mut x, &mut z)
+            });
+        }),
+        ("boids_flock_read_flow_distances", |fx| {
+            let mut d = [0.0f32; 4];
+            let mut n = 0usize;
+            refused(fx, "NULL count", NullPointer, || unsafe {
+                boids_flock_read_flow_distances(fx.f, d.as_mut_ptr(), 4, null_mut())
+            });
+            refused(fx, "NULL out with room", NullPointer, || unsafe {
+                boids_flock_read_flow_distances(fx.f, null_mut(), 4, &mut n)
+            });
+            refused(fx, "no field", NotFound, || unsafe {
+                boids_flock_read_flow_distances(fx.f, d.as_mut_ptr(), 4, &mut n)
+            });
+            flock_ids(fx, |f| unsafe {
+                boids_flock_read_flow_distances(f, d.as_mut_ptr(), 4, &mut n)
+            });
+            busy("flow distances", |b| unsafe {
+                boids_flock_read_flow_distances(b.f, d.as_mut_ptr(), 4, &mut n)
+            });
+        }),
+        ("boids_flock_read_flow_directions", |fx| {
+            let mut d = [BoidsVec3::default(); 4];
+            let mut n = 0usize;
+            refused(fx, "NULL count", NullPointer, || unsafe {
+                boids_flock_read_flow_directions(fx.f, d.as_mut_ptr(), 4, null_mut())
+            });
+            refused(fx, "NULL out with room", NullPointer, || unsafe {
+                boids_flock_read_flow_directions(fx.f, null_mut(), 4, &mut n)
+            });
+            refused(fx, "no field", NotFound, || unsafe {
+                boids_flock_read_flow_directions(fx.f, d.as_mut_ptr(), 4, &mut n)
+            });
+            flock_ids(fx, |f| unsafe {
+                boids_flock_read_flow_directions(f, d.as_mut_ptr(), 4, &mut n)
+            });
+            busy("flow directions", |b| unsafe {
+                boids_flock_read_flow_directions(b.f, d.as_mut_ptr(), 4, &mut n)
+            });
+        }),
         ("boids_flock_read_positions", |fx| {
             reads(fx, |f, c, n| unsafe {
                 boids_flock_read_positions(f, c.as_mut_ptr().cast(), c.len() / 3, n)

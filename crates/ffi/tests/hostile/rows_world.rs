@@ -495,6 +495,28 @@ pub(crate) fn rows() -> Vec<Row> {
                 boids_world_read_scene_triangles(b.w, out.as_mut_ptr(), 60, &mut n)
             });
         }),
+        ("boids_world_set_flow_cell_size", |fx| {
+            for bad in [f32::NAN, -1.0, f32::INFINITY, f32::NEG_INFINITY] {
+                refused(fx, "bad flow cell size", InvalidArgument, || {
+                    boids_world_set_flow_cell_size(fx.w, bad)
+                });
+                assert!(msg().contains("flow cell size"), "{}", msg());
+            }
+            world_ids(fx, |w| boids_world_set_flow_cell_size(w, 1.0));
+            busy("flow cell size", |b| {
+                boids_world_set_flow_cell_size(b.w, 1.0)
+            });
+        }),
+        ("boids_world_get_flow_cell_size", |fx| {
+            let mut c = 0.0f32;
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_world_get_flow_cell_size(fx.w, null_mut())
+            });
+            world_ids(fx, |w| unsafe { boids_world_get_flow_cell_size(w, &mut c) });
+            busy("get flow cell size", |b| unsafe {
+                boids_world_get_flow_cell_size(b.w, &mut c)
+            });
+        }),
         ("boids_world_set_observer", |fx| {
             for p in [v3(f32::NAN, 0.0, 0.0), v3(0.0, f32::INFINITY, 0.0)] {
                 refused(fx, "non-finite observer", InvalidArgument, || unsafe {

@@ -438,6 +438,22 @@ namespace BoidsFlocking
             return points;
         }
 
+        /// <summary>The width of the cells of the world's flow fields: above 0, a grounded flock with
+        /// a target seeks it around walls, cliffs and obstacles along a flow field over the ground
+        /// (straight once in clear sight); 0, the default, none (a straight line). Refused
+        /// (BoidsException InvalidArgument) when NaN, infinite or below 0, or when the grid over the
+        /// ground would have more than 16,777,216 cells.</summary>
+        public float FlowCellSize
+        {
+            get
+            {
+                float c;
+                Interop.Check(NativeMethods.boids_world_get_flow_cell_size(Id, &c));
+                return c;
+            }
+            set { Interop.Check(NativeMethods.boids_world_set_flow_cell_size(Id, value)); }
+        }
+
         /// <summary>Sets the observer (player) point: flocks with a wake region move only while it
         /// is inside, flocks with a sleep distance only while it is near.</summary>
         public void SetObserver(Vec3 point)

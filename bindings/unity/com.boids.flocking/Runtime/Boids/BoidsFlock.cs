@@ -112,6 +112,88 @@ namespace BoidsFlocking
             Interop.Check(NativeMethods.boids_flock_set_bounds(Id, (BoidsBounds*)&bounds));
         }
 
+        /// <summary>How many boids are at the target: within the arrival radius of it (or without
+        /// one the target's avoid distance, or without that the perception radius), in the
+        /// horizontal plane for a grounded flock. Throws BoidsException(NotFound) without a
+        /// target.</summary>
+        public int CountAtTarget()
+        {
+            UIntPtr n;
+            return Done(NativeMethods.boids_flock_count_at_target(Id, &n), n);
+        }
+
+        /// <summary>The grid of the flow field this flock read in the last step (with the world's
+        /// FlowCellSize above 0, grounded, with a target): the corner of least x and z, the cell
+        /// width, and the cells along x (columns) and z (rows); ReadFlowDistances and
+        /// ReadFlowDirections list the cells row by row, x fastest. False when it read none.</summary>
+        public bool TryGetFlowGrid(out Vec3 origin, out float cell, out int columns, out int rows)
+        {
+            BoidsVec3 o;
+            float c;
+            uint x, z;
+            BoidsResult r = NativeMethods.boids_flock_get_flow_grid(Id, &o, &c, &x, &z);
+            if (r == BoidsResult.NotFound)
+            {
+                origin = default(Vec3);
+                cell = 0f;
+                columns = rows = 0;
+                return false;
+            }
+            Interop.Check(r);
+            origin = *(Vec3*)&o;
+            cell = c;
+            columns = (int)x;
+            rows = (int)z;
+            return true;
+        }
+
+        /// <summary>Each cell's distance to the target along the flow field's way (world units;
+        /// -1 where no way leads), row by row, x fastest; null when the flock read no field.
+        /// Allocates: a debugging or drawing call, not a per-frame one (the overload taking a
+        /// buffer does not).</summary>
+        public float[] ReadFlowDistances()
+        {
+            Vec3 o;
+            float c;
+            int x, z;
+            if (!TryGetFlowGrid(out o, out c, out x, out z)) return null;
+            var d = new float[x * z];
+            ReadFlowDistances(d);
+            return d;
+        }
+
+        /// <summary>As ReadFlowDistances, into buffer (one float a cell); returns the cell count.
+        /// Throws BoidsException(BufferTooSmall) when it does not fit, (NotFound) without a
+        /// field.</summary>
+        public int ReadFlowDistances(float[] buffer)
+        {
+            Interop.NotNull(buffer, "buffer");
+            UIntPtr n;
+            fixed (float* p = buffer) return Done(NativeMethods.boids_flock_read_flow_distances(Id, p, (UIntPtr)buffer.Length, &n), n);
+        }
+
+        /// <summary>Each cell's direction along the flow field's way (unit and horizontal; zero at
+        /// the target and where no way leads), row by row, x fastest; null when the flock read no
+        /// field. Allocates, as ReadFlowDistances.</summary>
+        public Vec3[] ReadFlowDirections()
+        {
+            Vec3 o;
+            float c;
+            int x, z;
+            if (!TryGetFlowGrid(out o, out c, out x, out z)) return null;
+            var d = new Vec3[x * z];
+            ReadFlowDirections(d);
+            return d;
+        }
+
+        /// <summary>As ReadFlowDirections, into buffer; returns the cell count.</summary>
+        public int ReadFlowDirections(Vec3[] buffer)
+        {
+            Interop.NotNull(buffer, "buffer");
+            UIntPtr n;
+            fixed (Vec3* p = buffer) return Done(NativeMethods.boids_flock_read_flow_directions(Id, (BoidsVec3*)p, (UIntPtr)buffer.Length, &n), n);
+        }
+
         /// <summary>The box the observer must be in for the flock to move.</summary>
         public void SetWakeRegion(Vec3 min, Vec3 max)
         {

@@ -215,6 +215,8 @@ namespace BoidsFlocking.Native
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_list_flocks(BoidsWorldId world, BoidsFlockId* out_buf, UIntPtr capacity, UIntPtr* out_count);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_read_scene_triangles(BoidsWorldId world, BoidsVec3* out_buf, UIntPtr capacity, UIntPtr* out_count);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_set_observer(BoidsWorldId world, BoidsVec3* point);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_set_flow_cell_size(BoidsWorldId world, float cell);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_get_flow_cell_size(BoidsWorldId world, float* out_cell);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_create(BoidsWorldId world, BoidsFlockDef* def, BoidsFlockId* out_flock);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_create_preset(BoidsWorldId world, byte* preset, byte* name, BoidsFlockId* out_flock);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_destroy(BoidsFlockId flock);
@@ -232,6 +234,10 @@ namespace BoidsFlocking.Native
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_add_boids(BoidsFlockId flock, BoidsVec3* positions, BoidsVec3* velocities, UIntPtr count, uint* out_first_id);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_remove_boids(BoidsFlockId flock, uint* ids, UIntPtr count, UIntPtr* out_removed);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_count(BoidsFlockId flock, UIntPtr* out_count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_count_at_target(BoidsFlockId flock, UIntPtr* out_count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_get_flow_grid(BoidsFlockId flock, BoidsVec3* out_origin, float* out_cell, uint* out_columns, uint* out_rows);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_read_flow_distances(BoidsFlockId flock, float* out_buf, UIntPtr capacity, UIntPtr* out_count);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_read_flow_directions(BoidsFlockId flock, BoidsVec3* out_buf, UIntPtr capacity, UIntPtr* out_count);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_read_positions(BoidsFlockId flock, BoidsVec3* out_buf, UIntPtr capacity, UIntPtr* out_count);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_read_velocities(BoidsFlockId flock, BoidsVec3* out_buf, UIntPtr capacity, UIntPtr* out_count);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_read_ids(BoidsFlockId flock, uint* out_buf, UIntPtr capacity, UIntPtr* out_count);
