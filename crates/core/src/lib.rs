@@ -23,7 +23,8 @@
 //! hood.consider(&d, me.heading, o, o.length_squared(), other.velocity, other.heading);
 //! assert_eq!(hood.count, 1);
 //!
-//! let env = Env { target: None, obstacles: &[], ground: &[], nearby: None, path: &[], path_closed: false };
+//! let env = Env { target: None, obstacles: &[], ground: &[], nearby: None, path: &[], path_closed: false, flow: None,
+//!     stand_radius: 0.0 };
 //! let mut rng = Rng::keyed(7, 0, 0, 0); // (seed, boid id, step, stream)
 //! let next = step_boid(&me, &hood, &params, &env, &mut rng, 1.0 / 60.0);
 //! assert!(next.velocity.y < 0.0, "steers away from the neighbour above it");
@@ -56,6 +57,7 @@ pub use params::{
 };
 pub use rng::Rng;
 pub use rules::{
-    BoidState, Derived, Env, Extra, Neighbourhood, confine, fov_cos, step_boid, wander,
+    BoidState, Derived, Env, Extra, Neighbourhood, STAND_SPEED, confine, fov_cos, stand_radius,
+    step_boid, wander,
 };
 pub use table::CEnum;

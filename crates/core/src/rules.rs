@@ -182,6 +182,32 @@ pub struct Env<'a> {
     /// A grounded flock's flow field to its target: it seeks along it
     /// ([`crate::flow::FlowField::seek`]) instead of in a straight line.
     pub flow: Option<&'a crate::flow::FlowField>,
+    /// A grounded flock's boids within this (horizontal) distance of the target stand once
+    /// they and their neighbours are nearly still ([`STAND_SPEED`]); 0: none stands.
+    /// [`stand_radius`] gives it.
+    pub stand_radius: f32,
+}
+
+/// How far from its target a grounded flock with an arrival radius stands
+/// ([`Env::stand_radius`]), when `at_target` of its boids are within the arrival radius (the
+/// step before): the radius of a disc that holds them packed, with room to spare
+/// (`r × (1.15 √(k / 0.8) + 1)` for bodies of radius `r`: the body radius, or the boid radius,
+/// or half the separation radius), at most the arrival radius. So the first arrivals stand in
+/// the middle and the core grows as the crowd comes in, instead of the first ones standing
+/// wherever they slowed and walling the rest out. 0 for any other flock.
+pub fn stand_radius(p: &FlockParams, at_target: usize) -> f32 {
+    if p.ground.is_none()
+        || p.target.is_none()
+        || p.arrival_radius.is_nan()
+        || p.arrival_radius <= 0.0
+    {
+        return 0.0;
+    }
+    let r = [p.body_radius, p.boid_radius, 0.5 * p.separation_radius]
+        .into_iter()
+        .find(|&r| r > 0.0)
+        .unwrap_or(0.5 * p.perception_radius);
+    (r * (1.15 * (at_target as f32 / 0.8).sqrt() + 1.0)).min(p.arrival_radius)
 }
 
 /// The point `lookahead` further along the polyline from the point on it nearest to `p`.
@@ -449,6 +475,10 @@ pub fn confine(
     (p.plane.apply(position), p.plane.apply(velocity))
 }
 
+/// Below this fraction of its max speed, a grounded boid at its target (with its neighbours as
+/// slow) stands there ([`step_boid`]).
+pub const STAND_SPEED: f32 = 0.05;
+
 /// The next state of one boid. Pure: the same inputs give the same bits.
 ///
 /// Never returns a non-finite state: if arithmetic overflows (absurd but accepted weights), the
@@ -520,6 +550,15 @@ pub fn step_boid(
     }
     // The arrival force, when arriving: a steering force already.
     let mut arrival = None;
+    // A grounded boid that has arrived stands: within the filled core of its target's area
+    // (`Env::stand_radius`, horizontally), nearly still, and so are its neighbours. A crowd at
+    // its goal stops instead of pushing toward the centre for ever; one still moving in, or
+    // outside the core, goes on until the crowd stops it, so the core fills from the middle.
+    let stands = walker.is_some()
+        && env.stand_radius > 0.0
+        && target.is_some_and(|tp| horizontal(tp - own.position).length() <= env.stand_radius)
+        && v.length() < STAND_SPEED * p.max_speed
+        && (alone || n.sum_speed < STAND_SPEED * p.max_speed * n.count as f32);
     // A grounded boid with a flow field seeks along its way, unless it sees the target (or
     // has no way to it: then not at all).
     let seek = match (env.flow, &walker, target) {
@@ -637,6 +676,8 @@ pub fn step_boid(
     a = flat(a);
 
     let (velocity, heading) = match p.integrator {
+        // Standing: still, facing as it did.
+        _ if stands => (Vec3::ZERO, own.heading),
         Integrator::Acceleration => {
             let nv = v + a * dt;
             let (unit, len) = unit_and_length(nv);

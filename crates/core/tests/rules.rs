@@ -57,6 +57,7 @@ fn step(p: &FlockParams, own: BoidState, others: &[(Vec3, Vec3)]) -> BoidState {
             ground: &[],
             nearby: None,
             flow: None,
+            stand_radius: 0.0,
         },
         &mut Rng::keyed(1, 0, 0, 0),
         DT,

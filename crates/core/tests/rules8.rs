@@ -143,6 +143,7 @@ fn eight_lanes_give_step_boids_bits() {
         ground: &[],
         nearby: None,
         flow: None,
+        stand_radius: 0.0,
     };
     let mut lanes_checked = 0;
     for case in 0..4000 {
@@ -232,6 +233,7 @@ fn what_the_eight_lanes_do_not_cover_is_refused() {
         ground: &[],
         nearby: None,
         flow: None,
+        stand_radius: 0.0,
     };
     let ok = FlockParams::default();
     assert!(

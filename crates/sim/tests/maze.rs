@@ -1,6 +1,7 @@
 //! The `maze` preset and flow fields in a world: along its field the flock reaches its target
-//! behind a U-shaped wall, and seeking in a straight line it never does; the fields give the
-//! same bits on any thread count and after a load, are shared, and refuse bad settings.
+//! behind a U-shaped wall, and seeking in a straight line it never does; arrived, it stands
+//! still; the fields give the same bits on any thread count and after a load, are shared, and
+//! refuse bad settings.
 
 use boids_sim::presets::{MazeLayout, maze, maze_target};
 use boids_sim::{FlockId, Obstacle, Vec3, World, WorldConfig};
@@ -57,6 +58,31 @@ fn the_maze_flock_reaches_its_target_along_the_field_and_never_in_a_straight_lin
         "{arrived} of {} at the target after {BUDGET} steps",
         layout.walkers
     );
+    // Arrived, they stand: the core of the crowd at the target is still (no velocity at all),
+    // and those standing stay where they stand while the rest settle around them.
+    let n = layout.walkers;
+    let (mut p0, mut v0) = (vec![Vec3::ZERO; n], vec![Vec3::ZERO; n]);
+    world.read_positions(id, &mut p0).unwrap();
+    world.read_velocities(id, &mut v0).unwrap();
+    let standing: Vec<usize> = (0..n).filter(|&k| v0[k] == Vec3::ZERO).collect();
+    assert!(standing.len() * 3 > n, "{} stand", standing.len());
+    for _ in 0..600 {
+        world.step(dt).unwrap();
+    }
+    let (mut p1, mut v1) = (vec![Vec3::ZERO; n], vec![Vec3::ZERO; n]);
+    world.read_positions(id, &mut p1).unwrap();
+    world.read_velocities(id, &mut v1).unwrap();
+    let moved = standing
+        .iter()
+        .map(|&k| (p1[k] - p0[k]).length())
+        .sum::<f32>()
+        / standing.len() as f32;
+    assert!(moved < 0.3, "the standing moved {moved} on average in 10 s");
+    let still = v1.iter().filter(|v| **v == Vec3::ZERO).count();
+    assert!(still * 2 > n, "{still} still after 10 s more");
+    let max_speed = world.flock(id).unwrap().params().max_speed;
+    let mean = v1.iter().map(|v| v.length()).sum::<f32>() / n as f32;
+    assert!(mean < 0.05 * max_speed, "mean speed {mean}");
     let cup = straight.join().expect("the straight run");
     assert!(cup * 2 > layout.walkers, "{cup} in the cup");
 }

@@ -13,6 +13,7 @@ use boids_sim::{Obstacle, ObstacleAvoidance, Quat, Vec3};
 use std::time::Instant;
 
 mod herd;
+mod maze;
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -49,7 +50,9 @@ pub struct BenchArgs {
     /// (terrain and rocks) and a 2049 x 2049 heightfield: the ground's create, memory and move
     /// costs, and the step with free-direction search, reflect, and avoidance off; `herd`, the
     /// herd preset's sheep over a 2049 x 2049 heightfield with rocks, walking with bodies,
-    /// walking without, and flying (the ground off).
+    /// walking without, and flying (the ground off); `maze`, the maze preset's walls over a
+    /// 2049 x 2049 heightfield with flow cells of 2: the terrain's survey, a field after the
+    /// target moves, and walkers reading the field against seeking in a straight line.
     #[arg(long, value_enum, default_value_t = ScenarioArg::Bench)]
     scenario: ScenarioArg,
     /// `--scenario level` only: the side of the level's square, in units (its triangles and
@@ -70,6 +73,7 @@ enum ScenarioArg {
     Reef,
     Level,
     Herd,
+    Maze,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -150,13 +154,19 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         }
         return herd::herd(a, config, kind);
     }
+    if a.scenario == ScenarioArg::Maze {
+        if a.k > 0 {
+            return Err("--k runs on the other scenarios".into());
+        }
+        return maze::maze_bench(a, config, kind);
+    }
     let rss0 = peak_rss();
     let (mut world, id) = match a.scenario {
         ScenarioArg::Bench => bench_world(a.boids, config, kind),
         ScenarioArg::Torus2d => torus2d_world(a.boids, config, kind),
         ScenarioArg::Clustered => clustered_world(a.boids, config, kind),
         ScenarioArg::Reef => reef_world(a.boids, config, kind, ReefObstacles::Meshes),
-        ScenarioArg::Level | ScenarioArg::Herd => unreachable!("timed above"),
+        ScenarioArg::Level | ScenarioArg::Herd | ScenarioArg::Maze => unreachable!("timed above"),
     }
     .map_err(|e| e.to_string())?;
     if a.k > 0 {
@@ -266,7 +276,7 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         ScenarioArg::Clustered => out!(
             "scenario clustered: fish-tank rules, {CLUSTERS} balls of radius {CLUSTER_RADIUS} in a 1000-unit cube, dt 1/60"
         ),
-        ScenarioArg::Reef | ScenarioArg::Level | ScenarioArg::Herd => {
+        ScenarioArg::Reef | ScenarioArg::Level | ScenarioArg::Herd | ScenarioArg::Maze => {
             unreachable!("reported above")
         }
     }
@@ -312,6 +322,7 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
             ScenarioArg::Reef => "reef",
             ScenarioArg::Level => "level",
             ScenarioArg::Herd => "herd",
+            ScenarioArg::Maze => "maze",
         },
         a.boids,
         world.simd(),

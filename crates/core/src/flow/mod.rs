@@ -35,8 +35,8 @@
 mod search;
 mod terrain;
 
-pub use search::{FlowField, UNREACHED};
-pub use terrain::{CLEARANCE, Terrain, survey_row};
+pub use search::{FlowField, Join, UNREACHED};
+pub use terrain::{CLEARANCE, Rows, Terrain, survey_row};
 
 use glam::Vec3;
 

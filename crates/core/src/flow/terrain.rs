@@ -22,6 +22,9 @@ pub struct Terrain {
     extra: Vec<u8>,
 }
 
+/// Runs its first argument on runs of whole rows of its second ([`Terrain::new_with`]).
+pub type Rows<'a> = dyn Fn(&(dyn Fn(usize, &mut [u8]) + Sync), &mut [u8]) + 'a;
+
 /// Cells within this many (Chebyshev) of a closed one cost more to enter: [`STRAIGHT`] / 2
 /// more a cell nearer, up to 1.5 cell widths more beside the wall. So ways keep a few cells off
 /// walls and corners where they can (a crowd that hugs a wall's corner jams there), and still
@@ -35,6 +38,22 @@ impl Terrain {
     /// # Panics
     /// If `height` does not hold one value a cell.
     pub fn new(grid: FlowGrid, height: Vec<f32>, step: f32, max_slope_deg: f32) -> Terrain {
+        Terrain::new_with(grid, height, step, max_slope_deg, &|f, links| f(0, links))
+    }
+
+    /// [`Terrain::new`], the moves out of each cell found by `rows`: it calls its first
+    /// argument on runs of whole rows of its second (the first row's number, the run), each
+    /// row once, in any order and on any threads (the same bits).
+    ///
+    /// # Panics
+    /// If `height` does not hold one value a cell.
+    pub fn new_with(
+        grid: FlowGrid,
+        height: Vec<f32>,
+        step: f32,
+        max_slope_deg: f32,
+        rows: &Rows<'_>,
+    ) -> Terrain {
         assert_eq!(height.len(), grid.cells(), "one height a cell");
         let (climb, climb_diagonal) = climbs(grid.cell, step, max_slope_deg);
         let joined = |a: usize, b: usize, diagonal: bool| {
@@ -42,34 +61,40 @@ impl Terrain {
             // NaN (closed) fails.
             (height[a] - height[b]).abs() <= limit
         };
-        let mut links = vec![0u8; grid.cells()];
-        for k in 0..grid.size[1] {
-            for i in 0..grid.size[0] {
-                let a = grid.index(i, k);
-                let mut bits = 0u8;
-                for (m, &(di, dk)) in MOVES.iter().enumerate() {
-                    let Some((ni, nk)) = grid.neighbour(i, k, m) else {
-                        continue;
-                    };
-                    let b = grid.index(ni, nk);
-                    let ok = if m < 4 {
-                        joined(a, b, false)
-                    } else {
-                        // No cutting a corner: both cells beside the diagonal joined to both
-                        // ends.
-                        let s1 = grid.index((i as i32 + di) as u32, k);
-                        let s2 = grid.index(i, (k as i32 + dk) as u32);
-                        joined(a, b, true)
-                            && joined(a, s1, false)
-                            && joined(s1, b, false)
-                            && joined(a, s2, false)
-                            && joined(s2, b, false)
-                    };
-                    bits |= u8::from(ok) << m;
+        let w = grid.size[0] as usize;
+        let link_rows = |first: usize, run: &mut [u8]| {
+            for (r, row) in run.chunks_mut(w).enumerate() {
+                let k = (first + r) as u32;
+                for (i, out) in row.iter_mut().enumerate() {
+                    let i = i as u32;
+                    let a = grid.index(i, k);
+                    let mut bits = 0u8;
+                    for (m, &(di, dk)) in MOVES.iter().enumerate() {
+                        let Some((ni, nk)) = grid.neighbour(i, k, m) else {
+                            continue;
+                        };
+                        let b = grid.index(ni, nk);
+                        let ok = if m < 4 {
+                            joined(a, b, false)
+                        } else {
+                            // No cutting a corner: both cells beside the diagonal joined to
+                            // both ends.
+                            let s1 = grid.index((i as i32 + di) as u32, k);
+                            let s2 = grid.index(i, (k as i32 + dk) as u32);
+                            joined(a, b, true)
+                                && joined(a, s1, false)
+                                && joined(s1, b, false)
+                                && joined(a, s2, false)
+                                && joined(s2, b, false)
+                        };
+                        bits |= u8::from(ok) << m;
+                    }
+                    *out = bits;
                 }
-                links[a] = bits;
             }
-        }
+        };
+        let mut links = vec![0u8; grid.cells()];
+        rows(&link_rows, &mut links);
         let extra = clearance(&grid, &height);
         Terrain {
             grid,

@@ -46,6 +46,8 @@ pub(crate) struct StepFlock {
     /// The flow field to the target, for a grounded flock with one (the world's flow cell
     /// size set, and ground to walk on).
     pub(crate) flow: Option<std::sync::Arc<boids_core::flow::FlowField>>,
+    /// How far from the target its boids stand ([`boids_core::stand_radius`]).
+    pub(crate) stand_radius: f32,
 }
 
 /// The xz box of `positions` grown by `grow` (`None` when empty or not finite), with the
@@ -286,6 +288,7 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
             path: &f.path,
             path_closed: f.path_closed,
             flow: f.flow.as_deref(),
+            stand_radius: f.stand_radius,
         };
         let no_target = Env {
             target: None,

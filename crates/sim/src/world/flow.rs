@@ -155,7 +155,7 @@ impl Flows {
                 t
             }
         };
-        let field = Arc::new(FlowField::build(&terrain, target));
+        let field = Arc::new(build_field(&terrain, target, exec));
         debug_assert_eq!(field.target, cell);
         self.fields.push(Held {
             key,
@@ -177,6 +177,29 @@ impl Flows {
     }
 }
 
+/// The field to `target` over `terrain`, its two halves (the distances and ways; the clear
+/// sight) side by side on `exec`.
+fn build_field(terrain: &Terrain, target: Vec3, exec: &dyn Exec) -> FlowField {
+    FlowField::build_with(terrain, target, &|a, b| {
+        let (a, b) = (
+            std::sync::Mutex::new(Some(a)),
+            std::sync::Mutex::new(Some(b)),
+        );
+        exec.for_ranges(2, 1, &|r| {
+            for h in r {
+                // Each half is taken once (a poisoned lock: its half panicked, the step is lost).
+                if h == 0 {
+                    if let Some(f) = a.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                        f();
+                    }
+                } else if let Some(f) = b.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                    f();
+                }
+            }
+        });
+    })
+}
+
 /// The terrain of `grid` for a flock with `params`, its rows surveyed on `exec`.
 fn survey(
     grid: FlowGrid,
@@ -196,7 +219,9 @@ fn survey(
             survey_row(&grid, k, &g, params.body_radius, ground, solids, row);
         }
     });
-    Terrain::new(grid, height, g.step_height, g.max_slope_deg)
+    Terrain::new_with(grid, height, g.step_height, g.max_slope_deg, &|f, links| {
+        boids_index::exec::chunks_mut(exec, links, rows * w, &|start, run| f(start / w, run));
+    })
 }
 
 impl World {

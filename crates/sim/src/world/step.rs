@@ -437,6 +437,13 @@ impl World {
         }
         job_flocks.clear();
         for (id, f) in flocks.iter_mut() {
+            // From the state before the step (before a synchronous step takes it): how many
+            // are at the target, for how far from it they stand.
+            let stand_radius = if boids_core::stand_radius(&f.params, usize::MAX) > 0.0 {
+                boids_core::stand_radius(&f.params, f.at_target().unwrap_or(0))
+            } else {
+                0.0
+            };
             job_flocks.push(JobFlock {
                 id,
                 st: if sync {
@@ -452,6 +459,7 @@ impl World {
                     path_closed: f.path_closed,
                     leader: f.leader.map(|(id, _)| id),
                     flow: None,
+                    stand_radius,
                 },
                 moving: moving(f),
                 needed: needed[id.index as usize],
