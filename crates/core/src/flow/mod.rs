@@ -117,9 +117,17 @@ impl FlowGrid {
         if !(lo.iter().chain(&hi).all(|v| v.is_finite()) && lo[0] <= hi[0] && lo[1] <= hi[1]) {
             return Err(FlowError::Extent);
         }
+        // Rounded up by hand, through u32 (at most u32::MAX, over the cap anyway; `n` is finite):
+        // no libm `ceil` and no float-to-u64 helper, which 32-bit ARM would take from the
+        // platform (scripts/lib/phone-symbols).
         let count = |a: usize| -> u64 {
             let n = (f64::from(hi[a]) - f64::from(lo[a])) / f64::from(cell);
-            (n.ceil() as u64).max(1)
+            if n >= f64::from(u32::MAX) {
+                return u64::from(u32::MAX);
+            }
+            let t = n as u32;
+            let up = if f64::from(t) < n { t + 1 } else { t };
+            u64::from(up.max(1))
         };
         let size = [count(0), count(1)];
         if size[0].saturating_mul(size[1]) > MAX_FLOW_CELLS {
