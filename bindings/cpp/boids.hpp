@@ -718,6 +718,15 @@ public:
         check(boids_world_get_flow_cell_size(id_, &c));
         return c;
     }
+    /// Sets the work a step may spend building flow fields, in units of about one cell settled;
+    /// 0, the default, for no limit (boids_world_set_flow_budget).
+    void set_flow_budget(std::uint32_t units) { check(boids_world_set_flow_budget(id_, units)); }
+    /// The work a step may spend building flow fields, 0 for no limit (boids_world_get_flow_budget).
+    std::uint32_t flow_budget() const {
+        std::uint32_t u = 0;
+        check(boids_world_get_flow_budget(id_, &u));
+        return u;
+    }
     /// Sets the observer (player) point (boids_world_set_observer).
     void set_observer(Vec3 p) { check(boids_world_set_observer(id_, &p)); }
     /// Clears the observer point (boids_world_set_observer with NULL).

@@ -144,6 +144,8 @@ export declare class World {
   setObserver(point: Vec3Like | null): void;
   /** Width of the flow fields' cells (0: none, the default); NaN, negative or too fine a grid is refused. */
   flowCellSize: number;
+  /** Work a step may spend building flow fields, in units of about one cell settled (0: no limit, the default); a whole number up to 4294967295. */
+  flowBudget: number;
   addObstacle(def: ObstacleDef): Obstacle;
   /** A triangle mesh: vertices (flat x, y, z or [x, y, z] each) and indices, three a triangle. */
   addMesh(vertices: ArrayLike<number> | ReadonlyArray<readonly [number, number, number]>, indices: ArrayLike<number>): Mesh;

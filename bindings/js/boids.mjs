@@ -653,6 +653,22 @@ export class World {
     this.lib.call('boids_world_set_flow_cell_size', this.ptr(), cell);
   }
 
+  /** The work a step may spend building flow fields, in units of about one cell settled (a
+   * field takes about 2 units a cell); 0 (the default): no limit. With a budget a new field is
+   * built over several steps, the flock reading its last whole field meanwhile. */
+  get flowBudget() {
+    const out = this.lib.scratch + 64;
+    this.lib.call('boids_world_get_flow_budget', this.ptr(), out);
+    return this.lib.dv().getUint32(out, true);
+  }
+
+  set flowBudget(units) {
+    if (!Number.isInteger(units) || units < 0 || units > 0xffffffff) {
+      throw refuse(`the flow budget must be a whole number of units from 0 to 4294967295, got ${shown(units)}`);
+    }
+    this.lib.call('boids_world_set_flow_budget', this.ptr(), units >>> 0);
+  }
+
   /** The observer point (the player), or null for none. */
   setObserver(point) {
     const lib = this.lib;

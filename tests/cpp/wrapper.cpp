@@ -362,6 +362,21 @@ int main() {
         CHECK(d[80 * 161 + 128] == 0.0f);
         CHECK(v[80 * 161 + 80].x < 0.0f && d[80 * 161 + 80] > 100.0f);
         throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { maze.set_flow_cell_size(-1.0f); });
+        // A budget: the moved target's field comes over several steps, the old one meanwhile.
+        CHECK(maze.flow_budget() == 0u);
+        maze.set_flow_budget(3000u);
+        CHECK(maze.flow_budget() == 3000u);
+        walkers.set_target(boids::Vec3{-40.0f, 0.0f, 50.0f});
+        maze.step(1.0f / 60);
+        walkers.read_flow_distances(d);
+        CHECK(d[80 * 161 + 128] == 0.0f);
+        int steps = 1;
+        while (d[80 * 161 + 128] == 0.0f && steps < 500) {
+            maze.step(1.0f / 60);
+            walkers.read_flow_distances(d);
+            ++steps;
+        }
+        CHECK(steps > 3 && steps < 500);
         maze.set_flow_cell_size(0.0f);
         maze.step(1.0f / 60);
         CHECK(!walkers.flow_grid(g));

@@ -238,6 +238,19 @@ test('flow fields: the maze preset\'s cell size, its field copied out, the count
   refused('INVALID_ARGUMENT', () => { world.flowCellSize = -1; }, /flow cell size/);
   refused('INVALID_ARGUMENT', () => { world.flowCellSize = 'big'; }, /flow cell size/);
   assert.equal(world.flowCellSize, 1, 'a refused size changes nothing');
+  // A budget: a new target's field is built over several steps, the old one read meanwhile.
+  assert.equal(world.flowBudget, 0);
+  refused('INVALID_ARGUMENT', () => { world.flowBudget = -1; }, /flow budget/);
+  refused('INVALID_ARGUMENT', () => { world.flowBudget = 1.5; }, /flow budget/);
+  world.flowBudget = 3000;
+  assert.equal(world.flowBudget, 3000);
+  walkers.setTarget([-40, 0, 50]);
+  world.step(DT);
+  assert.equal(walkers.flowField().distances[80 * 161 + 128], 0, 'the old field meanwhile');
+  let steps = 1;
+  while (walkers.flowField().distances[80 * 161 + 128] === 0) { world.step(DT); steps += 1; }
+  assert.ok(steps > 3 && steps < 500, `${steps} steps`);
+  assert.equal(lib.loadWorld(world.save()).flowBudget, 3000, 'a save keeps it');
   world.flowCellSize = 0;
   world.step(DT);
   assert.equal(walkers.flowField(), null);

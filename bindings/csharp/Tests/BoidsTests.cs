@@ -382,6 +382,19 @@ static unsafe partial class BoidsTests
                 Refused(BoidsResult.BufferTooSmall, () => f.ReadFlowDistances(new float[10]));
                 for (int s = 0; s < 3000; s++) w.Step(1f / 60);
                 Assert(f.CountAtTarget() > 0, "some arrive along the field: " + f.CountAtTarget());
+                // A budget: a new target's field is built over several steps, the old one read
+                // meanwhile; a save keeps the budget.
+                Assert(w.FlowBudget == 0u, "no limit by default");
+                w.FlowBudget = 3000u;
+                Assert(w.FlowBudget == 3000u, "the budget set");
+                f.SetTarget(V(-40, 0, 50));
+                w.Step(1f / 60);
+                Assert(f.ReadFlowDistances()[80 * x + 128] == 0f, "the old field meanwhile");
+                int steps = 1;
+                while (f.ReadFlowDistances()[80 * x + 128] == 0f && steps < 500) { w.Step(1f / 60); steps++; }
+                Assert(steps > 3 && steps < 500, "the new field after " + steps + " steps");
+                using (var loaded = BoidsWorld.Load(w.Save()))
+                    Assert(loaded.FlowBudget == 3000u, "a save keeps the budget");
                 w.FlowCellSize = 0f;
                 w.Step(1f / 60);
                 Assert(!f.TryGetFlowGrid(out o, out c, out x, out z), "no field without a cell size");

@@ -220,6 +220,14 @@ static unsafe partial class BoidsTests
             No<ObjectDisposedException>(fx, "FlowCellSize disposed", () => { var c = fx.Disposed.FlowCellSize; });
             No<ObjectDisposedException>(fx, "FlowCellSize set disposed", () => fx.Disposed.FlowCellSize = 1f);
         };
+        r["BoidsWorld.FlowBudget"] = fx =>
+        {
+            No<ObjectDisposedException>(fx, "FlowBudget disposed", () => { var u = fx.Disposed.FlowBudget; });
+            No<ObjectDisposedException>(fx, "FlowBudget set disposed", () => fx.Disposed.FlowBudget = 1u);
+            fx.W.FlowBudget = uint.MaxValue;
+            Assert(fx.W.FlowBudget == uint.MaxValue, "the largest budget");
+            fx.W.FlowBudget = 0u;
+        };
         r["BoidsWorld.ClearObserver"] = fx => No<ObjectDisposedException>(fx, "ClearObserver disposed", () => fx.Disposed.ClearObserver());
         r["BoidsWorld.SetRelation"] = fx =>
         {

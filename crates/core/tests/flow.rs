@@ -2,8 +2,8 @@
 //! hostile inputs.
 
 use boids_core::flow::{
-    CLEARANCE, FlowError, FlowField, FlowGrid, MAX_FLOW_CELLS, MOVES, STRAIGHT, Seek, Terrain,
-    move_cost,
+    CLEARANCE, FieldBuild, FlowError, FlowField, FlowGrid, MAX_FLOW_CELLS, MOVES, STRAIGHT, Seek,
+    Terrain, TerrainBuild, move_cost,
 };
 use boids_core::{Ground, Placed, Rng, Vec3};
 
@@ -339,11 +339,11 @@ fn a_grid_refuses_bad_cells_and_more_than_the_cap() {
     assert_eq!(STRAIGHT, 29);
 }
 
-#[test]
-fn a_survey_closes_steep_ground_gaps_and_cells_near_solids() {
+/// A 33 × 33 heightfield, spacing 1: flat, with a steep ridge along x = 20; and a rock of
+/// radius 1.5 at (8, 0, 8).
+fn ridge_and_rock() -> (Vec<Placed>, Vec<Placed>) {
     use boids_core::{MeshShape, Obstacle, Quat};
     use std::sync::Arc;
-    // A 33 × 33 heightfield, spacing 1: flat, with a steep ridge along x = 20.
     let n = 33u32;
     let heights: Vec<f32> = (0..n * n)
         .map(|s| if s % n == 20 { 6.0 } else { 0.0 })
@@ -361,7 +361,12 @@ fn a_survey_closes_steep_ground_gaps_and_cells_near_solids() {
         centre: Vec3::new(8.0, 0.0, 8.0),
         radius: 1.5,
     };
-    let solids = vec![Placed::new(&rock, None)];
+    (ground, vec![Placed::new(&rock, None)])
+}
+
+#[test]
+fn a_survey_closes_steep_ground_gaps_and_cells_near_solids() {
+    let (ground, solids) = ridge_and_rock();
     let g = FlowGrid::over([0.0, 0.0], [40.0, 32.0], 1.0).expect("grid");
     let settings = Ground::default();
     let t = Terrain::survey(g, &settings, 0.25, &ground, &solids);
@@ -375,4 +380,95 @@ fn a_survey_closes_steep_ground_gaps_and_cells_near_solids() {
     assert!(!open(8, 8) && !open(9, 8));
     // (10, 8)'s centre is 2.55 from the rock's: over 1.5 + 0.25 + 0.75.
     assert!(open(10, 8));
+}
+
+/// Runs both halves one after the other.
+fn serial(a: &mut (dyn FnMut() + Send), b: &mut (dyn FnMut() + Send)) {
+    a();
+    b();
+}
+
+#[test]
+fn a_field_built_a_budget_at_a_time_is_the_same_field_and_resumes_from_its_units() {
+    let mut rng = Rng::keyed(56, 7, 0, 1);
+    let mut steps_seen = 0usize;
+    for scene in 0..60 {
+        let (w, h) = (rng.range(1.0, 30.0) as u32, rng.range(1.0, 30.0) as u32);
+        let t = random_terrain(&mut rng, w, h, 1.0);
+        let g = t.grid;
+        let target = Vec3::new(
+            g.origin[0] + rng.range(0.0, w as f32),
+            0.0,
+            g.origin[1] + rng.range(0.0, h as f32),
+        );
+        let whole = FlowField::build(&t, target);
+        let budget = [1u64, 3, 17, 100][scene % 4];
+        let mut b = FieldBuild::new(&t, target);
+        let mut steps = 0;
+        loop {
+            let before = b.taken();
+            let done = b.advance(&t, budget, &serial);
+            steps += 1;
+            let taken = b.taken();
+            // Each half took at most the budget, or one item when nothing fitted.
+            for half in 0..2 {
+                let step = taken[half] - before[half];
+                assert!(
+                    step <= budget.max(4 * 30),
+                    "scene {scene}: {step} units a step"
+                );
+            }
+            // A build resumed from the units it took stands where it does.
+            let resumed = FieldBuild::resume(&t, target, taken);
+            assert_eq!(
+                format!("{resumed:?}"),
+                format!("{b:?}"),
+                "scene {scene}, step {steps}"
+            );
+            if done {
+                break;
+            }
+            assert!(steps < 1_000_000);
+        }
+        steps_seen += steps;
+        assert_eq!(b.finish().expect("done"), whole, "scene {scene}");
+    }
+    // The budgets were small enough to split builds into many steps.
+    assert!(steps_seen > 1_000, "{steps_seen} steps");
+}
+
+#[test]
+fn a_terrain_built_a_budget_at_a_time_is_the_same_terrain_and_resumes_from_its_units() {
+    let (ground, solids) = ridge_and_rock();
+    let g = FlowGrid::over([0.0, 0.0], [40.0, 32.0], 1.0).expect("grid");
+    let settings = Ground::default();
+    let whole = Terrain::survey(g, &settings, 0.25, &ground, &solids);
+    for budget in [1u64, 50, 200, 1_000] {
+        let mut b = TerrainBuild::new(g, settings, 0.25);
+        let mut steps = 0;
+        while !b.advance(&ground, &solids, budget, &|f, run| f(0, run), &|f, run| {
+            f(0, run)
+        }) {
+            steps += 1;
+            let resumed = TerrainBuild::resume(g, settings, 0.25, &ground, &solids, b.taken());
+            assert_eq!(format!("{resumed:?}"), format!("{b:?}"), "budget {budget}");
+        }
+        // A row of the survey (40 cells) is the most one step takes past a small budget.
+        assert!(
+            steps >= (b.taken() / budget.max(120)) as usize,
+            "budget {budget}"
+        );
+        assert!(steps > 3, "budget {budget}: {steps} steps");
+        let t = b.finish().expect("done");
+        // (Closed cells hold NaN: compared by bits.)
+        let bits = |t: &Terrain| -> Vec<(u32, u8, u32)> {
+            (0..t.grid.cells())
+                .map(|c| (t.heights()[c].to_bits(), t.links(c), t.extra(c)))
+                .collect()
+        };
+        assert!(
+            t.grid == whole.grid && bits(&t) == bits(&whole),
+            "budget {budget}"
+        );
+    }
 }

@@ -106,3 +106,58 @@ fn a_maze_flock_reads_its_field_back_through_the_c_abi() {
     assert!(msg().contains("no flow field"), "{}", msg());
     assert_eq!(boids_world_destroy(w), Ok);
 }
+
+#[test]
+fn a_flow_budget_spreads_the_field_over_steps_through_the_c_abi() {
+    let d = boids_default_world_def();
+    let mut w = BoidsWorldId::default();
+    assert_eq!(unsafe { boids_world_create(&d, &mut w) }, Ok);
+    let mut f = BoidsFlockId::default();
+    assert_eq!(
+        unsafe { boids_flock_create_preset(w, c"maze".as_ptr(), c"walkers".as_ptr(), &mut f) },
+        Ok
+    );
+    let mut units = 7u32;
+    assert_eq!(unsafe { boids_world_get_flow_budget(w, &mut units) }, Ok);
+    assert_eq!(units, 0, "no limit by default");
+    assert_eq!(
+        unsafe { boids_world_get_flow_budget(w, null_mut()) },
+        BoidsResult::NullPointer
+    );
+    assert_eq!(boids_world_set_flow_budget(w, 5_000), Ok);
+    assert_eq!(unsafe { boids_world_get_flow_budget(w, &mut units) }, Ok);
+    assert_eq!(units, 5_000);
+    // 161² cells at about 2 units a cell: several steps before the flock reads a field.
+    let (mut o, mut c, mut x, mut z) = (BoidsVec3::default(), 0.0f32, 0u32, 0u32);
+    let mut steps = 0;
+    while unsafe { boids_flock_get_flow_grid(f, &mut o, &mut c, &mut x, &mut z) } == NotFound {
+        assert_eq!(boids_world_step(w, 1.0 / 60.0), Ok);
+        steps += 1;
+        assert!(steps < 500);
+    }
+    assert!(steps > 3, "{steps} steps");
+    assert_eq!((x, z), (161, 161));
+    // A save holds the budget.
+    let mut len = 0usize;
+    assert_eq!(
+        unsafe { boids_world_save(w, null_mut(), 0, &mut len) },
+        BufferTooSmall
+    );
+    let mut bytes = vec![0u8; len];
+    assert_eq!(
+        unsafe { boids_world_save(w, bytes.as_mut_ptr(), len, &mut len) },
+        Ok
+    );
+    let mut l = BoidsWorldId::default();
+    assert_eq!(
+        unsafe { boids_world_load(&d, bytes.as_ptr(), len, &mut l) },
+        Ok,
+        "{}",
+        msg()
+    );
+    assert_eq!(unsafe { boids_world_get_flow_budget(l, &mut units) }, Ok);
+    assert_eq!(units, 5_000);
+    assert_eq!(boids_world_destroy(l), Ok);
+    assert_eq!(boids_world_destroy(w), Ok);
+    assert_eq!(boids_world_set_flow_budget(w, 1), BoidsResult::InvalidId);
+}

@@ -243,6 +243,13 @@ fn refused_rows() -> Vec<Row> {
             let mut c = 0.0;
             unsafe { boids_world_get_flow_cell_size(fx.w, &mut c) }
         }),
+        ("boids_world_set_flow_budget", |fx| {
+            boids_world_set_flow_budget(fx.w, 1_000)
+        }),
+        ("boids_world_get_flow_budget", |fx| {
+            let mut u = 0;
+            unsafe { boids_world_get_flow_budget(fx.w, &mut u) }
+        }),
         ("boids_flock_get_flow_grid", |fx| {
             let (mut o, mut c, mut x, mut z) = (v3(0.0, 0.0, 0.0), 0.0, 0, 0);
             unsafe { boids_flock_get_flow_grid(fx.f, &mut o, &mut c, &mut x, &mut z) }

@@ -262,3 +262,217 @@ fn bad_cell_sizes_are_refused_and_hostile_targets_stay_calm() {
         mean(&p)
     );
 }
+
+/// The steps until flock `id` reads a field to the cell of `target`, at most `most`.
+fn steps_until_field(world: &mut World, id: FlockId, target: Vec3, dt: f32, most: usize) -> usize {
+    for s in 1..=most {
+        world.step(dt).unwrap();
+        if let Some(f) = world.flow_field(id)
+            && Some(f.target) == f.grid.cell_at(target.x, target.z)
+        {
+            return s;
+        }
+    }
+    panic!("no field to {target} after {most} steps");
+}
+
+#[test]
+fn a_budget_spreads_a_field_over_steps_and_keeps_the_bits_across_threads_and_loads() {
+    let layout = MazeLayout {
+        walkers: 200,
+        ..MazeLayout::PRESET
+    };
+    // 161 × 161 cells: a field takes about 2 units a cell; at 2,000 units a step, tens of
+    // steps.
+    let budgeted = |threads: usize| {
+        let (mut world, id, dt) = maze_world(layout, threads);
+        world.set_flow_budget(2_000).unwrap();
+        (world, id, dt)
+    };
+    let (mut world, id, dt) = budgeted(1);
+    assert_eq!(world.flow_budget(), 2_000);
+    let target = world.flock(id).unwrap().target().unwrap();
+    world.step(dt).unwrap();
+    assert!(
+        world.flow_field(id).is_none(),
+        "no whole field after one step"
+    );
+    let first = 1 + steps_until_field(&mut world, id, target, dt, 400);
+    assert!((10..200).contains(&first), "{first} steps");
+    // The same field as one built whole.
+    let (mut whole, wid, _) = maze_world(layout, 1);
+    whole.step(dt).unwrap();
+    assert!(world.flow_field(id).unwrap() == whole.flow_field(wid).unwrap());
+    // The target moves to another cell: the flock reads the old field until the new one is
+    // whole.
+    let moved = Vec3::new(-40.0, 0.0, 50.0);
+    world.set_target(id, moved).unwrap();
+    world.step(dt).unwrap();
+    let old = world.flow_field(id).unwrap();
+    assert_eq!(Some(old.target), old.grid.cell_at(target.x, target.z));
+    let again = 1 + steps_until_field(&mut world, id, moved, dt, 400);
+    assert!((10..200).contains(&again), "{again} steps");
+
+    // The same bits on any thread count, with a target that moves every 25 steps (faster
+    // than a field is built), and after a load in the middle of a build, and after the scene
+    // changed under a field being read.
+    let run = |threads: usize, save_at: Option<usize>| {
+        let (mut world, id, dt) = budgeted(threads);
+        let mut saved = 0;
+        for s in 0..300usize {
+            if s % 25 == 0 {
+                let a = s as f32 * 0.37;
+                let t = Vec3::new(50.0 * a.cos(), 0.0, 50.0 * a.sin());
+                world.set_target(id, t).unwrap();
+            }
+            if s == 130 {
+                world
+                    .add_obstacle(Obstacle::Box {
+                        min: Vec3::new(-30.0, -10.0, -30.0),
+                        max: Vec3::new(-25.0, 10.0, 30.0),
+                    })
+                    .unwrap();
+            }
+            if save_at == Some(s) {
+                let bytes = world.save();
+                saved = bytes.len();
+                world = World::load(
+                    &bytes,
+                    WorldConfig {
+                        threads,
+                        ..WorldConfig::default()
+                    },
+                )
+                .unwrap();
+                assert_eq!(world.flow_budget(), 2_000);
+            }
+            world.step(dt).unwrap();
+        }
+        (
+            (
+                world.state_hash(),
+                world.flow_field(id).map(|f| (f.target, f.distance.clone())),
+            ),
+            saved,
+        )
+    };
+    let (one, _) = run(1, None);
+    assert_eq!(run(2, None).0, one, "2 threads");
+    assert_eq!(run(3, None).0, one, "3 threads");
+    // Saved while waiting for a field (step 40), and right after the scene changed (step 131:
+    // the flock reads a field over the old scene, which the save holds whole: 161² cells'
+    // distances are over 100 kB more).
+    let (at40, small) = run(2, Some(40));
+    assert_eq!(at40, one, "loaded at 40");
+    let (at131, big) = run(1, Some(131));
+    assert_eq!(at131, one, "loaded at 131");
+    assert!(big > small + 100_000, "{small} and {big} bytes");
+    // The budget steers differently from building whole.
+    let (mut plain, pid, dt) = maze_world(layout, 1);
+    for s in 0..300usize {
+        if s % 25 == 0 {
+            let a = s as f32 * 0.37;
+            plain
+                .set_target(pid, Vec3::new(50.0 * a.cos(), 0.0, 50.0 * a.sin()))
+                .unwrap();
+        }
+        plain.step(dt).unwrap();
+    }
+    assert_ne!(plain.state_hash(), one.0);
+}
+
+#[test]
+fn a_crafted_save_of_the_flow_budget_state_is_refused() {
+    use ciborium::Value;
+    let layout = MazeLayout {
+        walkers: 50,
+        ..MazeLayout::PRESET
+    };
+    let (mut world, id, dt) = maze_world(layout, 1);
+    world.set_flow_budget(2_000).unwrap();
+    let target = world.flock(id).unwrap().target().unwrap();
+    steps_until_field(&mut world, id, target, dt, 400);
+    // Waiting for a moved target's field, over a scene that changed: a read saved whole, a
+    // build and a wait.
+    world.set_target(id, Vec3::new(-40.0, 0.0, 50.0)).unwrap();
+    world.step(dt).unwrap();
+    world
+        .add_obstacle(Obstacle::Box {
+            min: Vec3::new(-30.0, -10.0, -30.0),
+            max: Vec3::new(-25.0, 10.0, 30.0),
+        })
+        .unwrap();
+    world.step(dt).unwrap();
+    let good = world.save();
+    assert!(World::load(&good, WorldConfig::default()).is_ok());
+    type Entries = Vec<(Value, Value)>;
+    let edit = |change: &dyn Fn(&mut Entries)| -> String {
+        let mut v: Value = ciborium::from_reader(&good[28..]).unwrap();
+        let Value::Map(top) = &mut v else {
+            panic!("a map")
+        };
+        let flows = top
+            .iter_mut()
+            .find(|(k, _)| k.as_text() == Some("flows"))
+            .map(|(_, v)| v)
+            .expect("the save holds the flows");
+        let Value::Map(flows) = flows else {
+            panic!("a map")
+        };
+        change(flows);
+        let mut payload = Vec::new();
+        ciborium::into_writer(&v, &mut payload).unwrap();
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in &payload {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        let mut bytes = good[..12].to_vec();
+        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&h.to_le_bytes());
+        bytes.extend_from_slice(&payload);
+        match World::load(&bytes, WorldConfig::default()) {
+            Ok(_) => panic!("a crafted save loaded"),
+            Err(e) => e.to_string(),
+        }
+    };
+    fn field<'a>(m: &'a mut [(Value, Value)], name: &str) -> &'a mut Value {
+        m.iter_mut()
+            .find(|(k, _)| k.as_text() == Some(name))
+            .map(|(_, v)| v)
+            .unwrap_or_else(|| panic!("no {name}"))
+    }
+    fn first_map(v: &mut Value) -> &mut Vec<(Value, Value)> {
+        let Value::Array(a) = v else {
+            panic!("an array")
+        };
+        let Value::Map(m) = &mut a[0] else {
+            panic!("a map")
+        };
+        m
+    }
+    let e = edit(&|f| *field(f, "budget") = Value::Integer(0.into()));
+    assert!(e.contains("flow fields") && e.contains("budget"), "{e}");
+    let e = edit(&|f| {
+        let read = first_map(field(f, "reads"));
+        *field(read, "cell") =
+            Value::Array(vec![Value::Integer(9999.into()), Value::Integer(0.into())]);
+    });
+    assert!(e.contains("off the grid"), "{e}");
+    let e = edit(&|f| {
+        let read = first_map(field(f, "reads"));
+        let Value::Map(saved) = field(read, "field") else {
+            panic!("a field saved whole")
+        };
+        let Value::Array(d) = field(saved, "distance") else {
+            panic!("an array")
+        };
+        d.pop();
+    });
+    assert!(e.contains("does not fit its grid"), "{e}");
+    let e = edit(&|f| {
+        let build = first_map(field(f, "builds"));
+        *field(build, "flock") =
+            Value::Array(vec![Value::Integer(999.into()), Value::Integer(1.into())]);
+    });
+    assert!(e.contains("no flock 999:1"), "{e}");
+}

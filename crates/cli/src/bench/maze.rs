@@ -3,6 +3,7 @@
 //! - the first step with a flow cell size (the terrain's survey, the field, the step);
 //! - a step after the target moved to another cell (the field again, the terrain kept), less a
 //!   plain step: what a target move stalls a step by;
+//! - the same with a flow budget: the steps the field takes, and the worst step's excess;
 //! - the step of `--boids` walkers reading the field against the same flock seeking in a
 //!   straight line (cell size 0), the two taking turns in rounds, each step from one saved
 //!   state.
@@ -20,6 +21,9 @@ const CELL: f32 = 2.0;
 
 /// Target moves timed.
 const MOVES: usize = 5;
+
+/// The flow budget of the budgeted refresh, in units (about one cell settled each).
+const BUDGET: u32 = 100_000;
 
 /// Rounds the step comparison is split into.
 const ROUNDS: usize = 4;
@@ -102,6 +106,23 @@ pub(super) fn maze_bench(
         moved.push(ms(s) - along);
     }
     let refresh = median(&mut moved);
+    // With a budget: the steps until the flock reads the field to a moved target, and the
+    // worst of them less a plain step.
+    flow.set_flow_budget(BUDGET).map_err(|e| e.to_string())?;
+    bench_restore(&mut flow, fid, &saved_flow)?;
+    let t = target - Vec3::new(0.0, 0.0, 4.0 * CELL);
+    flow.set_target(fid, t).map_err(|e| e.to_string())?;
+    let want = grid.cell_at(t.x, t.z);
+    let (mut budget_steps, mut worst) = (0usize, 0.0f64);
+    while flow.flow_field(fid).map(|f| Some(f.target)) != Some(want) {
+        let s = Instant::now();
+        flow.step(dt).map_err(|e| e.to_string())?;
+        worst = worst.max(ms(s) - along);
+        budget_steps += 1;
+        if budget_steps > 10_000 {
+            return Err("the budgeted field never came".into());
+        }
+    }
     let survey = first - refresh - along;
     let ratio = along / line;
     out!(
@@ -121,11 +142,14 @@ pub(super) fn maze_bench(
     out!(
         "  field after a move       {refresh:.3} ms (a step after the target moved to another cell, less a plain step; median of {MOVES})"
     );
+    out!(
+        "  budgeted refresh         {budget_steps} steps at a budget of {BUDGET} units, the worst {worst:.3} ms over a plain step"
+    );
     out!("  ms/step, along the field {along:.3}");
     out!("  ms/step, straight line   {line:.3} (flow cell size 0)");
     out!("  field / straight         {ratio:.2}x");
     out!(
-        "bench scenario=maze n={} threads={threads} cells={} first_ms={first:.4} survey_ms={survey:.4} field_ms={refresh:.4} along_ms={along:.4} straight_ms={line:.4} ratio={ratio:.3}",
+        "bench scenario=maze n={} threads={threads} cells={} first_ms={first:.4} survey_ms={survey:.4} field_ms={refresh:.4} budget={BUDGET} budget_steps={budget_steps} budget_worst_ms={worst:.4} along_ms={along:.4} straight_ms={line:.4} ratio={ratio:.3}",
         a.boids,
         grid.cells()
     );

@@ -32,9 +32,11 @@
 //!   is marked: there a boid seeks in a straight line, as it does within one cell of the
 //!   target.
 
+mod build;
 mod search;
 mod terrain;
 
+pub use build::{FieldBuild, HeightRows, Prices, TerrainBuild};
 pub use search::{FlowField, Join, UNREACHED};
 pub use terrain::{CLEARANCE, Rows, Terrain, survey_row};
 

@@ -1,12 +1,11 @@
 //! A flow field's distances (Dijkstra with a bucket queue), its way and its clear sight
 //! ([`super`]'s rules).
 
-use super::{DIAGONAL, FlowGrid, MOVES, STRAIGHT, Seek, Terrain, move_cost};
+use super::build::FieldBuild;
+use super::{DIAGONAL, FlowGrid, MOVES, STRAIGHT, Seek, Terrain};
 use crate::fmath::floor_i32;
 use crate::math::normalize_or_zero;
 use glam::Vec3;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// No way: the distance of a cell the target cannot be reached from.
 pub const UNREACHED: u32 = u32::MAX;
@@ -47,33 +46,11 @@ impl FlowField {
     /// sight) handed to `join`, which calls each once, in either order or at once on two
     /// threads: the same bits.
     pub fn build_with(terrain: &Terrain, target: Vec3, join: &Join<'_>) -> FlowField {
-        let grid = terrain.grid;
-        let t = grid.clamped_cell(target.x, target.z);
-        let n = grid.cells();
-        let mut field = FlowField {
-            grid,
-            target: t,
-            distance: Vec::new(),
-            way: Vec::new(),
-            clear: Vec::new(),
-        };
-        let (distance, way, clear) = (&mut field.distance, &mut field.way, &mut field.clear);
-        join(
-            &mut || {
-                distance.resize(n, UNREACHED);
-                way.resize(n, 0);
-                let seeds = seeds(terrain, t);
-                settle(terrain, &seeds, distance, way);
-                escape(terrain, distance, way);
-            },
-            &mut || {
-                clear.resize(n, false);
-                if terrain.open(grid.index(t.0, t.1)) {
-                    sight(terrain, t, clear);
-                }
-            },
-        );
-        field
+        let mut build = FieldBuild::new(terrain, target);
+        build.advance(terrain, u64::MAX, join);
+        build
+            .finish()
+            .expect("an unlimited budget finishes the field")
     }
 
     /// How a boid at `p` seeks `target` (the point this field was built to, or one in its
@@ -151,170 +128,11 @@ impl FlowField {
 /// Runs its two arguments, each once, in either order or at once ([`FlowField::build_with`]).
 pub type Join<'a> = dyn Fn(&mut (dyn FnMut() + Send), &mut (dyn FnMut() + Send)) + 'a;
 
-/// Dijkstra from `seeds` (cells with their starting distances) over the open, joined cells,
-/// into `distance`, with a ring of buckets a distance each (Dial): a cell is taken from the
-/// bucket of its distance, once. Each cell's first moves go into `way` as it is taken: to
-/// the neighbours its distance came from (passable moves), all taken before it.
-fn settle(terrain: &Terrain, seeds: &[(usize, u32)], distance: &mut [u32], way: &mut [u8]) {
-    let grid = terrain.grid;
-    let lo = seeds.iter().map(|s| s.1).min().unwrap_or(0);
-    let hi = seeds.iter().map(|s| s.1).max().unwrap_or(0);
-    // Every distance queued lies within the span of the seeds plus one move of the least
-    // one taken so far.
-    let most = DIAGONAL + super::terrain::CLEARANCE * (STRAIGHT / 4);
-    let span = ((hi - lo) as usize + most as usize + 1).next_power_of_two();
-    let mask = span - 1;
-    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); span];
-    let mut queued = 0usize;
-    for &(c, d) in seeds {
-        if d < distance[c] {
-            distance[c] = d;
-            buckets[d as usize & mask].push(c as u32);
-            queued += 1;
-        }
-    }
-    let step = steps(&grid);
-    let mut now = lo;
-    let mut bucket = Vec::new();
-    while queued > 0 {
-        std::mem::swap(&mut bucket, &mut buckets[now as usize & mask]);
-        queued -= bucket.len();
-        for &c in &bucket {
-            let c = c as usize;
-            // Queued again at a shorter distance since.
-            if distance[c] != now {
-                continue;
-            }
-            let enter = terrain.extra(c);
-            let mut bits = 0u8;
-            let mut links = terrain.links(c);
-            while links != 0 {
-                let m = links.trailing_zeros() as usize;
-                links &= links - 1;
-                let b = c.wrapping_add_signed(step[m]);
-                let f = distance[b];
-                // A neighbour nearer than this cell has its final distance: one it came from?
-                if f < now {
-                    if f + move_cost(m) + enter == now {
-                        bits |= 1 << m;
-                    }
-                    continue;
-                }
-                let d = now + move_cost(m) + terrain.extra(b);
-                if d < f {
-                    distance[b] = d;
-                    buckets[d as usize & mask].push(b as u32);
-                    queued += 1;
-                }
-            }
-            way[c] = bits;
-        }
-        bucket.clear();
-        now += 1;
-    }
-}
-
-/// The closed cells' distances: Dijkstra from every reached open cell through the closed ones
-/// (any move between a closed cell and a neighbour: walls are what they leave), and each one's
-/// first moves into `way` as it is taken (to any neighbour its distance came from).
-fn escape(terrain: &Terrain, distance: &mut [u32], way: &mut [u8]) {
-    let grid = terrain.grid;
-    let mut heap = BinaryHeap::new();
-    // Each closed cell starts at its best reached open neighbour's distance plus the move.
-    for k in 0..grid.size[1] {
-        for i in 0..grid.size[0] {
-            let c = grid.index(i, k);
-            if terrain.open(c) {
-                continue;
-            }
-            let best = (0..8)
-                .filter_map(|m| {
-                    let (ni, nk) = grid.neighbour(i, k, m)?;
-                    let b = grid.index(ni, nk);
-                    let d = distance[b];
-                    (terrain.open(b) && d != UNREACHED).then(|| d + move_cost(m))
-                })
-                .min();
-            if let Some(d) = best {
-                distance[c] = d;
-                heap.push(Reverse((d, c as u32)));
-            }
-        }
-    }
-    while let Some(Reverse((d, c))) = heap.pop() {
-        let c = c as usize;
-        if d != distance[c] {
-            continue;
-        }
-        let (i, k) = (
-            (c % grid.size[0] as usize) as u32,
-            (c / grid.size[0] as usize) as u32,
-        );
-        let mut bits = 0u8;
-        for m in 0..8 {
-            let Some((ni, nk)) = grid.neighbour(i, k, m) else {
-                continue;
-            };
-            let b = grid.index(ni, nk);
-            let f = distance[b];
-            // Taken before this one (an open cell reached, or a nearer closed one): final.
-            if f < d {
-                if f + move_cost(m) == d {
-                    bits |= 1 << m;
-                }
-                continue;
-            }
-            if terrain.open(b) {
-                continue;
-            }
-            let nd = d + move_cost(m);
-            if nd < f {
-                distance[b] = nd;
-                heap.push(Reverse((nd, b as u32)));
-            }
-        }
-        way[c] = bits;
-    }
-}
-
-/// Clear sight of the open target cell `t`, into `clear`, ring by ring out from it: a cell sees
-/// the target when it is open and the one or two cells its segment to the target's centre
-/// passes between, a column (or row) nearer, see it and are joined to it. The segment runs
-/// between those two cells' segments all the way, so every cell it crosses was checked.
-fn sight(terrain: &Terrain, t: (u32, u32), clear: &mut [bool]) {
-    let grid = terrain.grid;
-    let (ti, tk) = (i64::from(t.0), i64::from(t.1));
-    clear[grid.index(t.0, t.1)] = true;
-    let rings =
-        (ti.max(i64::from(grid.size[0]) - 1 - ti)).max(tk.max(i64::from(grid.size[1]) - 1 - tk));
-    let inside = |i: i64, k: i64| {
-        i >= 0 && k >= 0 && i < i64::from(grid.size[0]) && k < i64::from(grid.size[1])
-    };
-    for r in 1..=rings {
-        for (dx, dz) in ring(r) {
-            let (i, k) = (ti + dx, tk + dz);
-            if !inside(i, k) {
-                continue;
-            }
-            let c = grid.index(i as u32, k as u32);
-            if !terrain.open(c) {
-                continue;
-            }
-            let ok = between(dx, dz).into_iter().flatten().all(|(bx, bz)| {
-                let (bi, bk) = (ti + bx, tk + bz);
-                let m = MOVE_OF[((bz - dz + 1) * 3 + (bx - dx + 1)) as usize];
-                clear[grid.index(bi as u32, bk as u32)] && terrain.passable(i as u32, k as u32, m)
-            });
-            clear[c] = ok;
-        }
-    }
-}
-
 /// The index in [`MOVES`] of the move `(di, dk)`, at `(dk + 1) * 3 + di + 1` (the middle: none).
-const MOVE_OF: [usize; 9] = [6, 3, 7, 2, usize::MAX, 0, 5, 1, 4];
+pub(super) const MOVE_OF: [usize; 9] = [6, 3, 7, 2, usize::MAX, 0, 5, 1, 4];
 
 /// The change of a cell's index by each of [`MOVES`].
-fn steps(grid: &FlowGrid) -> [isize; 8] {
+pub(super) fn steps(grid: &FlowGrid) -> [isize; 8] {
     MOVES.map(|(di, dk)| dk as isize * grid.size[0] as isize + di as isize)
 }
 
@@ -339,7 +157,7 @@ static WAYS: std::sync::LazyLock<[Vec3; 256]> = std::sync::LazyLock::new(|| {
 
 /// Where Dijkstra starts: the target cell `t` at 0 when it is open; else the open cells of the
 /// nearest ring around it that has any, at their octile distances.
-fn seeds(terrain: &Terrain, t: (u32, u32)) -> Vec<(usize, u32)> {
+pub(super) fn seeds(terrain: &Terrain, t: (u32, u32)) -> Vec<(usize, u32)> {
     let grid = terrain.grid;
     if terrain.open(grid.index(t.0, t.1)) {
         return vec![(grid.index(t.0, t.1), 0)];
@@ -372,7 +190,7 @@ fn octile(dx: i64, dz: i64) -> u32 {
 }
 
 /// The offsets of ring `r` (Chebyshev distance `r`) around a cell, in a fixed order.
-fn ring(r: i64) -> impl Iterator<Item = (i64, i64)> {
+pub(super) fn ring(r: i64) -> impl Iterator<Item = (i64, i64)> {
     let top = (-r..=r).map(move |x| (x, -r));
     let bottom = (-r..=r).map(move |x| (x, r));
     let left = (-r + 1..r).map(move |z| (-r, z));
@@ -382,7 +200,7 @@ fn ring(r: i64) -> impl Iterator<Item = (i64, i64)> {
 
 /// The one or two cells (offsets from the target) that the segment from the centre of the cell
 /// at offset `(dx, dz)` to the target's centre passes between, one column (or row) nearer.
-fn between(dx: i64, dz: i64) -> [Option<(i64, i64)>; 2] {
+pub(super) fn between(dx: i64, dz: i64) -> [Option<(i64, i64)>; 2] {
     let (ax, az) = (dx.abs(), dz.abs());
     if ax >= az {
         // One column nearer: x' = dx - sign(dx), z' = dz (ax - 1) / ax.

@@ -1,5 +1,6 @@
 //! The walkable cells of a flow grid, and the moves between them ([`super`]'s rules).
 
+use super::build::TerrainBuild;
 use super::{FlowGrid, MOVES, STRAIGHT};
 use crate::ground::{contact, ground_below, reaches_region};
 use crate::obstacle::Placed;
@@ -54,48 +55,19 @@ impl Terrain {
         max_slope_deg: f32,
         rows: &Rows<'_>,
     ) -> Terrain {
-        assert_eq!(height.len(), grid.cells(), "one height a cell");
-        let (climb, climb_diagonal) = climbs(grid.cell, step, max_slope_deg);
-        let joined = |a: usize, b: usize, diagonal: bool| {
-            let limit = if diagonal { climb_diagonal } else { climb };
-            // NaN (closed) fails.
-            (height[a] - height[b]).abs() <= limit
-        };
-        let w = grid.size[0] as usize;
-        let link_rows = |first: usize, run: &mut [u8]| {
-            for (r, row) in run.chunks_mut(w).enumerate() {
-                let k = (first + r) as u32;
-                for (i, out) in row.iter_mut().enumerate() {
-                    let i = i as u32;
-                    let a = grid.index(i, k);
-                    let mut bits = 0u8;
-                    for (m, &(di, dk)) in MOVES.iter().enumerate() {
-                        let Some((ni, nk)) = grid.neighbour(i, k, m) else {
-                            continue;
-                        };
-                        let b = grid.index(ni, nk);
-                        let ok = if m < 4 {
-                            joined(a, b, false)
-                        } else {
-                            // No cutting a corner: both cells beside the diagonal joined to
-                            // both ends.
-                            let s1 = grid.index((i as i32 + di) as u32, k);
-                            let s2 = grid.index(i, (k as i32 + dk) as u32);
-                            joined(a, b, true)
-                                && joined(a, s1, false)
-                                && joined(s1, b, false)
-                                && joined(a, s2, false)
-                                && joined(s2, b, false)
-                        };
-                        bits |= u8::from(ok) << m;
-                    }
-                    *out = bits;
-                }
-            }
-        };
-        let mut links = vec![0u8; grid.cells()];
-        rows(&link_rows, &mut links);
-        let extra = clearance(&grid, &height);
+        let mut b = TerrainBuild::with_heights(grid, height, step, max_slope_deg);
+        b.advance(&[], &[], u64::MAX, &|f, run| f(0, run), rows);
+        b.finish()
+            .expect("an unlimited budget finishes the terrain")
+    }
+
+    /// A terrain from its parts ([`TerrainBuild`]).
+    pub(super) fn from_parts(
+        grid: FlowGrid,
+        height: Vec<f32>,
+        links: Vec<u8>,
+        extra: Vec<u8>,
+    ) -> Terrain {
         Terrain {
             grid,
             height,
@@ -115,11 +87,12 @@ impl Terrain {
         ground: &[Placed],
         solids: &[Placed],
     ) -> Terrain {
-        let mut height = vec![0.0; grid.cells()];
-        for (k, row) in height.chunks_mut(grid.size[0] as usize).enumerate() {
-            survey_row(&grid, k as u32, g, body_radius, ground, solids, row);
-        }
-        Terrain::new(grid, height, g.step_height, g.max_slope_deg)
+        let mut b = TerrainBuild::new(grid, *g, body_radius);
+        b.advance(ground, solids, u64::MAX, &|f, run| f(0, run), &|f, run| {
+            f(0, run)
+        });
+        b.finish()
+            .expect("an unlimited budget finishes the terrain")
     }
 
     /// Each cell's height (NaN: closed).
@@ -154,55 +127,57 @@ impl Terrain {
     }
 }
 
-/// Each open cell's extra cost to enter ([`CLEARANCE`]): from its Chebyshev distance to the
-/// nearest closed cell (two passes over the grid, capped past the clearance; the grid's
-/// outside counts as open).
-fn clearance(grid: &FlowGrid, height: &[f32]) -> Vec<u8> {
-    let cap = CLEARANCE + 1;
-    let (w, h) = (grid.size[0] as usize, grid.size[1] as usize);
-    let mut near: Vec<u32> = height
-        .iter()
-        .map(|v| if v.is_nan() { 0 } else { cap })
-        .collect();
-    // Forward: from the cells before (west, north-west, north, north-east); backward: after.
-    for k in 0..h {
-        for i in 0..w {
-            let c = k * w + i;
-            let mut d = near[c];
+/// Row `k` of the forward pass of the clearance's distances ([`CLEARANCE`]): each cell's
+/// Chebyshev distance to the nearest closed cell in `near` (0 at closed cells, capped past the
+/// clearance), from the cells before it (west, north-west, north, north-east); rows in order.
+pub(super) fn forward_row(grid: &FlowGrid, near: &mut [u32], k: usize) {
+    let (w, _) = (grid.size[0] as usize, grid.size[1] as usize);
+    for i in 0..w {
+        let c = k * w + i;
+        let mut d = near[c];
+        if i > 0 {
+            d = d.min(near[c - 1] + 1);
+        }
+        if k > 0 {
+            d = d.min(near[c - w] + 1);
             if i > 0 {
-                d = d.min(near[c - 1] + 1);
+                d = d.min(near[c - w - 1] + 1);
             }
-            if k > 0 {
-                d = d.min(near[c - w] + 1);
-                if i > 0 {
-                    d = d.min(near[c - w - 1] + 1);
-                }
-                if i + 1 < w {
-                    d = d.min(near[c - w + 1] + 1);
-                }
-            }
-            near[c] = d;
-        }
-    }
-    for k in (0..h).rev() {
-        for i in (0..w).rev() {
-            let c = k * w + i;
-            let mut d = near[c];
             if i + 1 < w {
-                d = d.min(near[c + 1] + 1);
+                d = d.min(near[c - w + 1] + 1);
             }
-            if k + 1 < h {
-                d = d.min(near[c + w] + 1);
-                if i + 1 < w {
-                    d = d.min(near[c + w + 1] + 1);
-                }
-                if i > 0 {
-                    d = d.min(near[c + w - 1] + 1);
-                }
-            }
-            near[c] = d;
         }
+        near[c] = d;
     }
+}
+
+/// Row `k` of the backward pass ([`forward_row`]), from the cells after it; rows in reverse
+/// order, after the whole forward pass.
+pub(super) fn backward_row(grid: &FlowGrid, near: &mut [u32], k: usize) {
+    let (w, h) = (grid.size[0] as usize, grid.size[1] as usize);
+    for i in (0..w).rev() {
+        let c = k * w + i;
+        let mut d = near[c];
+        if i + 1 < w {
+            d = d.min(near[c + 1] + 1);
+        }
+        if k + 1 < h {
+            d = d.min(near[c + w] + 1);
+            if i + 1 < w {
+                d = d.min(near[c + w + 1] + 1);
+            }
+            if i > 0 {
+                d = d.min(near[c + w - 1] + 1);
+            }
+        }
+        near[c] = d;
+    }
+}
+
+/// Each open cell's extra cost to enter from its distance to the nearest closed cell (both
+/// passes done; the grid's outside counts as open).
+pub(super) fn extra_of(near: &[u32]) -> Vec<u8> {
+    let cap = CLEARANCE + 1;
     near.iter()
         .map(|&d| {
             if d == 0 || d >= cap {
@@ -214,9 +189,51 @@ fn clearance(grid: &FlowGrid, height: &[f32]) -> Vec<u8> {
         .collect()
 }
 
+/// Row `k`'s passable moves into `out` (its cells'): over `height` (NaN: closed), two cells
+/// joined when the height between them is at most `climb` (`climb_diagonal` for a diagonal);
+/// a diagonal also needs both cells beside it joined to both ends (no cutting a corner).
+pub(super) fn link_row(
+    grid: &FlowGrid,
+    height: &[f32],
+    climb: f32,
+    climb_diagonal: f32,
+    k: u32,
+    out: &mut [u8],
+) {
+    let joined = |a: usize, b: usize, diagonal: bool| {
+        let limit = if diagonal { climb_diagonal } else { climb };
+        // NaN (closed) fails.
+        (height[a] - height[b]).abs() <= limit
+    };
+    for (i, out) in out.iter_mut().enumerate() {
+        let i = i as u32;
+        let a = grid.index(i, k);
+        let mut bits = 0u8;
+        for (m, &(di, dk)) in MOVES.iter().enumerate() {
+            let Some((ni, nk)) = grid.neighbour(i, k, m) else {
+                continue;
+            };
+            let b = grid.index(ni, nk);
+            let ok = if m < 4 {
+                joined(a, b, false)
+            } else {
+                let s1 = grid.index((i as i32 + di) as u32, k);
+                let s2 = grid.index(i, (k as i32 + dk) as u32);
+                joined(a, b, true)
+                    && joined(a, s1, false)
+                    && joined(s1, b, false)
+                    && joined(a, s2, false)
+                    && joined(s2, b, false)
+            };
+            bits |= u8::from(ok) << m;
+        }
+        *out = bits;
+    }
+}
+
 /// The height a joined move may change over a cell's width and over its diagonal: a step plus
 /// the max slope's rise over the distance.
-fn climbs(cell: f32, step: f32, max_slope_deg: f32) -> (f32, f32) {
+pub(super) fn climbs(cell: f32, step: f32, max_slope_deg: f32) -> (f32, f32) {
     let a = fmath::to_radians(max_slope_deg.clamp(0.0, crate::MAX_SLOPE_DEG));
     let tan = fmath::sin(a) / fmath::cos(a);
     let step = step.max(0.0);

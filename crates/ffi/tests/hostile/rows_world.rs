@@ -517,6 +517,21 @@ pub(crate) fn rows() -> Vec<Row> {
                 boids_world_get_flow_cell_size(b.w, &mut c)
             });
         }),
+        ("boids_world_set_flow_budget", |fx| {
+            // Every u32 is a budget (0: no limit): only ids and busy worlds are refused.
+            world_ids(fx, |w| boids_world_set_flow_budget(w, u32::MAX));
+            busy("flow budget", |b| boids_world_set_flow_budget(b.w, 1));
+        }),
+        ("boids_world_get_flow_budget", |fx| {
+            let mut u = 0u32;
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_world_get_flow_budget(fx.w, null_mut())
+            });
+            world_ids(fx, |w| unsafe { boids_world_get_flow_budget(w, &mut u) });
+            busy("get flow budget", |b| unsafe {
+                boids_world_get_flow_budget(b.w, &mut u)
+            });
+        }),
         ("boids_world_set_observer", |fx| {
             for p in [v3(f32::NAN, 0.0, 0.0), v3(0.0, f32::INFINITY, 0.0)] {
                 refused(fx, "non-finite observer", InvalidArgument, || unsafe {

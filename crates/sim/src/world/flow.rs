@@ -11,7 +11,7 @@
 use super::FlockId;
 use super::{Scenery, World};
 use crate::error::{Error, invalid};
-use boids_core::flow::{FlowError, FlowField, FlowGrid, Terrain, survey_row};
+use boids_core::flow::{FieldBuild, FlowError, FlowField, FlowGrid, Terrain, TerrainBuild};
 use boids_core::{FlockParams, Placed, Vec3};
 use boids_index::Exec;
 use std::sync::Arc;
@@ -43,13 +43,47 @@ struct Held<T> {
     used: bool,
 }
 
+/// A field being built a budget at a time ([`Flows::budget`]), for the flocks waiting on it.
+struct Building {
+    key: TerrainKey,
+    cell: (u32, u32),
+    terrain: Arc<Terrain>,
+    build: FieldBuild,
+    used: bool,
+}
+
+/// What one flock with a target reads, and what it waits for.
+struct Reader {
+    id: FlockId,
+    /// The last whole field it read (with its terrain's key): what it reads while the field to
+    /// its target is being built.
+    reading: Option<(TerrainKey, Arc<FlowField>)>,
+    /// The field being built that it waits for: its terrain's key and target cell.
+    waiting: Option<(TerrainKey, (u32, u32))>,
+    seen: bool,
+}
+
+/// What a flock asks of the fields in a step: its id, parameters, target, and whether it
+/// moves this step.
+pub(crate) struct Want<'a> {
+    pub(crate) id: FlockId,
+    pub(crate) params: &'a FlockParams,
+    pub(crate) target: Option<Vec3>,
+    pub(crate) moving: bool,
+}
+
 /// The world's flow fields and the terrains under them.
 #[derive(Default)]
 pub(crate) struct Flows {
     /// The cell size (0: no fields; grounded flocks seek in a straight line).
     pub(crate) cell: f32,
+    /// The work a step may spend building fields, in units ([`boids_core::flow::Prices`]);
+    /// 0: no limit (a field is built whole in the step that first needs it).
+    pub(crate) budget: u64,
     terrains: Vec<Held<Terrain>>,
     fields: Vec<Held<FlowField>>,
+    builds: Vec<Building>,
+    readers: Vec<Reader>,
 }
 
 /// The grid over the xz extent of `ground`, `cell` wide (`None`: no ground).
@@ -66,6 +100,15 @@ pub(crate) fn grid_over(ground: &[Placed], cell: f32) -> Option<Result<FlowGrid,
 }
 
 impl Flows {
+    /// The cell size and budget alone.
+    pub(crate) fn settings(&self) -> Flows {
+        Flows {
+            cell: self.cell,
+            budget: self.budget,
+            ..Flows::default()
+        }
+    }
+
     /// What the field of a flock with `params` and its target at `target` in `scene` depends
     /// on: its terrain's key, its grid and its target's cell (`None`: no field).
     fn key(
@@ -94,93 +137,274 @@ impl Flows {
         Some((key, grid, grid.clamped_cell(target.x, target.z)))
     }
 
-    /// Marks every field and terrain unused (before a step).
-    pub(crate) fn start_step(&mut self) {
+    /// The whole field over `key`'s terrain to `cell`, if the world holds one (a flock read
+    /// it in the last step, or it was finished in this one), marked used.
+    fn whole(&mut self, key: &TerrainKey, cell: (u32, u32)) -> Option<Arc<FlowField>> {
+        if let Some(f) = self
+            .fields
+            .iter_mut()
+            .find(|f| f.key.same(key) && f.cell == cell)
+        {
+            f.used = true;
+            return Some(Arc::clone(&f.value));
+        }
+        let f = self.readers.iter().find_map(|r| {
+            r.reading
+                .as_ref()
+                .filter(|(k, f)| k.same(key) && f.target == cell)
+                .map(|(_, f)| Arc::clone(f))
+        })?;
+        self.fields.push(Held {
+            key: key.clone(),
+            cell,
+            value: Arc::clone(&f),
+            used: true,
+        });
+        Some(f)
+    }
+
+    /// The terrain of `key` (over `grid`) for a flock with `params`, marked used: surveyed now,
+    /// rows on `exec`, if the world holds none. (A scene's survey is not counted against the
+    /// budget: it runs whole in the step that first needs it.)
+    fn terrain(
+        &mut self,
+        key: &TerrainKey,
+        grid: FlowGrid,
+        params: &FlockParams,
+        exec: &dyn Exec,
+    ) -> Arc<Terrain> {
+        if let Some(t) = self.terrains.iter_mut().find(|t| t.key.same(key)) {
+            t.used = true;
+            return Arc::clone(&t.value);
+        }
+        let t = Arc::new(survey(grid, params, &key.ground, &key.solids, exec));
+        self.terrains.push(Held {
+            key: key.clone(),
+            cell: (0, 0),
+            value: Arc::clone(&t),
+            used: true,
+        });
+        t
+    }
+
+    fn reader(&mut self, id: FlockId) -> &mut Reader {
+        let at = match self.readers.iter().position(|r| r.id == id) {
+            Some(at) => at,
+            None => {
+                self.readers.push(Reader {
+                    id,
+                    reading: None,
+                    waiting: None,
+                    seen: false,
+                });
+                self.readers.len() - 1
+            }
+        };
+        &mut self.readers[at]
+    }
+
+    /// The fields the flocks `wants` read in this step (one each, in order: `None` for a flock
+    /// that reads none), in the scene `scene`, building on `exec`:
+    ///
+    /// - a flock reads the field to its target's cell when the world holds it whole;
+    /// - else, moving, it waits for it: with no budget it is built now, whole; with one, the
+    ///   fields being built take the budget's units, in the order they were started, and one
+    ///   finished in this step is read in this step;
+    /// - while it waits, it reads the last whole field it read (to its target's earlier
+    ///   cell, or over the scene before it changed), or none (it seeks in a straight line);
+    /// - a flock keeps waiting for the field it waits for when its target moves on (so every
+    ///   field is finished, however fast the target moves), and waits for the next one after;
+    ///   a change of the scene starts the wait over.
+    pub(crate) fn fields_for(
+        &mut self,
+        scene: &Scenery,
+        wants: &[Want<'_>],
+        exec: &dyn Exec,
+    ) -> Vec<Option<Arc<FlowField>>> {
         for t in &mut self.terrains {
             t.used = false;
         }
         for f in &mut self.fields {
             f.used = false;
         }
-    }
-
-    /// Keeps only the fields and terrains a step used.
-    pub(crate) fn end_step(&mut self) {
-        self.terrains.retain(|t| t.used);
-        self.fields.retain(|f| f.used);
-    }
-
-    /// The field a grounded flock with `params` and its target at `target` reads in the scene
-    /// `scene`, marked used; built now (on `exec`) if the world has none and `build`: `None`
-    /// when fields are off, the flock is not grounded, or there is no ground (or its grid is
-    /// over the cap).
-    pub(crate) fn field_for(
-        &mut self,
-        scene: &Scenery,
-        params: &FlockParams,
-        target: Vec3,
-        build: bool,
-        exec: &dyn Exec,
-    ) -> Option<Arc<FlowField>> {
-        let (key, grid, cell) = self.key(scene, params, target)?;
-        if let Some(f) = self
-            .fields
-            .iter_mut()
-            .find(|f| f.key.same(&key) && f.cell == cell)
-        {
-            f.used = true;
-            let field = Arc::clone(&f.value);
-            // Its terrain is kept too, for the next target.
-            for t in self.terrains.iter_mut().filter(|t| t.key.same(&key)) {
-                t.used = true;
-            }
-            return Some(field);
+        for b in &mut self.builds {
+            b.used = false;
         }
-        if !build {
-            return None;
+        for r in &mut self.readers {
+            r.seen = false;
         }
-        let terrain = match self.terrains.iter_mut().find(|t| t.key.same(&key)) {
-            Some(t) => {
-                t.used = true;
-                Arc::clone(&t.value)
+        let keys: Vec<_> = wants
+            .iter()
+            .map(|w| {
+                let t = w.target?;
+                self.key(scene, w.params, t).map(|k| (k, t))
+            })
+            .collect();
+        for (w, key) in wants.iter().zip(&keys) {
+            let Some(((key, grid, cell), target)) = key else {
+                continue;
+            };
+            self.reader(w.id).seen = true;
+            if let Some(f) = self.whole(key, *cell) {
+                // Its terrain is kept too, for the target's next cell.
+                for t in self.terrains.iter_mut().filter(|t| t.key.same(key)) {
+                    t.used = true;
+                }
+                let r = self.reader(w.id);
+                r.reading = Some((key.clone(), f));
+                if r.waiting
+                    .as_ref()
+                    .is_some_and(|(k, c)| k.same(key) && c == cell)
+                {
+                    r.waiting = None;
+                }
+                continue;
             }
-            None => {
-                let t = Arc::new(survey(grid, params, &scene.ground, &scene.solids, exec));
-                self.terrains.push(Held {
+            if !w.moving {
+                continue;
+            }
+            let terrain = self.terrain(key, *grid, w.params, exec);
+            if self.budget == 0 {
+                let field = Arc::new(
+                    build_field(&terrain, *target, u64::MAX, exec)
+                        .0
+                        .finish()
+                        .expect("whole"),
+                );
+                self.fields.push(Held {
                     key: key.clone(),
-                    cell,
-                    value: Arc::clone(&t),
+                    cell: *cell,
+                    value: Arc::clone(&field),
                     used: true,
                 });
-                t
+                let r = self.reader(w.id);
+                r.reading = Some((key.clone(), field));
+                r.waiting = None;
+                continue;
             }
-        };
-        let field = Arc::new(build_field(&terrain, target, exec));
-        debug_assert_eq!(field.target, cell);
-        self.fields.push(Held {
-            key,
-            cell,
-            value: Arc::clone(&field),
-            used: true,
-        });
-        Some(field)
+            let r = self.reader(w.id);
+            // A changed scene (or flock settings) starts the wait over.
+            if r.waiting.as_ref().is_some_and(|(k, _)| !k.same(key)) {
+                r.waiting = None;
+            }
+            let (wk, wc) = r
+                .waiting
+                .get_or_insert_with(|| (key.clone(), *cell))
+                .clone();
+            if let Some(b) = self
+                .builds
+                .iter_mut()
+                .find(|b| b.key.same(&wk) && b.cell == wc)
+            {
+                b.used = true;
+            } else {
+                let target = if wc == *cell {
+                    *target
+                } else {
+                    let (x, z) = grid.centre(wc.0, wc.1);
+                    Vec3::new(x, 0.0, z)
+                };
+                self.builds.push(Building {
+                    key: wk,
+                    cell: wc,
+                    build: FieldBuild::new(&terrain, target),
+                    terrain,
+                    used: true,
+                });
+            }
+        }
+        // The builds take the budget, in the order they were started.
+        let mut left = self.budget;
+        let mut finished = Vec::new();
+        for (at, b) in self.builds.iter_mut().enumerate().filter(|(_, b)| b.used) {
+            if left == 0 {
+                break;
+            }
+            let before = b.build.taken();
+            let (build, done) = build_field_on(
+                &b.terrain,
+                std::mem::replace(&mut b.build, FieldBuild::new(&b.terrain, Vec3::ZERO)),
+                left,
+                exec,
+            );
+            let after = build.taken();
+            b.build = build;
+            let spent = (after[0] - before[0]).max(after[1] - before[1]);
+            left = left.saturating_sub(spent);
+            if done {
+                finished.push(at);
+            }
+        }
+        for at in finished.into_iter().rev() {
+            let b = self.builds.remove(at);
+            let field = Arc::new(b.build.finish().expect("a finished build"));
+            for r in &mut self.readers {
+                if r.waiting
+                    .as_ref()
+                    .is_some_and(|(k, c)| k.same(&b.key) && *c == b.cell)
+                {
+                    r.reading = Some((b.key.clone(), Arc::clone(&field)));
+                    r.waiting = None;
+                }
+            }
+            self.fields.push(Held {
+                key: b.key,
+                cell: b.cell,
+                value: field,
+                used: true,
+            });
+        }
+        wants
+            .iter()
+            .zip(&keys)
+            .map(|(w, key)| {
+                let ((key, _, cell), _) = key.as_ref()?;
+                if let Some(f) = self
+                    .fields
+                    .iter()
+                    .find(|f| f.key.same(key) && f.cell == *cell)
+                {
+                    return Some(Arc::clone(&f.value));
+                }
+                let r = self.readers.iter().find(|r| r.id == w.id)?;
+                r.reading.as_ref().map(|(_, f)| Arc::clone(f))
+            })
+            .collect()
     }
 
-    /// The field a flock read in the last step, if the world still holds one for its
-    /// settings and target cell.
-    fn held(&self, scene: &Scenery, params: &FlockParams, target: Vec3) -> Option<&FlowField> {
-        let (key, _, cell) = self.key(scene, params, target)?;
-        self.fields
-            .iter()
-            .find(|f| f.key.same(&key) && f.cell == cell)
-            .map(|f| &*f.value)
+    /// Keeps only what the step used: the terrains and fields its flocks read or built on,
+    /// the builds they wait for, and the flocks with targets.
+    pub(crate) fn end_step(&mut self) {
+        self.readers.retain(|r| r.seen);
+        let readers = &self.readers;
+        self.fields.retain(|f| {
+            f.used
+                || readers.iter().any(|r| {
+                    r.reading
+                        .as_ref()
+                        .is_some_and(|(_, v)| Arc::ptr_eq(v, &f.value))
+                })
+        });
+        self.builds.retain(|b| b.used);
+        self.terrains.retain(|t| t.used);
+    }
+
+    /// The field flock `id` read in the last step, if any.
+    fn held(&self, id: FlockId) -> Option<&FlowField> {
+        let r = self.readers.iter().find(|r| r.id == id)?;
+        r.reading.as_ref().map(|(_, f)| &**f)
     }
 }
 
-/// The field to `target` over `terrain`, its two halves (the distances and ways; the clear
-/// sight) side by side on `exec`.
-fn build_field(terrain: &Terrain, target: Vec3, exec: &dyn Exec) -> FlowField {
-    FlowField::build_with(terrain, target, &|a, b| {
+/// Builds on `build` over `terrain` by at most `budget` units a half, its two halves (the
+/// distances and ways; the clear sight) side by side on `exec`: it, and whether it is whole.
+fn build_field_on(
+    terrain: &Terrain,
+    mut build: FieldBuild,
+    budget: u64,
+    exec: &dyn Exec,
+) -> (FieldBuild, bool) {
+    let done = build.advance(terrain, budget, &|a, b| {
         let (a, b) = (
             std::sync::Mutex::new(Some(a)),
             std::sync::Mutex::new(Some(b)),
@@ -197,10 +421,21 @@ fn build_field(terrain: &Terrain, target: Vec3, exec: &dyn Exec) -> FlowField {
                 }
             }
         });
-    })
+    });
+    (build, done)
 }
 
-/// The terrain of `grid` for a flock with `params`, its rows surveyed on `exec`.
+/// The field to `target` over `terrain`, built by at most `budget` units a half.
+fn build_field(
+    terrain: &Terrain,
+    target: Vec3,
+    budget: u64,
+    exec: &dyn Exec,
+) -> (FieldBuild, bool) {
+    build_field_on(terrain, FieldBuild::new(terrain, target), budget, exec)
+}
+
+/// The terrain of `grid` for a flock with `params`, its rows surveyed and joined on `exec`.
 fn survey(
     grid: FlowGrid,
     params: &FlockParams,
@@ -210,18 +445,18 @@ fn survey(
 ) -> Terrain {
     let g = params.ground.expect("a grounded flock");
     let w = grid.size[0] as usize;
-    let mut height = vec![0.0f32; grid.cells()];
     // Runs of rows of about 16k cells.
     let rows = (16_384 / w).max(1);
-    boids_index::exec::chunks_mut(exec, &mut height, rows * w, &|start, run| {
-        for (r, row) in run.chunks_mut(w).enumerate() {
-            let k = (start / w + r) as u32;
-            survey_row(&grid, k, &g, params.body_radius, ground, solids, row);
-        }
-    });
-    Terrain::new_with(grid, height, g.step_height, g.max_slope_deg, &|f, links| {
-        boids_index::exec::chunks_mut(exec, links, rows * w, &|start, run| f(start / w, run));
-    })
+    let mut b = TerrainBuild::new(grid, g, params.body_radius);
+    b.advance(
+        ground,
+        solids,
+        u64::MAX,
+        &|f, run| boids_index::exec::chunks_mut(exec, run, rows * w, &|start, r| f(start / w, r)),
+        &|f, run| boids_index::exec::chunks_mut(exec, run, rows * w, &|start, r| f(start / w, r)),
+    );
+    b.finish()
+        .expect("an unlimited budget finishes the terrain")
 }
 
 impl World {
@@ -244,6 +479,7 @@ impl World {
         }
         self.flows = Flows {
             cell,
+            budget: self.flows.budget,
             ..Flows::default()
         };
         Ok(())
@@ -254,6 +490,34 @@ impl World {
         self.flows.cell
     }
 
+    /// Sets how much work a step may spend building flow fields, in units of about the time
+    /// Dijkstra takes to settle one cell on one thread ([`boids_core::flow::Prices`]: 25–35 ns
+    /// on a 2024 desktop core; each of a field's two halves takes at most the budget, side by
+    /// side on two threads). 0, the default: no limit, a field is built whole in the step that
+    /// first needs it.
+    ///
+    /// With a budget, a field to a target's new cell is built over as many steps as it takes
+    /// (a step always takes at least one item: a bucket entry, a row, a ring of cells), and
+    /// meanwhile the flock reads the last whole field it read (to the target's earlier cell),
+    /// or seeks in a straight line if it has read none. A flock whose target moves on keeps
+    /// waiting for the field it waits for, so a field is always finished however fast a
+    /// target moves; it then waits for the one to the target's cell. The steps a field takes
+    /// are counted in units, never in time: the same bits on every machine and thread count.
+    ///
+    /// Not budgeted: the terrain's survey, which runs whole in the step that first needs it
+    /// (when fields are first built, and after the scene or a flock's ground settings change).
+    pub fn set_flow_budget(&mut self, units: u32) -> Result<(), Error> {
+        self.idle()?;
+        self.flows.budget = u64::from(units);
+        Ok(())
+    }
+
+    /// The work a step may spend building flow fields (0: no limit).
+    pub fn flow_budget(&self) -> u32 {
+        // Set from a u32, or loaded (checked then).
+        self.flows.budget.min(u64::from(u32::MAX)) as u32
+    }
+
     /// The flow field flock `id` read in the last step (for debugging and drawing): `None`
     /// when it read none (no cell size, not grounded, no target, no ground) or a step is in
     /// flight.
@@ -261,7 +525,256 @@ impl World {
         if self.in_flight.is_some() {
             return None;
         }
-        let f = self.flocks.get(id)?;
-        self.flows.held(&self.live, &f.params, f.target?)
+        self.flocks.get(id)?;
+        self.flows.held(id)
+    }
+}
+
+#[cfg(feature = "save")]
+pub(crate) use saved::SavedFlows;
+
+/// The flow fields' part of a save ([`World::save`]).
+#[cfg(feature = "save")]
+mod saved {
+    use super::*;
+    use serde::{Deserialize, Serialize};
+
+    /// The flow fields' state that a save holds when a step has a budget
+    /// ([`World::set_flow_budget`]): what each flock reads and waits for, and how far each field
+    /// being built has come. (With no budget, fields are derived: nothing but the cell size.)
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub(crate) struct SavedFlows {
+        budget: u64,
+        /// What each flock reads: its target's cell, and the whole field when it was built over
+        /// a scene (or flock settings) that is no more.
+        reads: Vec<SavedRead>,
+        /// The fields being built, in the order they take the budget: a flock that waits for
+        /// each (its settings give the terrain), the cell, and the units each half has taken.
+        builds: Vec<SavedBuild>,
+        /// What each flock waits for: the cell.
+        waits: Vec<SavedWait>,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct SavedRead {
+        flock: (u32, u32),
+        cell: (u32, u32),
+        field: Option<SavedField>,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct SavedField {
+        origin: [f32; 2],
+        cell: f32,
+        size: [u32; 2],
+        distance: Vec<u32>,
+        way: Vec<u8>,
+        clear: Vec<bool>,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct SavedBuild {
+        flock: (u32, u32),
+        cell: (u32, u32),
+        taken: [u64; 2],
+    }
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct SavedWait {
+        flock: (u32, u32),
+        cell: (u32, u32),
+    }
+
+    fn id_of(id: FlockId) -> (u32, u32) {
+        (id.index, id.generation)
+    }
+
+    /// A key no scene has: for a field read over a scene that is no more.
+    fn gone_key(numbers: [u32; 5]) -> TerrainKey {
+        TerrainKey {
+            ground: Arc::from(Vec::new()),
+            solids: Arc::from(Vec::new()),
+            numbers,
+        }
+    }
+
+    impl World {
+        /// The key of flock `id`'s field now (`None`: it reads none).
+        fn flow_key(&self, id: FlockId) -> Option<(TerrainKey, FlowGrid, (u32, u32))> {
+            let f = self.flocks.get(id)?;
+            self.flows.key(&self.live, &f.params, f.target?)
+        }
+
+        /// The flow fields' state for a save (`None`: no budget, nothing to save).
+        pub(crate) fn saved_flows(&self) -> Option<SavedFlows> {
+            if self.flows.cell <= 0.0 || self.flows.budget == 0 {
+                return None;
+            }
+            let mut saved = SavedFlows {
+                budget: self.flows.budget,
+                reads: Vec::new(),
+                builds: Vec::new(),
+                waits: Vec::new(),
+            };
+            for r in &self.flows.readers {
+                let now = self.flow_key(r.id);
+                let current = |k: &TerrainKey| now.as_ref().is_some_and(|(n, ..)| n.same(k));
+                if let Some((k, f)) = &r.reading {
+                    saved.reads.push(SavedRead {
+                        flock: id_of(r.id),
+                        cell: f.target,
+                        field: (!current(k)).then(|| SavedField {
+                            origin: f.grid.origin,
+                            cell: f.grid.cell,
+                            size: f.grid.size,
+                            distance: f.distance.clone(),
+                            way: f.way.clone(),
+                            clear: f.clear.clone(),
+                        }),
+                    });
+                }
+                // A wait over a scene that is no more starts over at the next step: not saved.
+                if let Some((k, cell)) = &r.waiting
+                    && current(k)
+                {
+                    saved.waits.push(SavedWait {
+                        flock: id_of(r.id),
+                        cell: *cell,
+                    });
+                }
+            }
+            for b in &self.flows.builds {
+                let waiter = self.flows.readers.iter().find(|r| {
+                    r.waiting
+                        .as_ref()
+                        .is_some_and(|(k, c)| k.same(&b.key) && *c == b.cell)
+                        && self.flow_key(r.id).is_some_and(|(n, ..)| n.same(&b.key))
+                });
+                if let Some(r) = waiter {
+                    saved.builds.push(SavedBuild {
+                        flock: id_of(r.id),
+                        cell: b.cell,
+                        taken: b.build.taken(),
+                    });
+                }
+            }
+            Some(saved)
+        }
+
+        /// Restores the flow fields' state of a save (the flocks, scene and cell size loaded):
+        /// fields over the current scene are rebuilt (on one thread), whole or to the units they
+        /// had taken. Refuses what names no grounded flock with a target, or a field that does
+        /// not fit its grid.
+        pub(crate) fn restore_flows(&mut self, saved: SavedFlows) -> Result<(), Error> {
+            let bad =
+                |why: String| invalid(format!("not a loadable boids save: flow fields: {why}"));
+            if self.flows.cell <= 0.0 {
+                return Err(bad("a budget without a cell size".into()));
+            }
+            if saved.budget == 0 || saved.budget > u64::from(u32::MAX) {
+                return Err(bad(format!("a budget of {} units", saved.budget)));
+            }
+            self.flows.budget = saved.budget;
+            let exec = boids_index::exec::SerialExec;
+            let lookup = |w: &World, (index, generation): (u32, u32)| {
+                let id = FlockId { index, generation };
+                let f = w
+                    .flocks
+                    .get(id)
+                    .ok_or_else(|| bad(format!("no flock {index}:{generation}")))?;
+                let key = w
+                    .flow_key(id)
+                    .ok_or_else(|| bad(format!("flock '{}' reads no field", f.name())))?;
+                Ok::<_, Error>((id, f.params, key))
+            };
+            let in_grid = |grid: &FlowGrid, cell: (u32, u32)| {
+                if cell.0 < grid.size[0] && cell.1 < grid.size[1] {
+                    Ok(())
+                } else {
+                    Err(bad(format!("cell {cell:?} is off the grid")))
+                }
+            };
+            for r in saved.reads {
+                let (id, params, (key, grid, _)) = lookup(self, r.flock)?;
+                let (key, field) = match r.field {
+                    None => {
+                        in_grid(&grid, r.cell)?;
+                        let terrain = self.flows.terrain(&key, grid, &params, &exec);
+                        let (x, z) = grid.centre(r.cell.0, r.cell.1);
+                        let (b, _) = build_field(&terrain, Vec3::new(x, 0.0, z), u64::MAX, &exec);
+                        (key, b.finish().expect("whole"))
+                    }
+                    Some(f) => {
+                        let g = FlowGrid {
+                            origin: f.origin,
+                            cell: f.cell,
+                            size: f.size,
+                        };
+                        let n = u64::from(g.size[0]) * u64::from(g.size[1]);
+                        if !(g.origin.iter().all(|v| v.is_finite())
+                            && g.cell.is_finite()
+                            && g.cell > 0.0
+                            && (1..=boids_core::flow::MAX_FLOW_CELLS).contains(&n)
+                            && [f.distance.len(), f.way.len(), f.clear.len()]
+                                .iter()
+                                .all(|&l| l as u64 == n))
+                        {
+                            return Err(bad("a saved field does not fit its grid".into()));
+                        }
+                        in_grid(&g, r.cell)?;
+                        (
+                            gone_key(key.numbers),
+                            FlowField {
+                                grid: g,
+                                target: r.cell,
+                                distance: f.distance,
+                                way: f.way,
+                                clear: f.clear,
+                            },
+                        )
+                    }
+                };
+                let field = Arc::new(field);
+                self.flows.fields.push(Held {
+                    key: key.clone(),
+                    cell: r.cell,
+                    value: Arc::clone(&field),
+                    used: true,
+                });
+                let reader = self.flows.reader(id);
+                reader.reading = Some((key, field));
+                reader.seen = true;
+            }
+            for b in saved.builds {
+                let (_, params, (key, grid, _)) = lookup(self, b.flock)?;
+                in_grid(&grid, b.cell)?;
+                let terrain = self.flows.terrain(&key, grid, &params, &exec);
+                let (x, z) = grid.centre(b.cell.0, b.cell.1);
+                let build = FieldBuild::resume(&terrain, Vec3::new(x, 0.0, z), b.taken);
+                if build.done() {
+                    return Err(bad("a field being built is already whole".into()));
+                }
+                self.flows.builds.push(Building {
+                    key,
+                    cell: b.cell,
+                    terrain,
+                    build,
+                    used: true,
+                });
+            }
+            for w in saved.waits {
+                let (id, _, (key, grid, _)) = lookup(self, w.flock)?;
+                in_grid(&grid, w.cell)?;
+                let reader = self.flows.reader(id);
+                reader.waiting = Some((key, w.cell));
+                reader.seen = true;
+            }
+            Ok(())
+        }
     }
 }

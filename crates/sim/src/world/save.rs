@@ -32,7 +32,10 @@ use std::sync::Arc;
 /// by id; hierarchies are rebuilt on load, deterministically; and (from version 3, when set)
 /// `flow_cell`, the world's flow cell size ([`World::set_flow_cell_size`]: the flow fields
 /// themselves are derived, not saved, and the loaded world builds the same ones at its first
-/// step). Each flock holds its name, parameters, target, path, leader,
+/// step), with `flows` when the world has a flow budget ([`World::set_flow_budget`]: then what
+/// each flock reads and waits for is history; the save holds the budget, each flock's read
+/// and awaited target cells, and the units each field being built has taken, and a field read
+/// over a scene that has changed since, whole). Each flock holds its name, parameters, target, path, leader,
 /// wake region, sleep state, next id and per-boid state in storage order: id, position,
 /// velocity, heading and, for models that keep it, orientation (with its roll), SmoothDamp
 /// velocity and wander point. Floats are stored exactly. Randomness is keyed by (seed, boid id,
@@ -75,6 +78,9 @@ struct SaveFile {
     /// The flow cell size: only in version 3 files, which are written only when it is set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     flow_cell: Option<f32>,
+    /// With a flow budget: what each flock reads and waits for (version 3 only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    flows: Option<super::flow::SavedFlows>,
 }
 
 /// Shape data as saved: what it was made from.
@@ -171,6 +177,7 @@ impl World {
                     .collect(),
             ),
             flow_cell: (self.flows.cell != 0.0).then_some(self.flows.cell),
+            flows: self.saved_flows(),
         };
         // The oldest version that holds it, so older libraries read what they can.
         let version: u32 = if file.flow_cell.is_some() { 3 } else { 2 };
@@ -339,6 +346,9 @@ impl World {
         world.obstacles_changed();
         if let Some(cell) = file.flow_cell {
             world.set_flow_cell_size(cell)?;
+        }
+        if let Some(flows) = file.flows {
+            world.restore_flows(flows)?;
         }
         world.set_observer(file.observer)?;
         for r in file.relations {

@@ -96,17 +96,31 @@ impl JobFlock {
 }
 
 impl Job {
+    /// The flow fields the grounded flocks with targets read ([`super::flow::Flows::fields_for`]).
+    fn flow_fields(&mut self, exec: &dyn Exec) {
+        let wants: Vec<super::flow::Want<'_>> = self
+            .flocks
+            .iter()
+            .map(|f| super::flow::Want {
+                id: f.id,
+                params: &f.setup.params,
+                target: f.setup.target,
+                moving: f.moving,
+            })
+            .collect();
+        let fields = self.flows.fields_for(&self.obstacles, &wants, exec);
+        drop(wants);
+        for (f, field) in self.flocks.iter_mut().zip(fields) {
+            f.setup.flow = field;
+        }
+    }
+
     /// The step: indices, steering between flocks, then every moving flock.
     fn run(&mut self, exec: &dyn Exec) {
         // The flow fields the grounded flocks with targets read: built for a moving flock
         // that has none yet, kept for one that sleeps or skips this step.
-        self.flows.start_step();
-        for f in &mut self.flocks {
-            if let Some(t) = f.setup.target {
-                f.setup.flow =
-                    self.flows
-                        .field_for(&self.obstacles, &f.setup.params, t, f.moving, exec);
-            }
+        if self.flows.cell > 0.0 {
+            self.flow_fields(exec);
         }
         for f in self.flocks.iter_mut().filter(|f| f.needed) {
             prepare(exec, &f.setup.params, &f.st, &mut f.work);
@@ -479,7 +493,11 @@ impl World {
             sync,
             needed,
             externals,
-            flows: std::mem::take(&mut self.flows),
+            // The world keeps the settings for readers meanwhile.
+            flows: {
+                let settings = self.flows.settings();
+                std::mem::replace(&mut self.flows, settings)
+            },
         })
     }
 
@@ -502,7 +520,9 @@ impl World {
             ..
         } = job;
         // Only the fields a flock read (or would have, asleep) are kept.
-        flows.end_step();
+        if flows.cell > 0.0 {
+            flows.end_step();
+        }
         self.flows = flows;
         for jf in job_flocks.drain(..) {
             let f = self

@@ -251,6 +251,14 @@ fn rows() -> Vec<Row> {
                 refused(fx, "bad cell size", |w| w.set_flow_cell_size(bad));
             }
         }),
+        ("set_flow_budget", |fx| {
+            // Every u32 is a budget (0: no limit); only a step in flight refuses it.
+            fx.w.step_begin(1.0 / 60.0).unwrap();
+            let r = fx.w.set_flow_budget(5);
+            assert!(r.is_err(), "set while a step is in flight: {r:?}");
+            fx.w.step_end().unwrap();
+            assert_eq!(fx.w.flow_budget(), 0, "a refused budget changes nothing");
+        }),
         ("set_target", |fx| {
             let f = fx.f;
             refused(fx, "no target params", |w| w.set_target(f, Vec3::ZERO));
@@ -361,6 +369,7 @@ fn rows() -> Vec<Row> {
 const INFALLIBLE: &[&str] = &[
     "save",
     "flow_cell_size",
+    "flow_budget",
     "flow_field",
     "mesh",
     "mesh_ids",

@@ -454,6 +454,24 @@ namespace BoidsFlocking
             set { Interop.Check(NativeMethods.boids_world_set_flow_cell_size(Id, value)); }
         }
 
+        /// <summary>The work a step may spend building flow fields, in units of about the time one
+        /// cell takes to settle (25-35 ns on a desktop core; a field takes about 2 units a cell).
+        /// 0, the default: no limit, a field is built whole in the step that first needs it. With a
+        /// budget, a target's new field is built over several steps (counted in units, never in
+        /// time: the same bits everywhere) and the flock reads its last whole field meanwhile, or
+        /// seeks in a straight line if it has none. A save keeps it and where each build stands.
+        /// The terrain's survey (when the scene changes) is not budgeted.</summary>
+        public uint FlowBudget
+        {
+            get
+            {
+                uint u;
+                Interop.Check(NativeMethods.boids_world_get_flow_budget(Id, &u));
+                return u;
+            }
+            set { Interop.Check(NativeMethods.boids_world_set_flow_budget(Id, value)); }
+        }
+
         /// <summary>Sets the observer (player) point: flocks with a wake region move only while it
         /// is inside, flocks with a sleep distance only while it is near.</summary>
         public void SetObserver(Vec3 point)
