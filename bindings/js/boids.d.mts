@@ -4,7 +4,7 @@
 export * from './enums.mjs';
 
 /** The presets of the engine. */
-export declare const PRESETS: readonly ['fish-tank', 'goal-swarm', 'target-flock', 'steering-obstacles', 'flock-2d', 'reef', 'shark'];
+export declare const PRESETS: readonly ['fish-tank', 'goal-swarm', 'target-flock', 'steering-obstacles', 'flock-2d', 'reef', 'shark', 'herd', 'maze'];
 /** The ABI boids.mjs was written against (BOIDS_ABI_VERSION). */
 export declare const ABI_VERSION: number;
 /** The version of boids.mjs. */

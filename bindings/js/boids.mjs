@@ -34,7 +34,7 @@ import * as enums from './enums.mjs';
 export * from './enums.mjs';
 
 /** The presets of the engine (boids_flock_create_preset). */
-export const PRESETS = Object.freeze(['fish-tank', 'goal-swarm', 'target-flock', 'steering-obstacles', 'flock-2d', 'reef', 'shark', 'herd']);
+export const PRESETS = Object.freeze(['fish-tank', 'goal-swarm', 'target-flock', 'steering-obstacles', 'flock-2d', 'reef', 'shark', 'herd', 'maze']);
 
 /** The ABI this file was written against (BOIDS_ABI_VERSION). */
 export const ABI_VERSION = 4;

@@ -46,7 +46,7 @@ function presetWorld(preset, steps) {
 }
 
 test('every preset gives native x86-64\'s state hash after 300 steps', () => {
-  assert.deepEqual(PRESETS.length, 8);
+  assert.deepEqual(PRESETS.length, 9);
   for (const preset of PRESETS) {
     const world = presetWorld(preset, 300);
     const wasm = world.stateHashHex();
