@@ -43,7 +43,7 @@ pub unsafe extern "C" fn boids_world_get_flow_cell_size(
 }
 
 /// Sets how much work a step may spend building flow fields, in units of about the time
-/// Dijkstra takes to settle one cell on one thread (25–35 ns on a 2024 desktop core; a field
+/// Dijkstra takes to settle one cell on one thread (about 35 ns on an AMD EPYC Zen 4; a field
 /// takes about 2 units a cell; its two halves each take at most the budget, side by side on
 /// two threads). 0, the default: no limit, a field is built whole in the step that first
 /// needs it. With a budget, a field to a target's new cell is built over as many steps as it

@@ -491,8 +491,8 @@ impl World {
     }
 
     /// Sets how much work a step may spend building flow fields, in units of about the time
-    /// Dijkstra takes to settle one cell on one thread ([`boids_core::flow::Prices`]: 25–35 ns
-    /// on a 2024 desktop core; each of a field's two halves takes at most the budget, side by
+    /// Dijkstra takes to settle one cell on one thread ([`boids_core::flow::Prices`]: about 35 ns
+    /// on one thread of an AMD EPYC Zen 4; each of a field's two halves takes at most the budget, side by
     /// side on two threads). 0, the default: no limit, a field is built whole in the step that
     /// first needs it.
     ///
