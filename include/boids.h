@@ -1712,6 +1712,24 @@ BoidsResult boids_world_get_flow_cell_size(struct BoidsWorldId world,
                                            float *out_cell);
 
 /**
+ * Writes the height of the highest ground surface at `(x, z)` to `out_height`: of the
+ * obstacles placed as ground (`ground` = 1: the meshes and heightfields grounded flocks walk
+ * on), as a flow field's terrain surveys it. For placing things on the ground, such as a
+ * target or a flow field's overlay (`boids_flock_read_flow_directions` gives no heights).
+ * `BOIDS_RESULT_NOT_FOUND` where no ground lies under the point;
+ * `BOIDS_RESULT_INVALID_ARGUMENT` when `x` or `z` is NaN, infinite or beyond 1e9.
+ * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+ *
+ *
+ * # Safety
+ * `out_height` is NULL or writable.
+ */
+BoidsResult boids_world_get_ground_height(struct BoidsWorldId world,
+                                          float x,
+                                          float z,
+                                          float *out_height);
+
+/**
  * Writes 1 to `out_stepping` while a step begun by `boids_world_step_begin` has not been
  * ended, else 0. Allowed while a step is in flight, and never `BOIDS_RESULT_BUSY`: it answers
  * whatever other threads are doing (a `boids_world_step_end` on another thread may end the

@@ -727,6 +727,16 @@ public:
         check(boids_world_get_flow_budget(id_, &u));
         return u;
     }
+    /// The height of the highest ground surface at (x, z) into `out`; false where no ground lies
+    /// under the point (boids_world_get_ground_height; NaN or infinite x or z throws).
+    bool ground_height(float x, float z, float& out) const {
+        float h = 0.0f;
+        BoidsResult r = boids_world_get_ground_height(id_, x, z, &h);
+        if (r == BOIDS_RESULT_NOT_FOUND) return false;
+        check(r);
+        out = h;
+        return true;
+    }
     /// Sets the observer (player) point (boids_world_set_observer).
     void set_observer(Vec3 p) { check(boids_world_set_observer(id_, &p)); }
     /// Clears the observer point (boids_world_set_observer with NULL).

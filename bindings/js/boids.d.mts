@@ -146,6 +146,8 @@ export declare class World {
   flowCellSize: number;
   /** Work a step may spend building flow fields, in units of about one cell settled (0: no limit, the default); a whole number up to 4294967295. */
   flowBudget: number;
+  /** The height of the highest ground surface at (x, z), or null where no ground lies under it. */
+  groundHeight(x: number, z: number): number | null;
   addObstacle(def: ObstacleDef): Obstacle;
   /** A triangle mesh: vertices (flat x, y, z or [x, y, z] each) and indices, three a triangle. */
   addMesh(vertices: ArrayLike<number> | ReadonlyArray<readonly [number, number, number]>, indices: ArrayLike<number>): Mesh;

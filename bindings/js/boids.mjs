@@ -669,6 +669,21 @@ export class World {
     this.lib.call('boids_world_set_flow_budget', this.ptr(), units >>> 0);
   }
 
+  /** The height of the highest ground surface at (x, z) (of the obstacles placed as ground), or
+   * null where no ground lies under the point: for placing a target or a flow field's overlay on
+   * the ground. A coordinate that is not a finite number is refused. */
+  groundHeight(x, z) {
+    if (typeof x !== 'number' || typeof z !== 'number') {
+      throw refuse(`ground height: x and z must be numbers, got ${shown(x)}, ${shown(z)}`);
+    }
+    const lib = this.lib;
+    const out = lib.scratch + 64;
+    const r = lib.raw('boids_world_get_ground_height', this.ptr(), x, z, out);
+    if (r === NOT_FOUND) return null;
+    if (r !== 0) throw new BoidsError(r, lib.cString(lib.exports.boids_last_error_message()));
+    return lib.dv().getFloat32(out, true);
+  }
+
   /** The observer point (the player), or null for none. */
   setObserver(point) {
     const lib = this.lib;

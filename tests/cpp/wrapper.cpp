@@ -362,6 +362,16 @@ int main() {
         CHECK(d[80 * 161 + 128] == 0.0f);
         CHECK(v[80 * 161 + 80].x < 0.0f && d[80 * 161 + 80] > 100.0f);
         throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { maze.set_flow_cell_size(-1.0f); });
+        // The ground under the field, for drawing it: the walkers stand their pivot (0.4) above.
+        std::vector<boids::Vec3> at;
+        walkers.read_positions(at);
+        for (const boids::Vec3& p : at) {
+            float h = -1.0f;
+            CHECK(maze.ground_height(p.x, p.z, h) && std::fabs(p.y - 0.4f - h) < 1e-3f);
+        }
+        float none = 7.0f;
+        CHECK(!maze.ground_height(85.0f, 0.0f, none) && none == 7.0f);
+        throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { maze.ground_height(NAN, 0.0f, none); });
         // A budget: the moved target's field comes over several steps, the old one meanwhile.
         CHECK(maze.flow_budget() == 0u);
         maze.set_flow_budget(3000u);

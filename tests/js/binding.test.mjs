@@ -235,6 +235,14 @@ test('flow fields: the maze preset\'s cell size, its field copied out, the count
   // The target (48, 0) is cell (128, 80); in the U's cup (cell 80, 80) the way leads west, out.
   assert.equal(f.distances[80 * 161 + 128], 0);
   assert.ok(f.directions[3 * (80 * 161 + 80)] < 0 && f.distances[80 * 161 + 80] > 100);
+  // The ground under the field, for drawing it: the walkers stand their pivot (0.4) above it.
+  const at = walkers.positions();
+  for (let i = 0; i < at.length; i += 3) {
+    assert.ok(Math.abs(at[i + 1] - 0.4 - world.groundHeight(at[i], at[i + 2])) < 1e-3, `walker ${i / 3}`);
+  }
+  assert.equal(world.groundHeight(85, 0), null, 'no ground beyond the hills');
+  refused('INVALID_ARGUMENT', () => world.groundHeight(Number.NaN, 0), /ground height/);
+  refused('INVALID_ARGUMENT', () => world.groundHeight('x', 0), /ground height/);
   refused('INVALID_ARGUMENT', () => { world.flowCellSize = -1; }, /flow cell size/);
   refused('INVALID_ARGUMENT', () => { world.flowCellSize = 'big'; }, /flow cell size/);
   assert.equal(world.flowCellSize, 1, 'a refused size changes nothing');

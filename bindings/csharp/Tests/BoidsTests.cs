@@ -380,6 +380,16 @@ static unsafe partial class BoidsTests
                 Assert(d[80 * x + 128] == 0f, "0 at the target");
                 Assert(v[80 * x + 80].X < 0f && d[80 * x + 80] > 100f, "out of the cup");
                 Refused(BoidsResult.BufferTooSmall, () => f.ReadFlowDistances(new float[10]));
+                // The ground under each walker, for an overlay: it stands its pivot height (0.4) above.
+                var at = new Vec3[f.Count];
+                f.ReadPositions(at);
+                foreach (Vec3 q in at)
+                {
+                    float g;
+                    Assert(w.TryGetGroundHeight(q.X, q.Z, out g) && Math.Abs(q.Y - 0.4f - g) < 1e-3f, "on the ground: " + q.Y + " over " + g);
+                }
+                float none;
+                Assert(!w.TryGetGroundHeight(85f, 0f, out none), "no ground beyond the hills");
                 for (int s = 0; s < 3000; s++) w.Step(1f / 60);
                 Assert(f.CountAtTarget() > 0, "some arrive along the field: " + f.CountAtTarget());
                 // A budget: a new target's field is built over several steps, the old one read

@@ -228,6 +228,13 @@ static unsafe partial class BoidsTests
             Assert(fx.W.FlowBudget == uint.MaxValue, "the largest budget");
             fx.W.FlowBudget = 0u;
         };
+        r["BoidsWorld.TryGetGroundHeight"] = fx =>
+        {
+            float h;
+            foreach (float bad in new[] { float.NaN, float.NegativeInfinity, 2e9f })
+                Code(fx, "TryGetGroundHeight(" + bad + ", 0)", BoidsResult.InvalidArgument, () => fx.W.TryGetGroundHeight(bad, 0f, out h));
+            No<ObjectDisposedException>(fx, "TryGetGroundHeight disposed", () => fx.Disposed.TryGetGroundHeight(0f, 0f, out h));
+        };
         r["BoidsWorld.ClearObserver"] = fx => No<ObjectDisposedException>(fx, "ClearObserver disposed", () => fx.Disposed.ClearObserver());
         r["BoidsWorld.SetRelation"] = fx =>
         {

@@ -24,6 +24,7 @@ static unsafe partial class BoidsTests
         Test("Unity scene: colliders spawned, destroyed or unloaded with a scene: Add, Remove, Rescan, and sceneUnloaded drop or add them", UnitySceneChanges);
         Test("Unity scene: a terrain and a mesh on the ground layers are ground a walking flock stands on; a box there, or a mesh on an obstacle layer, is an obstacle", UnityGroundLayers);
         Test("Unity Herd sample: a Terrain, rocks and a fence on its layer; the sheep stand on the hills, clear of the rocks, never past the ridge; all it made goes with it", UnityHerdSample);
+        Test("Unity Maze sample: the preset's ground and walls drawn from the engine's triangles, the walkers drawn and their flow field as gizmos; all it made goes with it", UnityMazeSample);
     }
 
     static void UnityHerdSample()
@@ -104,6 +105,48 @@ static unsafe partial class BoidsTests
             var made = new List<UnityEngine.Object> { herd.gameObject, sample.Hills, herd.Mesh };
             made.AddRange(sample.Props.Cast<UnityEngine.Object>());
             var world = herd.World;
+            UnityEngine.Object.Destroy(host);
+            foreach (var o in made) Assert(UnityEngine.Object.StandInDestroyed.Contains(o), o.name + " (made by the sample) is destroyed");
+            Assert(world.IsDisposed, "destroying the sample frees its world");
+        }
+    }
+
+    static void UnityMazeSample()
+    {
+        Shader.StandInAvailable = null;
+        UnityEngine.Rendering.GraphicsSettings.StandInPipeline = null;
+        var host = new GameObject("maze sample");
+        host.transform.position = new UnityEngine.Vector3(4f, 1f, -2f);
+        var sample = host.AddComponent<BoidsFlocking.Samples.MazeSample>();
+        GameObject.Message(sample, "Start");
+        var walkers = sample.Walkers;
+        try
+        {
+            Assert(walkers.Preset == FlockPreset.Maze && walkers.World.FlowCellSize == 1f && walkers.DrawFlowField, "the maze preset, with its flow cells, drawn");
+            var corners = walkers.World.ReadSceneTriangles();
+            var mesh = sample.Ground.GetComponent<MeshFilter>().sharedMesh;
+            // 160 x 160 cells of hills (two triangles each) and five walls (boxes of 12).
+            Assert(corners.Length == 3 * (2 * 160 * 160 + 5 * 12), corners.Length + " corners");
+            Assert(mesh.indexFormat == UnityEngine.Rendering.IndexFormat.UInt32 && mesh.vertices.Length == corners.Length &&
+                   mesh.triangles.Length == 2 * corners.Length, "one mesh, both windings, 32-bit indices");
+            for (int i = 0; i < corners.Length; i += 997)
+                Assert(mesh.vertices[i].x == corners[i].X && mesh.vertices[i].y == corners[i].Y && mesh.vertices[i].z == corners[i].Z, "the engine's corners");
+            Assert(sample.Ground.transform.position.x == 4f && sample.Ground.GetComponent<MeshRenderer>().sharedMaterial != null, "placed with the maze, a material");
+            for (int frame = 0; frame < 10; frame++)
+            {
+                Frame(1f / 60f, sample, walkers);
+                Assert(walkers.Drawn == 1000, "the walkers drawn: " + walkers.Drawn);
+            }
+            Assert(sample.AtTarget == 0 && walkers.FlowOverlay.Count > 100, "nobody at the target yet; " + walkers.FlowOverlay.Count + " arrows");
+            Gizmos.StandInLines.Clear();
+            GameObject.Message(walkers, "OnDrawGizmos");
+            Assert(Gizmos.StandInLines.Count == 3 * walkers.FlowOverlay.Count, "the arrows drawn");
+        }
+        finally
+        {
+            var made = new UnityEngine.Object[] { walkers.gameObject, walkers.Mesh, walkers.Material, sample.Ground,
+                sample.Ground.GetComponent<MeshFilter>().sharedMesh, sample.Ground.GetComponent<MeshRenderer>().sharedMaterial };
+            var world = walkers.World;
             UnityEngine.Object.Destroy(host);
             foreach (var o in made) Assert(UnityEngine.Object.StandInDestroyed.Contains(o), o.name + " (made by the sample) is destroyed");
             Assert(world.IsDisposed, "destroying the sample frees its world");

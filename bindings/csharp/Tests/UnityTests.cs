@@ -24,6 +24,7 @@ static unsafe partial class BoidsTests
         Test("Unity: several controllers share one worker pool", UnitySharedPool);
         Test("Unity: a set-up that fails frees its world and disables the component", UnityFailedSetup);
         Test("Unity: edit-mode gizmos show the preset's own bounds where the object is", UnityGizmos);
+        Test("Unity: the maze preset's flow field drawn as gizmos: arrows on the ground along the engine's way, out of the U's cup, where the object puts them", UnityFlowOverlay);
         Test("Unity: the sample uses the scene's camera, a pipeline's shader, and destroys what it made", UnitySample);
         Test("Unity: gameplay scripts change the world in Update and LateUpdate, ordered before or after the controller, with the step overlapping", UnityScriptOrder);
         Test("Unity: controllers sharing a pool: every step ends before the reads, and begins after them", UnitySharedPoolFrame);
@@ -443,6 +444,76 @@ static unsafe partial class BoidsTests
             }
         }
         Assert(Gizmos.matrix.m00 == 1f && Gizmos.matrix.m03 == 0f, "the gizmo matrix is reset");
+    }
+
+    static void UnityFlowOverlay()
+    {
+        var c = Controller("maze", FlockPreset.Maze, new UnityEngine.Vector3(5f, 1f, -3f), UnityEngine.Quaternion.Euler(0f, 30f, 0f),
+            UnityEngine.Vector3.one, x => { x.DrawFlowField = true; x.FlowFieldArrows = 32; });
+        try
+        {
+            for (int f = 0; f < 4; f++) Frame(c);
+            // The overlay was read before the frame's step began; the field stays (the target
+            // does not move), so the engine's reads after it agree.
+            c.FinishStep();
+            BoidsFlowOverlay o = c.FlowOverlay;
+            // 161 x 161 cells of 1, at most 32 arrows a side: every 6th cell.
+            Assert(o.Stride == 6 && o.Count > 300 && o.Count <= 27 * 27, "arrows: " + o.Count + " every " + o.Stride + " cells");
+            Vec3 origin;
+            float cell;
+            int columns, rows;
+            Assert(c.Flock.TryGetFlowGrid(out origin, out cell, out columns, out rows), "a field");
+            var way = c.Flock.ReadFlowDirections();
+            var dist = c.Flock.ReadFlowDistances();
+            Gizmos.StandInLines.Clear();
+            Gizmos.StandInLineColours.Clear();
+            GameObject.Message(c, "OnDrawGizmos");
+            Assert(Gizmos.StandInLines.Count == 3 * o.Count, Gizmos.StandInLines.Count + " lines for " + o.Count + " arrows");
+            int inCup = 0;
+            float nearest = float.MaxValue, farthest = -1f;
+            Color nearColour = default(Color), farColour = default(Color);
+            for (int k = 0; k < o.Count; k++)
+            {
+                UnityEngine.Vector3 tail, tip;
+                o.Arrow(k, out tail, out tip);
+                UnityEngine.Vector3 mid = (tail + tip) * 0.5f;
+                // On the ground under its middle, 0.2 cells up.
+                float ground;
+                Assert(c.World.TryGetGroundHeight(mid.x, mid.z, out ground) && Math.Abs(mid.y - 0.2f - ground) < 1e-4f,
+                    "arrow " + k + " at " + mid + ", the ground at " + ground);
+                // Along the engine's way at its cell.
+                int i = (int)Math.Floor((mid.x - origin.X) / cell), j = (int)Math.Floor((mid.z - origin.Z) / cell);
+                Vec3 d = way[j * columns + i];
+                UnityEngine.Vector3 along = (tip - tail) / (6f * 0.8f);
+                Assert(Math.Abs(along.x - d.X) < 1e-4f && Math.Abs(along.z - d.Z) < 1e-4f && along.y == 0f,
+                    "arrow " + k + " along " + along + ", the way " + d);
+                // Inside the U's cup (x -10..20, z -25..25) the way leads out west, never on toward
+                // the target east of the wall.
+                if (mid.x > 0f && mid.x < 15f && Math.Abs(mid.z) < 15f)
+                {
+                    inCup++;
+                    Assert(tip.x < tail.x, "arrow " + k + " in the cup at " + mid + " points " + along);
+                }
+                float dk = dist[j * columns + i];
+                if (dk < nearest) { nearest = dk; nearColour = o.Colour(k); }
+                if (dk > farthest) { farthest = dk; farColour = o.Colour(k); }
+                // Drawn where the object puts it.
+                var line = Gizmos.StandInLines[3 * k];
+                Assert(UnityEngine.Vector3.Distance(line.Key, c.transform.TransformPoint(tail)) < 1e-3f &&
+                       UnityEngine.Vector3.Distance(line.Value, c.transform.TransformPoint(tip)) < 1e-3f, "arrow " + k + " drawn in the object's space");
+            }
+            Assert(inCup > 4, inCup + " arrows in the cup");
+            Assert(nearColour.g > nearColour.r && farColour.r > farColour.g, "green near the target, red far");
+            // Off: nothing drawn.
+            c.DrawFlowField = false;
+            Gizmos.StandInLines.Clear();
+            GameObject.Message(c, "OnDrawGizmos");
+            Assert(Gizmos.StandInLines.Count == 0, "no arrows when off");
+        }
+        finally
+        {
+            UnityEngine.Object.Destroy(c.gameObject);
+        }
     }
 
     sealed class UniversalRenderPipelineAsset : UnityEngine.Rendering.RenderPipelineAsset { }

@@ -123,6 +123,8 @@ namespace UnityEngine
     }
 
     public sealed class Terrain : Behaviour { public TerrainData terrainData { get; set; } }
+    public sealed class MeshFilter : Component { public Mesh sharedMesh { get; set; } }
+    public sealed class MeshRenderer : Behaviour { public Material sharedMaterial { get; set; } }
     public enum PrimitiveType { Sphere = 0, Capsule = 1, Cylinder = 2, Cube = 3, Plane = 4, Quad = 5 }
 
     public enum FindObjectsSortMode { None, InstanceID }
@@ -288,10 +290,22 @@ namespace UnityEngine
     {
         Vector3[] v;
         int[] tris;
+        /// <summary>As Unity: 16-bit indices unless set; more than 65,535 vertices need UInt32.</summary>
+        public UnityEngine.Rendering.IndexFormat indexFormat { get; set; }
         /// <summary>As Unity in a player: a mesh without Read/Write gives empty arrays.</summary>
         public bool isReadable { get; set; } = true;
         public Vector3[] vertices { get { return isReadable ? v : new Vector3[0]; } set { v = value; } }
-        public int[] triangles { get { return isReadable ? tris : new int[0]; } set { tris = value; } }
+        public int[] triangles
+        {
+            get { return isReadable ? tris : new int[0]; }
+            set
+            {
+                if (indexFormat == UnityEngine.Rendering.IndexFormat.UInt16)
+                    foreach (int i in value)
+                        if (i > 65535) throw new ArgumentException("Mesh.triangles: index " + i + " needs indexFormat UInt32");
+                tris = value;
+            }
+        }
         public Bounds bounds { get; set; }
         public void RecalculateNormals() { }
         public void RecalculateBounds()
@@ -547,6 +561,14 @@ namespace UnityEngine
         public static Matrix4x4 matrix { get; set; } = Matrix4x4.identity;
         public static void DrawWireCube(Vector3 center, Vector3 size) { StandInShapes.Add(new KeyValuePair<Vector3, Vector3>(matrix.MultiplyPoint3x4(center), size)); }
         public static void DrawWireSphere(Vector3 center, float radius) { StandInShapes.Add(new KeyValuePair<Vector3, Vector3>(matrix.MultiplyPoint3x4(center), new Vector3(radius, 0f, 0f))); }
+        /// <summary>Stand-in only: the ends of every line drawn (in world space), and its colour.</summary>
+        public static readonly List<KeyValuePair<Vector3, Vector3>> StandInLines = new List<KeyValuePair<Vector3, Vector3>>();
+        public static readonly List<Color> StandInLineColours = new List<Color>();
+        public static void DrawLine(Vector3 from, Vector3 to)
+        {
+            StandInLines.Add(new KeyValuePair<Vector3, Vector3>(matrix.MultiplyPoint3x4(from), matrix.MultiplyPoint3x4(to)));
+            StandInLineColours.Add(color);
+        }
     }
 
     public static class Time
@@ -629,6 +651,7 @@ namespace UnityEngine.Events
 namespace UnityEngine.Rendering
 {
     public enum ShadowCastingMode { Off = 0, On = 1, TwoSided = 2, ShadowsOnly = 3 }
+    public enum IndexFormat { UInt16 = 0, UInt32 = 1 }
     public enum LightProbeUsage { Off = 0, BlendProbes = 1, UseProxyVolume = 2, CustomProvided = 4 }
     public enum ReflectionProbeUsage { Off = 0, BlendProbes = 1, BlendProbesAndSkybox = 2, Simple = 3 }
 

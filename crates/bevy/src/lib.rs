@@ -11,6 +11,9 @@
 //! - A [`FlockTarget`] makes an entity a flock's target; a [`FlockObserver`] is the world's
 //!   observer (the player a sleeping flock wakes for); a [`FlockRelation`] sets how one flock
 //!   reacts to another (flee, chase, …).
+//! - The [`FlowFields`] resource gives grounded flocks with a target a flow field to walk
+//!   along around walls and cliffs; with the crate's `gizmos` feature, a `FlowFieldGizmos` on a
+//!   flock entity draws its field with Bevy's gizmos (arrows along the way, on the ground).
 //!
 //! The step runs in `FixedUpdate` by default ([`BoidsPlugin::in_schedule`]) in the system sets
 //! [`BoidsSet::SyncIn`] → [`BoidsSet::Step`], and [`BoidsSet::WriteBack`] writes every boid's
@@ -55,6 +58,8 @@
 //!   plugin holds one engine world, and every flock of the app lives in it.
 
 mod convert;
+#[cfg(feature = "gizmos")]
+mod overlay;
 mod shapes;
 mod sync;
 mod write;
@@ -70,6 +75,8 @@ use bevy::transform::TransformSystems;
 use boids_sim::{FlockId, FlockParams, World, WorldConfig};
 
 pub use boids_sim::{Error as BoidsError, RelationKind, Spawn, SpawnShape};
+#[cfg(feature = "gizmos")]
+pub use overlay::FlowFieldGizmos;
 pub use shapes::{Ground, Heightfield, Obstacle};
 
 /// The plugin: one engine world, its flocks, obstacles and relations mirrored from entities.
@@ -169,6 +176,7 @@ impl Plugin for BoidsPlugin {
                 sync::obstacles,
                 sync::targets,
                 sync::relations,
+                sync::flow_fields,
             )
                 .chain()
                 .in_set(BoidsSet::SyncIn),
@@ -179,6 +187,14 @@ impl Plugin for BoidsPlugin {
             (write::finish, write::reindex, write::transforms)
                 .chain()
                 .in_set(BoidsSet::WriteBack),
+        );
+        #[cfg(feature = "gizmos")]
+        app.add_systems(
+            PostUpdate,
+            overlay::draw
+                .after(BoidsSet::WriteBack)
+                // Without Bevy's `GizmoPlugin` (a headless app) there is nothing to draw with.
+                .run_if(resource_exists::<bevy::gizmos::config::GizmoConfigStore>),
         );
     }
 }
@@ -278,6 +294,22 @@ pub struct FlockRelation {
     pub radius: f32,
     /// Weight of the steering it adds.
     pub weight: f32,
+}
+
+/// The world's flow fields, as a resource: with a cell size above 0, a grounded flock with a
+/// target walks to it around walls, cliffs and obstacles along a flow field over the ground
+/// ([`World::set_flow_cell_size`]); the budget spreads a new field's build over steps
+/// ([`World::set_flow_budget`]). Insert or change it at any time: it reaches the engine in the
+/// next [`BoidsSet::SyncIn`]; a refused value (a NaN or negative cell, a grid over the cap) is
+/// logged and the engine keeps its settings. Without the resource: no flow fields (or what a
+/// removed one last set).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct FlowFields {
+    /// The width of a cell, world units (0: none, grounded flocks seek in a straight line).
+    pub cell_size: f32,
+    /// The work a step may spend building fields, in units of about one cell settled
+    /// (0: no limit).
+    pub budget: u32,
 }
 
 /// Where a boid's state sits in its flock's buffers (kept by the plugin).

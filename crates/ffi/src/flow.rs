@@ -80,6 +80,36 @@ pub unsafe extern "C" fn boids_world_get_flow_budget(
     })
 }
 
+/// Writes the height of the highest ground surface at `(x, z)` to `out_height`: of the
+/// obstacles placed as ground (`ground` = 1: the meshes and heightfields grounded flocks walk
+/// on), as a flow field's terrain surveys it. For placing things on the ground, such as a
+/// target or a flow field's overlay (`boids_flock_read_flow_directions` gives no heights).
+/// `BOIDS_RESULT_NOT_FOUND` where no ground lies under the point;
+/// `BOIDS_RESULT_INVALID_ARGUMENT` when `x` or `z` is NaN, infinite or beyond 1e9.
+/// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
+///
+///
+/// # Safety
+/// `out_height` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn boids_world_get_ground_height(
+    world: BoidsWorldId,
+    x: f32,
+    z: f32,
+    out_height: *mut f32,
+) -> BoidsResult {
+    boundary(|| {
+        need_out(out_height, "out_height")?;
+        let h = registry::with_world_shared(world, |w| Ok(w.ground_height(x, z)?))?;
+        let h = h.ok_or_else(|| {
+            Fail::new(BoidsResult::NotFound, format!("no ground under ({x}, {z})"))
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { write(out_height, h) };
+        Ok(())
+    })
+}
+
 /// The flow field flock `id` read in the last step, or `BOIDS_RESULT_NOT_FOUND`.
 fn field_of(w: &World, id: FlockId) -> Result<&boids_sim::FlowField, Fail> {
     w.flow_field(id).ok_or_else(|| {

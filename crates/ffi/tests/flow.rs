@@ -18,8 +18,8 @@ fn msg() -> String {
         .into_owned()
 }
 
-#[test]
-fn a_maze_flock_reads_its_field_back_through_the_c_abi() {
+/// A world with the maze preset's walkers.
+fn maze() -> (BoidsWorldId, BoidsFlockId) {
     let d = boids_default_world_def();
     let mut w = BoidsWorldId::default();
     assert_eq!(unsafe { boids_world_create(&d, &mut w) }, Ok);
@@ -30,6 +30,12 @@ fn a_maze_flock_reads_its_field_back_through_the_c_abi() {
         "{}",
         msg()
     );
+    (w, f)
+}
+
+#[test]
+fn a_maze_flock_reads_its_field_back_through_the_c_abi() {
+    let (w, f) = maze();
     let mut cell = -1.0f32;
     assert_eq!(unsafe { boids_world_get_flow_cell_size(w, &mut cell) }, Ok);
     assert_eq!(cell, 1.0, "the preset sets its cell size");
@@ -109,14 +115,8 @@ fn a_maze_flock_reads_its_field_back_through_the_c_abi() {
 
 #[test]
 fn a_flow_budget_spreads_the_field_over_steps_through_the_c_abi() {
+    let (w, f) = maze();
     let d = boids_default_world_def();
-    let mut w = BoidsWorldId::default();
-    assert_eq!(unsafe { boids_world_create(&d, &mut w) }, Ok);
-    let mut f = BoidsFlockId::default();
-    assert_eq!(
-        unsafe { boids_flock_create_preset(w, c"maze".as_ptr(), c"walkers".as_ptr(), &mut f) },
-        Ok
-    );
     let mut units = 7u32;
     assert_eq!(unsafe { boids_world_get_flow_budget(w, &mut units) }, Ok);
     assert_eq!(units, 0, "no limit by default");
@@ -160,4 +160,44 @@ fn a_flow_budget_spreads_the_field_over_steps_through_the_c_abi() {
     assert_eq!(boids_world_destroy(l), Ok);
     assert_eq!(boids_world_destroy(w), Ok);
     assert_eq!(boids_world_set_flow_budget(w, 1), BoidsResult::InvalidId);
+}
+
+#[test]
+fn the_ground_height_puts_an_overlay_where_the_walkers_stand() {
+    let (w, f) = maze();
+    for _ in 0..30 {
+        assert_eq!(boids_world_step(w, 1.0 / 60.0), Ok);
+    }
+    let mut n = 0usize;
+    assert_eq!(
+        unsafe { boids_flock_read_positions(f, null_mut(), 0, &mut n) },
+        BufferTooSmall
+    );
+    let mut p = vec![BoidsVec3::default(); n];
+    assert_eq!(
+        unsafe { boids_flock_read_positions(f, p.as_mut_ptr(), n, &mut n) },
+        Ok
+    );
+    // Each walker stands its pivot height (0.4) above the ground under it.
+    for q in &p {
+        let mut h = f32::NAN;
+        assert_eq!(
+            unsafe { boids_world_get_ground_height(w, q.x, q.z, &mut h) },
+            Ok
+        );
+        assert!((q.y - 0.4 - h).abs() < 1e-3, "{q:?} over ground at {h}");
+    }
+    // The hills' corners are at ±80; beyond them no ground (out left as it was).
+    let mut h = 7.0f32;
+    assert_eq!(
+        unsafe { boids_world_get_ground_height(w, 85.0, 0.0, &mut h) },
+        NotFound
+    );
+    assert_eq!(h, 7.0);
+    assert!(msg().contains("no ground"), "{}", msg());
+    assert_eq!(
+        unsafe { boids_world_get_ground_height(w, f32::NAN, 0.0, &mut h) },
+        BoidsResult::InvalidArgument
+    );
+    assert_eq!(boids_world_destroy(w), Ok);
 }

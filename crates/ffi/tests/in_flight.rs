@@ -250,6 +250,10 @@ fn refused_rows() -> Vec<Row> {
             let mut u = 0;
             unsafe { boids_world_get_flow_budget(fx.w, &mut u) }
         }),
+        ("boids_world_get_ground_height", |fx| {
+            let mut h = 0.0;
+            unsafe { boids_world_get_ground_height(fx.w, 0.0, 0.0, &mut h) }
+        }),
         ("boids_flock_get_flow_grid", |fx| {
             let (mut o, mut c, mut x, mut z) = (v3(0.0, 0.0, 0.0), 0.0, 0, 0);
             unsafe { boids_flock_get_flow_grid(fx.f, &mut o, &mut c, &mut x, &mut z) }

@@ -634,3 +634,47 @@ fn grounded_settings_out_of_range_are_refused_by_name() {
     assert_eq!(w.flock_ids().count(), 0, "nothing was made");
     let _ = MeshId::default();
 }
+
+#[test]
+fn the_ground_height_is_the_highest_ground_surface_the_oracle_finds() {
+    let s = scene(1);
+    let mut rng = Rng::keyed(7, 0, 0, 0);
+    let (mut checked, mut decks, mut none) = (0, 0, 0);
+    let (x0, x1, y) = DECK;
+    // Points within a hair of an edge (the deck's, the terrain's) are where the oracle and
+    // the engine may each see a triangle the other does not: not checked.
+    let near = |v: f32, lines: &[f32]| lines.iter().any(|l| (v - l).abs() < 0.01);
+    for _ in 0..3000 {
+        let x = rng.next_f32() * (SIZE + 8.0) - 4.0;
+        let z = rng.next_f32() * (SIZE + 8.0) - 4.0;
+        if near(x, &[0.0, SIZE, x0, x1]) || near(z, &[0.0, SIZE, 4.0, 24.0]) {
+            continue;
+        }
+        let top = (s.ground.under(f64::from(x), f64::from(z)).iter())
+            .map(|u| u.0)
+            .reduce(f64::max);
+        match (s.world.ground_height(x, z).unwrap(), top) {
+            (None, None) => none += 1,
+            (Some(h), Some(top)) => {
+                assert!(
+                    (f64::from(h) - top).abs() < 1e-3,
+                    "({x}, {z}): {h}, the oracle {top}"
+                );
+                checked += 1;
+                decks += usize::from((h - y).abs() < 1e-4);
+            }
+            (h, top) => panic!("({x}, {z}): {h:?}, the oracle {top:?}"),
+        }
+    }
+    assert!(
+        checked > 1500 && decks > 100 && none > 500,
+        "{checked} points, {decks} on the deck, {none} off the ground"
+    );
+    // Hostile: not finite, or beyond the world's range.
+    for (x, z) in [(f32::NAN, 0.0), (0.0, f32::INFINITY), (2e9, 0.0)] {
+        assert!(matches!(
+            s.world.ground_height(x, z),
+            Err(boids_sim::Error::InvalidArgument(_))
+        ));
+    }
+}

@@ -476,3 +476,82 @@ fn a_crafted_save_of_the_flow_budget_state_is_refused() {
     });
     assert!(e.contains("no flock 999:1"), "{e}");
 }
+
+#[test]
+fn the_overlay_arrows_follow_the_field_on_the_ground() {
+    let (mut world, id, dt) = maze_world(MazeLayout::PRESET, 1);
+    let mut arrows = Vec::new();
+    assert_eq!(world.flow_arrows(id, 32, &mut arrows), 0, "no field yet");
+    assert!(arrows.is_empty());
+    world.step(dt).unwrap();
+    arrows.push(boids_sim::FlowArrow {
+        tail: Vec3::ZERO,
+        tip: Vec3::ZERO,
+        far: 9.0,
+    });
+    // 161 cells a side, at most 32 arrows a side: one every 6 cells, from the 3rd.
+    assert_eq!(world.flow_arrows(id, 32, &mut arrows), 6);
+    let f = world.flow_field(id).unwrap().clone();
+    let g = f.grid;
+    let far = (0..g.cells())
+        .filter_map(|c| f.distance_at(c))
+        .fold(0.0f32, f32::max);
+    // Every sampled cell with a way gets one arrow, in row order (the maze's ground covers the
+    // whole grid).
+    let mut want = Vec::new();
+    for k in (3..161).step_by(6) {
+        for i in (3..161).step_by(6) {
+            let c = g.index(i, k);
+            if f.direction(c).is_some() {
+                want.push(c);
+            }
+        }
+    }
+    assert_eq!(arrows.len(), want.len());
+    assert!(arrows.len() > 600, "{} arrows", arrows.len());
+    let mut in_cup = 0;
+    for (a, &c) in arrows.iter().zip(&want) {
+        let mid = (a.tail + a.tip) * 0.5;
+        let (x, z) = g.centre(c as u32 % 161, c as u32 / 161);
+        assert_eq!((mid.x, mid.z), (x, z), "through its cell's centre");
+        let ground = world.ground_height(x, z).unwrap().unwrap();
+        assert!((mid.y - 0.2 - ground).abs() < 1e-4, "{mid} over {ground}");
+        let along = (a.tip - a.tail) / 4.8;
+        let v = f.direction(c).unwrap();
+        assert!((along - v).length() < 1e-5, "{along} along {v}");
+        assert!((a.far - f.distance_at(c).unwrap() / far).abs() < 1e-6);
+        // In the U's cup the way leads out west, away from the target beyond its base.
+        if mid.x > 0.0 && mid.x < 15.0 && mid.z.abs() < 15.0 {
+            in_cup += 1;
+            assert!(a.tip.x < a.tail.x, "{mid}: {along}");
+        }
+    }
+    assert!(in_cup > 4, "{in_cup} arrows in the cup");
+    // No arrow at the target's own cell (the way ends there): the nearest has some way to go.
+    assert!(arrows.iter().all(|a| a.far > 0.0));
+    // 0 a side is one: a single arrow, at the middle cell (80, 80), in the cup.
+    assert_eq!(world.flow_arrows(id, 0, &mut arrows), 161);
+    assert_eq!(arrows.len(), 1);
+    assert!(arrows[0].tip.x < arrows[0].tail.x);
+    // In flight: none.
+    world.step_begin(dt).unwrap();
+    assert_eq!(world.flow_arrows(id, 32, &mut arrows), 0);
+    assert!(arrows.is_empty());
+    world.step_end().unwrap();
+}
+
+#[test]
+fn setting_the_same_cell_size_again_keeps_the_fields() {
+    let (mut world, id, dt) = maze_world(MazeLayout::PRESET, 1);
+    world.step(dt).unwrap();
+    let before = world.flow_field(id).unwrap().clone();
+    // With a budget a field takes several steps: one thrown away would leave none to read.
+    world.set_flow_budget(5_000).unwrap();
+    world.set_flow_cell_size(1.0).unwrap();
+    world.step(dt).unwrap();
+    assert_eq!(world.flow_field(id), Some(&before));
+    // Another size starts over: nothing to read until its field is whole.
+    world.set_flow_cell_size(2.0).unwrap();
+    world.step(dt).unwrap();
+    assert_eq!(world.flow_field(id), None);
+}

@@ -3,21 +3,25 @@
 //!   chasing them, the reef's rocks (triangle-mesh obstacles) and its seabed (a heightfield);
 //! - `herd`: the herd preset: 2,000 sheep (white blocks) walking over hills (a heightfield
 //!   marked as ground), kept off a ridge too steep for them and out of a ravine, around rocks
-//!   and a fence, chased by a sheepdog, under 300 birds.
+//!   and a fence, chased by a sheepdog, under 300 birds;
+//! - `maze`: the maze preset: 1,000 walkers (blue blocks) crossing walled hills to a target (a
+//!   white ball) behind a U-shaped wall whose cup opens toward them, along a flow field drawn
+//!   as gizmos (arrows green near the target, red far).
 //!
 //! A camera orbits (drag with the left button; the wheel zooms).
 //!
 //! ```text
 //! cargo run --release                              # watch the reef
 //! cargo run --release -- --scene herd              # watch the herd
+//! cargo run --release -- --scene maze              # watch the walkers find the way
 //! cargo run --release -- --screenshot school.png   # 120 frames, a picture, exit
 //! cargo run --release -- --fish 2000 --frames 60 --screenshot small.png
 //! cargo run --release -- --check-picture school.png  # does it show fish? (exit status)
 //! cargo run --release -- --scene herd --check-picture herd.png  # sheep?
 //! ```
 //!
-//! `--fish N` sets the first flock's count (the school, or the sheep). Built on its own (the
-//! whole of Bevy): `scripts/check-bevy` runs both scenes under Xvfb with Mesa's software
+//! `--fish N` sets the first flock's count (the school, the sheep, the walkers). Built on its own
+//! (the whole of Bevy): `scripts/check-bevy` runs every scene under Xvfb with Mesa's software
 //! Vulkan and checks their pictures.
 
 use std::f32::consts::{FRAC_PI_2, TAU};
@@ -31,8 +35,8 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::WindowResolution;
 use boids_bevy::{
-    Boid, BoidSpawn, BoidsPlugin, Flock, FlockRelation, FlockSpawn, Ground, Heightfield, Obstacle,
-    RelationKind,
+    Boid, BoidSpawn, BoidsPlugin, Flock, FlockRelation, FlockSpawn, FlowFieldGizmos, FlowFields,
+    Ground, Heightfield, Obstacle, RelationKind,
 };
 use boids_sim::scene::MeshSpec;
 use boids_sim::{BoidSpec, FlockSpec, RelationSpec, Scene};
@@ -42,6 +46,7 @@ use boids_sim::{BoidSpec, FlockSpec, RelationSpec, Scene};
 enum Which {
     Reef,
     Herd,
+    Maze,
 }
 
 /// What the command line asked for.
@@ -69,7 +74,8 @@ fn options() -> Options {
                 o.scene = match value().as_str() {
                     "reef" => Which::Reef,
                     "herd" => Which::Herd,
-                    other => panic!("--scene: reef or herd, not {other}"),
+                    "maze" => Which::Maze,
+                    other => panic!("--scene: reef, herd or maze, not {other}"),
                 }
             }
             "--fish" => o.fish = Some(value().parse().expect("--fish: a count")),
@@ -78,7 +84,7 @@ fn options() -> Options {
             "--check-picture" => check = Some(PathBuf::from(value())),
             "-h" | "--help" => {
                 println!(
-                    "bevy-school [--scene reef|herd] [--fish N] [--frames N] [--screenshot FILE.png] | [--scene reef|herd] --check-picture FILE.png"
+                    "bevy-school [--scene reef|herd|maze] [--fish N] [--frames N] [--screenshot FILE.png] | [--scene reef|herd|maze] --check-picture FILE.png"
                 );
                 std::process::exit(0);
             }
@@ -119,6 +125,10 @@ fn main() {
         Which::Herd => (
             "boids in Bevy: a herd on the hills, a sheepdog and birds",
             Color::srgb(0.45, 0.65, 0.90),
+        ),
+        Which::Maze => (
+            "boids in Bevy: walkers finding the way around walls along a flow field",
+            Color::srgb(0.55, 0.70, 0.85),
         ),
     };
     App::new()
@@ -307,7 +317,21 @@ fn setup(
             ],
             orbit_at(Vec3::new(-40.0, 2.0, 0.0), (0.9, 0.6), 75.0, 260.0),
         ),
+        Which::Maze => (
+            boids_sim::presets::get("maze")
+                .expect("the maze preset")
+                .scene("walkers"),
+            colour(0.40, 0.50, 0.30, 1.0),
+            // A walker stands 0.4 above its feet (the preset's pivot): a block 0.7 high.
+            vec![(block(0.5, 0.7, 0.8), colour(0.10, 0.30, 0.95, 0.6))],
+            orbit_at(Vec3::new(0.0, 0.0, 0.0), (-1.2, 0.9), 120.0, 260.0),
+        ),
     };
+    // The scene's flow cells (the maze's 1; 0 elsewhere: none).
+    commands.insert_resource(FlowFields {
+        cell_size: scene.flow_cell,
+        budget: 0,
+    });
     let stone = colour(0.45, 0.40, 0.36, 0.9);
     let wood = colour(0.45, 0.30, 0.18, 0.9);
     if let (Some(n), Some(first)) = (o.fish, scene.flock.first_mut()) {
@@ -406,6 +430,17 @@ fn setup(
         };
         looks.0.insert(flock, (meshes.add(mesh), material.clone()));
         by_name.insert(spec.name.clone(), flock);
+        // A flock that walks to a target along a flow field: the field drawn, the target a ball.
+        if let (Some(target), Some(_)) = (spec.params.target, spec.params.ground)
+            && scene.flow_cell > 0.0
+        {
+            commands.entity(flock).insert(FlowFieldGizmos::default());
+            commands.spawn((
+                Mesh3d(meshes.add(Sphere { radius: 1.5 })),
+                MeshMaterial3d(colour(0.97, 0.97, 0.97, 0.5)),
+                Transform::from_translation(vec3(target.point) + Vec3::Y * 2.0),
+            ));
+        }
     }
     for r in &scene.relation {
         commands.spawn(FlockRelation {
@@ -528,7 +563,8 @@ fn screenshot(
 
 /// Whether a screenshot shows the scene: not blank, not one colour, and at least 400 pixels in
 /// the first flock's colour. The reef's fish are orange (red well above green, blue far below
-/// both: not the sand, the stones, the water or the shark's red); the herd's sheep near white
+/// both: not the sand, the stones, the water or the shark's red); the maze's walkers blue (well
+/// above red and green: not the sky, the grass, the walls or the arrows); the herd's sheep near white
 /// (all three channels high and close: not the grass, the sky, the rocks or the fence). Prints
 /// what it counted; the process's exit status.
 fn check_picture(path: &std::path::Path, scene: Which) -> i32 {
@@ -550,6 +586,7 @@ fn check_picture(path: &std::path::Path, scene: Which) -> i32 {
         }
         let counted = match scene {
             Which::Reef => r > 60.0 && g > 0.35 * r && g < 0.82 * r && b < 0.45 * r,
+            Which::Maze => b > 90.0 && b > 1.8 * r && b > 1.5 * g,
             Which::Herd => r.min(g).min(b) > 170.0 && r.max(g).max(b) - r.min(g).min(b) < 40.0,
         };
         if counted {
@@ -560,6 +597,7 @@ fn check_picture(path: &std::path::Path, scene: Which) -> i32 {
     let what = match scene {
         Which::Reef => "fish",
         Which::Herd => "sheep",
+        Which::Maze => "walkers",
     };
     println!(
         "{}: {}x{}, {} colours, commonest {:.1}% of pixels, lit {:.1}%, {what}-coloured {first}",

@@ -43,6 +43,10 @@ namespace BoidsFlocking.UnityIntegration
         /// <summary>Sheep walking over generated hills with a sheepdog and birds (its own
         /// terrain, in the engine: not a Unity Terrain).</summary>
         Herd = 8,
+        /// <summary>Walkers crossing walled ground to a target behind a U-shaped wall, along a
+        /// flow field (its own terrain and walls, in the engine: not Unity objects; Draw Flow
+        /// Field shows the way).</summary>
+        Maze = 9,
     }
 
     /// <summary>How one flock of the world is drawn.</summary>
@@ -129,6 +133,12 @@ namespace BoidsFlocking.UnityIntegration
         [Tooltip("Rendering layers the boids are on (URP and HDRP light and decal layers).")]
         [SerializeField] uint renderingLayerMask = 1;
 
+        [Header("Debug")]
+        [Tooltip("Draw the main flock's flow field with Gizmos (a walking flock with a target, in a world with a flow cell size, such as the Maze preset): arrows along the way to the target, on the ground, green near it and red far. Read from the engine only while on.")]
+        [SerializeField] bool drawFlowField;
+        [Tooltip("Most arrows along each side of the field: a larger field is drawn every few cells.")]
+        [Min(1)] [SerializeField] int flowFieldArrows = 64;
+
         BoidsWorld world;
         BoidsFlock flock;
         BoidsFlock[] flocks = new BoidsFlock[0];
@@ -150,6 +160,7 @@ namespace BoidsFlocking.UnityIntegration
         BoidsSceneObstacles sceneObstacles;
         readonly Dictionary<Material, Material> instanced = new Dictionary<Material, Material>();
         readonly HashSet<Material> warned = new HashSet<Material>();
+        readonly BoidsFlowOverlay flowOverlay = new BoidsFlowOverlay();
 
         /// <summary>Set-up, read when the component is enabled (set them on an inactive
         /// GameObject, then activate it).</summary>
@@ -196,6 +207,12 @@ namespace BoidsFlocking.UnityIntegration
         public LightProbeUsage LightProbes { get { return lightProbes; } set { lightProbes = value; } }
         public ReflectionProbeUsage ReflectionProbes { get { return reflectionProbes; } set { reflectionProbes = value; } }
         public uint RenderingLayerMask { get { return renderingLayerMask; } set { renderingLayerMask = value; } }
+        /// <summary>Draw the main flock's flow field with Gizmos (see the field's tooltip).</summary>
+        public bool DrawFlowField { get { return drawFlowField; } set { drawFlowField = value; } }
+        /// <summary>Most arrows along each side of the drawn flow field.</summary>
+        public int FlowFieldArrows { get { return flowFieldArrows; } set { flowFieldArrows = Math.Max(value, 1); } }
+        /// <summary>The flow field's arrows as last read (while Draw Flow Field is on).</summary>
+        public BoidsFlowOverlay FlowOverlay { get { return flowOverlay; } }
         /// <summary>Layers whose colliders become obstacles; read when enabled.</summary>
         public LayerMask ObstacleLayers { get { return obstacleLayers; } set { obstacleLayers = value; } }
         /// <summary>Layers whose terrains and meshes become ground; read when enabled.</summary>
@@ -237,6 +254,7 @@ namespace BoidsFlocking.UnityIntegration
                 case FlockPreset.Reef: return "reef";
                 case FlockPreset.Shark: return "shark";
                 case FlockPreset.Herd: return "herd";
+                case FlockPreset.Maze: return "maze";
                 default: return null;
             }
         }
@@ -566,6 +584,7 @@ namespace BoidsFlocking.UnityIntegration
                     Swap(ref previousCounts, ref counts);
                 }
                 ReadInto(current, counts);
+                if (drawFlowField) flowOverlay.Read(world, flock, flowFieldArrows);
                 newState = false;
                 previousReady = false;
                 drawnCurrent = false;
@@ -759,6 +778,7 @@ namespace BoidsFlocking.UnityIntegration
                 }
             }
             Gizmos.matrix = Matrix4x4.identity;
+            if (drawFlowField && world != null) flowOverlay.Draw(transform.localToWorldMatrix);
         }
 
         void OnDisable()

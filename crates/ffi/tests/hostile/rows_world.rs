@@ -532,6 +532,26 @@ pub(crate) fn rows() -> Vec<Row> {
                 boids_world_get_flow_budget(b.w, &mut u)
             });
         }),
+        ("boids_world_get_ground_height", |fx| {
+            let mut h = 0.0f32;
+            refused(fx, "NULL out", NullPointer, || unsafe {
+                boids_world_get_ground_height(fx.w, 0.0, 0.0, null_mut())
+            });
+            for (x, z) in [(f32::NAN, 0.0), (0.0, f32::NEG_INFINITY), (0.0, 2e9)] {
+                refused(
+                    fx,
+                    "coordinate not finite or too far",
+                    InvalidArgument,
+                    || unsafe { boids_world_get_ground_height(fx.w, x, z, &mut h) },
+                );
+            }
+            world_ids(fx, |w| unsafe {
+                boids_world_get_ground_height(w, 0.0, 0.0, &mut h)
+            });
+            busy("ground height", |b| unsafe {
+                boids_world_get_ground_height(b.w, 0.0, 0.0, &mut h)
+            });
+        }),
         ("boids_world_set_observer", |fx| {
             for p in [v3(f32::NAN, 0.0, 0.0), v3(0.0, f32::INFINITY, 0.0)] {
                 refused(fx, "non-finite observer", InvalidArgument, || unsafe {

@@ -396,6 +396,18 @@ impl Flows {
     }
 }
 
+/// One arrow of a flow field's debug overlay ([`World::flow_arrows`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlowArrow {
+    /// Where it starts, over the ground.
+    pub tail: Vec3,
+    /// Where it points to: `tail` plus the way's direction at its cell times its length.
+    pub tip: Vec3,
+    /// Its cell's distance to the target over the farthest reached cell's: 0 at the target,
+    /// 1 the farthest (for colouring it).
+    pub far: f32,
+}
+
 /// Builds on `build` over `terrain` by at most `budget` units a half, its two halves (the
 /// distances and ways; the clear sight) side by side on `exec`: it, and whether it is whole.
 fn build_field_on(
@@ -477,6 +489,10 @@ impl World {
         {
             return Err(invalid(e.to_string()));
         }
+        if cell.to_bits() == self.flows.cell.to_bits() {
+            // The same cells: the fields held and being built stay.
+            return Ok(());
+        }
         self.flows = Flows {
             cell,
             budget: self.flows.budget,
@@ -527,6 +543,66 @@ impl World {
         }
         self.flocks.get(id)?;
         self.flows.held(id)
+    }
+
+    /// The arrows that draw the flow field flock `id` read in the last step ([`World::flow_field`])
+    /// as a debug overlay, into `out` (cleared first; it allocates only to grow): at most
+    /// `per_side` along each side of the grid (a larger grid gets one every `stride` cells,
+    /// `stride` = ⌈the grid's longer side / `per_side`⌉, at the cells `stride / 2`,
+    /// `stride / 2 + stride`, … along x and z), each through its cell's centre along the way
+    /// there, `0.8 × stride` cells long, lifted a fifth of a cell over the ground
+    /// ([`World::ground_height`]). Cells where the way ends (the target's), where none leads,
+    /// or with no ground under their centre get none. Returns the stride; 0 (and no arrows)
+    /// when the flock read no field, or a step is in flight.
+    pub fn flow_arrows(&self, id: FlockId, per_side: u32, out: &mut Vec<FlowArrow>) -> u32 {
+        out.clear();
+        let Some(f) = self.flow_field(id) else {
+            return 0;
+        };
+        let g = f.grid;
+        let stride = g.size[0].max(g.size[1]).div_ceil(per_side.max(1));
+        let far = (0..g.cells())
+            .filter_map(|c| f.distance_at(c))
+            .fold(0.0f32, f32::max);
+        let (half, lift) = (0.4 * g.cell * stride as f32, 0.2 * g.cell);
+        for k in (stride / 2..g.size[1]).step_by(stride as usize) {
+            for i in (stride / 2..g.size[0]).step_by(stride as usize) {
+                let c = g.index(i, k);
+                let (Some(d), Some(v)) = (f.distance_at(c), f.direction(c)) else {
+                    continue;
+                };
+                let (x, z) = g.centre(i, k);
+                let Ok(Some(y)) = self.ground_height(x, z) else {
+                    continue;
+                };
+                let mid = Vec3::new(x, y + lift, z);
+                out.push(FlowArrow {
+                    tail: mid - v * half,
+                    tip: mid + v * half,
+                    far: if far > 0.0 { d / far } else { 0.0 },
+                });
+            }
+        }
+        stride
+    }
+
+    /// The height of the highest ground surface at `(x, z)`: of the obstacles placed as
+    /// ground (the meshes and heightfields grounded flocks walk on), as a flow field's terrain
+    /// surveys it. `Ok(None)` where no ground lies under the point. For placing things on the
+    /// ground (a target, a flow field's overlay); allowed while a step is in flight (obstacles
+    /// cannot change then).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `x` or `z` is not finite or beyond
+    /// [`boids_core::MAX_MAGNITUDE`].
+    pub fn ground_height(&self, x: f32, z: f32) -> Result<Option<f32>, Error> {
+        let m = boids_core::MAX_MAGNITUDE;
+        if !(x.abs() <= m && z.abs() <= m) {
+            return Err(Error::InvalidArgument(format!(
+                "ground height: x and z must be finite and within ±{m:e}, got ({x}, {z})"
+            )));
+        }
+        Ok(boids_core::ground::ground_below(&self.live.ground, x, z, m, -m).map(|s| s.height))
     }
 }
 

@@ -18,6 +18,7 @@ mod meshes;
 #[cfg(feature = "save")]
 mod save;
 mod step;
+pub use flow::FlowArrow;
 #[cfg(feature = "save")]
 pub use save::SAVE_FORMAT_VERSION;
 pub(crate) use step::InFlight;

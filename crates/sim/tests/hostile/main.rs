@@ -251,6 +251,11 @@ fn rows() -> Vec<Row> {
                 refused(fx, "bad cell size", |w| w.set_flow_cell_size(bad));
             }
         }),
+        ("ground_height", |fx| {
+            for (x, z) in [(f32::NAN, 0.0), (0.0, f32::INFINITY), (-2e9, 0.0)] {
+                refused(fx, "bad point", |w| w.ground_height(x, z));
+            }
+        }),
         ("set_flow_budget", |fx| {
             // Every u32 is a budget (0: no limit); only a step in flight refuses it.
             fx.w.step_begin(1.0 / 60.0).unwrap();
@@ -371,6 +376,7 @@ const INFALLIBLE: &[&str] = &[
     "flow_cell_size",
     "flow_budget",
     "flow_field",
+    "flow_arrows",
     "mesh",
     "mesh_ids",
     "placed_obstacles",

@@ -472,6 +472,25 @@ namespace BoidsFlocking
             set { Interop.Check(NativeMethods.boids_world_set_flow_budget(Id, value)); }
         }
 
+        /// <summary>The height of the highest ground surface at (x, z) (of the obstacles placed as
+        /// ground: the meshes and heightfields walking flocks stand on), as a flow field's terrain
+        /// surveys it: for placing a target or a flow field's overlay on the ground. False where no
+        /// ground lies under the point. Throws BoidsException InvalidArgument for NaN, infinite or
+        /// beyond 1e9.</summary>
+        public bool TryGetGroundHeight(float x, float z, out float height)
+        {
+            float h;
+            BoidsResult r = NativeMethods.boids_world_get_ground_height(Id, x, z, &h);
+            if (r == BoidsResult.NotFound)
+            {
+                height = 0f;
+                return false;
+            }
+            Interop.Check(r);
+            height = h;
+            return true;
+        }
+
         /// <summary>Sets the observer (player) point: flocks with a wake region move only while it
         /// is inside, flocks with a sleep distance only while it is near.</summary>
         public void SetObserver(Vec3 point)

@@ -219,6 +219,7 @@ namespace BoidsFlocking.Native
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_get_flow_cell_size(BoidsWorldId world, float* out_cell);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_set_flow_budget(BoidsWorldId world, uint units);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_get_flow_budget(BoidsWorldId world, uint* out_units);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_get_ground_height(BoidsWorldId world, float x, float z, float* out_height);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_create(BoidsWorldId world, BoidsFlockDef* def, BoidsFlockId* out_flock);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_create_preset(BoidsWorldId world, byte* preset, byte* name, BoidsFlockId* out_flock);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_flock_destroy(BoidsFlockId flock);

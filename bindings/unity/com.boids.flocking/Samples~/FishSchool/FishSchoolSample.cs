@@ -5,7 +5,6 @@
 // pipeline) or let it make one; whatever it makes it destroys again.
 using BoidsFlocking.UnityIntegration;
 using UnityEngine;
-using UnityEngine.Rendering;
 
 namespace BoidsFlocking.Samples
 {
@@ -31,37 +30,16 @@ namespace BoidsFlocking.Samples
 
         void Start()
         {
-            view = Camera.main;
-            if (view == null)
-            {
-                madeCamera = new GameObject("Sample Camera");
-                madeCamera.tag = "MainCamera";
-                view = madeCamera.AddComponent<Camera>();
-                view.clearFlags = CameraClearFlags.SolidColor;
-                view.backgroundColor = new Color(0.04f, 0.16f, 0.26f, 1f);
-            }
-#if UNITY_2023_1_OR_NEWER
-            if (Object.FindAnyObjectByType<Light>() == null)
-#else
-            if (Object.FindObjectOfType<Light>() == null)
-#endif
-            {
-                madeLight = new GameObject("Sample Light");
-                var sun = madeLight.AddComponent<Light>();
-                sun.type = LightType.Directional;
-                madeLight.transform.rotation = Quaternion.Euler(50f, -30f, 0f);
-            }
+            view = BoidsQuickScene.MainCamera(new Color(0.04f, 0.16f, 0.26f, 1f), out madeCamera);
+            madeLight = BoidsQuickScene.LightIfNone();
 
-            schoolObject = new GameObject("Fish School");
-            schoolObject.transform.position = transform.position;
-            schoolObject.SetActive(false);
-            school = schoolObject.AddComponent<BoidsFlockController>();
+            school = BoidsQuickScene.NewController("Fish School", transform.position, out schoolObject);
             school.Preset = FlockPreset.Custom;
             school.Count = fish;
             school.BoxSize = tankSize;
             madeMesh = FishMesh();
             school.Mesh = madeMesh;
-            school.Material = fishMaterial != null ? fishMaterial : MakeMaterial();
+            school.Material = fishMaterial != null ? fishMaterial : (madeMaterial = BoidsQuickScene.LitInstanced("Sample Fish", new Color(1f, 0.62f, 0.2f, 1f), "Fish Material on the Fish School sample", this));
             school.Scale = 0.5f;
             schoolObject.SetActive(true);
         }
@@ -86,34 +64,6 @@ namespace BoidsFlocking.Samples
             m.RecalculateNormals();
             m.RecalculateBounds();
             return m;
-        }
-
-        /// <summary>A lit, instanced material for the project's render pipeline: URP's or HDRP's
-        /// Lit when one is active, else the built-in Standard. Shader.Find only finds shaders that
-        /// are in the build; when none is, the sample says so and draws nothing.</summary>
-        Material MakeMaterial()
-        {
-            string[] names;
-            RenderPipelineAsset pipeline = GraphicsSettings.currentRenderPipeline;
-            if (pipeline == null)
-                names = new[] { "Standard" };
-            else if (pipeline.GetType().Name.Contains("HDRenderPipeline"))
-                names = new[] { "HDRP/Lit" };
-            else
-                names = new[] { "Universal Render Pipeline/Lit", "Universal Render Pipeline/Simple Lit" };
-            foreach (string n in names)
-            {
-                Shader shader = Shader.Find(n);
-                if (shader == null) continue;
-                madeMaterial = new Material(shader);
-                madeMaterial.name = "Sample Fish";
-                madeMaterial.enableInstancing = true;
-                madeMaterial.color = new Color(1f, 0.62f, 0.2f, 1f);
-                return madeMaterial;
-            }
-            Debug.LogWarning("Fish School sample: no shader " + string.Join(" or ", names) +
-                " in this build; assign Fish Material (an instanced, lit material) on the sample.", this);
-            return null;
         }
 
         void Update()

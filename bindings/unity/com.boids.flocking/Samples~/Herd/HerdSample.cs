@@ -8,7 +8,6 @@
 // (a Terrain does not turn or scale: the sample ignores its rotation and scale).
 using BoidsFlocking.UnityIntegration;
 using UnityEngine;
-using UnityEngine.Rendering;
 
 namespace BoidsFlocking.Samples
 {
@@ -66,26 +65,8 @@ namespace BoidsFlocking.Samples
 
         void Start()
         {
-            view = Camera.main;
-            if (view == null)
-            {
-                madeCamera = new GameObject("Sample Camera");
-                madeCamera.tag = "MainCamera";
-                view = madeCamera.AddComponent<Camera>();
-                view.clearFlags = CameraClearFlags.SolidColor;
-                view.backgroundColor = new Color(0.55f, 0.72f, 0.86f, 1f);
-            }
-#if UNITY_2023_1_OR_NEWER
-            if (Object.FindAnyObjectByType<Light>() == null)
-#else
-            if (Object.FindObjectOfType<Light>() == null)
-#endif
-            {
-                madeLight = new GameObject("Sample Light");
-                var sun = madeLight.AddComponent<Light>();
-                sun.type = LightType.Directional;
-                madeLight.transform.rotation = Quaternion.Euler(50f, -30f, 0f);
-            }
+            view = BoidsQuickScene.MainCamera(new Color(0.55f, 0.72f, 0.86f, 1f), out madeCamera);
+            madeLight = BoidsQuickScene.LightIfNone();
 
             // The hills: a Terrain and its collider on the ground layer.
             Vector3 corner = transform.position - new Vector3(Side * 0.5f, 0f, Side * 0.5f);
@@ -121,10 +102,7 @@ namespace BoidsFlocking.Samples
 
             // The sheep: a walking Custom flock in a box over the hills' west (the ground layer
             // gives the Terrain as ground, the rocks and boards as obstacles).
-            herdObject = new GameObject("Herd");
-            herdObject.transform.position = transform.position;
-            herdObject.SetActive(false);
-            herd = herdObject.AddComponent<BoidsFlockController>();
+            herd = BoidsQuickScene.NewController("Herd", transform.position, out herdObject);
             herd.Preset = FlockPreset.Custom;
             herd.Count = sheep;
             herd.GroundLayers = 1 << groundLayer;
@@ -144,7 +122,7 @@ namespace BoidsFlocking.Samples
             herd.BoxSize = new Vector3(Side - 12f, 2f * Top, Side - 12f);
             madeMesh = SheepMesh();
             herd.Mesh = madeMesh;
-            herd.Material = sheepMaterial != null ? sheepMaterial : MakeMaterial();
+            herd.Material = sheepMaterial != null ? sheepMaterial : (madeMaterial = BoidsQuickScene.LitInstanced("Sample Sheep", new Color(0.93f, 0.91f, 0.85f, 1f), "Sheep Material on the Herd sample", this));
             herd.Scale = 1f;
             herdObject.SetActive(true);
         }
@@ -188,34 +166,6 @@ namespace BoidsFlocking.Samples
                 t.Add(b + faces[f]); t.Add(b + faces[f + 1]); t.Add(b + faces[f + 2]);
                 t.Add(b + faces[f]); t.Add(b + faces[f + 2]); t.Add(b + faces[f + 3]);
             }
-        }
-
-        /// <summary>A lit, instanced material for the project's render pipeline: URP's or HDRP's
-        /// Lit when one is active, else the built-in Standard (only shaders in the build are
-        /// found; when none is, the sample says so and draws no sheep).</summary>
-        Material MakeMaterial()
-        {
-            string[] names;
-            RenderPipelineAsset pipeline = GraphicsSettings.currentRenderPipeline;
-            if (pipeline == null)
-                names = new[] { "Standard" };
-            else if (pipeline.GetType().Name.Contains("HDRenderPipeline"))
-                names = new[] { "HDRP/Lit" };
-            else
-                names = new[] { "Universal Render Pipeline/Lit", "Universal Render Pipeline/Simple Lit" };
-            foreach (string n in names)
-            {
-                Shader shader = Shader.Find(n);
-                if (shader == null) continue;
-                madeMaterial = new Material(shader);
-                madeMaterial.name = "Sample Sheep";
-                madeMaterial.enableInstancing = true;
-                madeMaterial.color = new Color(0.93f, 0.91f, 0.85f, 1f);
-                return madeMaterial;
-            }
-            Debug.LogWarning("Herd sample: no shader " + string.Join(" or ", names) +
-                " in this build; assign Sheep Material (an instanced, lit material) on the sample.", this);
-            return null;
         }
 
         void Update()
