@@ -555,3 +555,71 @@ fn setting_the_same_cell_size_again_keeps_the_fields() {
     world.step(dt).unwrap();
     assert_eq!(world.flow_field(id), None);
 }
+
+/// A serial executor that breaks its contract once when told to: the step that sees it fails.
+struct Faulty(std::sync::atomic::AtomicBool);
+
+impl boids_sim::Exec for Faulty {
+    fn workers(&self) -> usize {
+        1
+    }
+    fn for_ranges(&self, n: usize, grain: usize, task: &(dyn Fn(std::ops::Range<usize>) + Sync)) {
+        boids_sim::SerialExec.for_ranges(n, grain, task);
+    }
+    fn spawn(&self, job: Box<dyn FnOnce() + Send>) {
+        boids_sim::SerialExec.spawn(job);
+    }
+    fn take_fault(&self) -> Option<String> {
+        let fail = self.0.swap(false, std::sync::atomic::Ordering::SeqCst);
+        fail.then(|| "a fault, for the test".into())
+    }
+}
+
+#[test]
+fn a_failed_step_leaves_the_fields_being_built_where_it_found_them() {
+    let faulty = std::sync::Arc::new(Faulty(false.into()));
+    let world = |exec: std::sync::Arc<dyn boids_sim::Exec>| {
+        let scene = maze("walkers", MazeLayout::PRESET);
+        let mut w = World::with_exec(WorldConfig::default(), exec).unwrap();
+        let id = scene.add_to(&mut w).unwrap()[0];
+        w.set_flow_budget(3_000).unwrap();
+        (w, id, scene.dt)
+    };
+    let (mut a, id, dt) = world(faulty.clone());
+    let (mut b, _, _) = world(std::sync::Arc::new(boids_sim::SerialExec));
+    // The first field, then a target move: its field is built over some 20 steps.
+    let both = |a: &mut World, b: &mut World, n: usize| {
+        for _ in 0..n {
+            a.step(dt).unwrap();
+            b.step(dt).unwrap();
+            assert_eq!(a.state_hash(), b.state_hash());
+        }
+    };
+    while b.flow_field(id).is_none() {
+        both(&mut a, &mut b, 1);
+    }
+    for w in [&mut a, &mut b] {
+        w.set_target(id, Vec3::new(-40.0, 0.0, 50.0)).unwrap();
+    }
+    both(&mut a, &mut b, 3);
+    let (hash, save) = (a.state_hash(), a.save());
+    faulty.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert!(matches!(a.step(dt), Err(boids_sim::Error::Internal(_))));
+    // The state and the fields' history (a save holds where each build stands) as before.
+    assert_eq!(a.state_hash(), hash);
+    assert!(a.save() == save, "the save after the failed step differs");
+    // On, step for step with the world that never failed, through the new field's arrival.
+    let old = b.flow_field(id).unwrap().target;
+    let mut arrived = None;
+    for s in 0..60 {
+        both(&mut a, &mut b, 1);
+        assert_eq!(a.flow_field(id), b.flow_field(id), "step {s}");
+        if arrived.is_none() && b.flow_field(id).unwrap().target != old {
+            arrived = Some(s);
+        }
+    }
+    assert!(
+        arrived.is_some_and(|s| s > 2),
+        "the new field after {arrived:?} steps"
+    );
+}

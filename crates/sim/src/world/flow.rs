@@ -35,6 +35,7 @@ impl TerrainKey {
 }
 
 /// A terrain or a field the world holds, and whether a flock used it in the last step.
+#[derive(Clone)]
 struct Held<T> {
     key: TerrainKey,
     /// The target's cell (fields only).
@@ -53,6 +54,7 @@ struct Building {
 }
 
 /// What one flock with a target reads, and what it waits for.
+#[derive(Clone)]
 struct Reader {
     id: FlockId,
     /// The last whole field it read (with its terrain's key): what it reads while the field to
@@ -99,7 +101,67 @@ pub(crate) fn grid_over(ground: &[Placed], cell: f32) -> Option<Result<FlowGrid,
     (lo[0] <= hi[0]).then(|| FlowGrid::over(lo, hi, cell))
 }
 
+/// The flow fields as a step found them ([`Flows::mark`]), to put back when it fails: the
+/// terrains, fields and readers (shared, cheap to copy) and where each build stood (its units:
+/// rebuilt to them only when a step fails).
+pub(crate) struct FlowsMark {
+    terrains: Vec<Held<Terrain>>,
+    fields: Vec<Held<FlowField>>,
+    readers: Vec<Reader>,
+    builds: Vec<BuildMark>,
+}
+
+/// Where a build stood: its key, cell and terrain, the units each half had taken.
+struct BuildMark {
+    key: TerrainKey,
+    cell: (u32, u32),
+    terrain: Arc<Terrain>,
+    taken: [u64; 2],
+    used: bool,
+}
+
 impl Flows {
+    /// Where the fields stand before a step ([`Flows::restore`] puts them back).
+    pub(crate) fn mark(&self) -> FlowsMark {
+        FlowsMark {
+            terrains: self.terrains.clone(),
+            fields: self.fields.clone(),
+            readers: self.readers.clone(),
+            builds: (self.builds.iter())
+                .map(|b| BuildMark {
+                    key: b.key.clone(),
+                    cell: b.cell,
+                    terrain: Arc::clone(&b.terrain),
+                    taken: b.build.taken(),
+                    used: b.used,
+                })
+                .collect(),
+        }
+    }
+
+    /// The fields as `mark` found them, after a step that failed: what it built or advanced
+    /// (perhaps half-way, when the failure was inside a build) is undone, so the world's flow
+    /// history is the one before the step, as its state is. Each build is made again to the
+    /// units it had taken (the work it had done, once more: only when a step fails).
+    pub(crate) fn restore(&mut self, mark: FlowsMark) {
+        self.terrains = mark.terrains;
+        self.fields = mark.fields;
+        self.readers = mark.readers;
+        self.builds = (mark.builds.into_iter())
+            .map(|m| {
+                let (x, z) = m.terrain.grid.centre(m.cell.0, m.cell.1);
+                let build = FieldBuild::resume(&m.terrain, Vec3::new(x, 0.0, z), m.taken);
+                Building {
+                    key: m.key,
+                    cell: m.cell,
+                    terrain: m.terrain,
+                    build,
+                    used: m.used,
+                }
+            })
+            .collect();
+    }
+
     /// The cell size and budget alone.
     pub(crate) fn settings(&self) -> Flows {
         Flows {

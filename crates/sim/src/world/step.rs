@@ -58,6 +58,7 @@ pub(crate) struct Job {
     externals: Vec<Vec<Vec3>>,
     /// The world's flow fields (back to the world with the job).
     flows: super::flow::Flows,
+    flows_before: Option<super::flow::FlowsMark>,
 }
 
 /// A step's lists, kept by the world between steps so a step reuses them (a small world's
@@ -493,7 +494,10 @@ impl World {
             sync,
             needed,
             externals,
-            // The world keeps the settings for readers meanwhile.
+            // The world keeps the settings for readers meanwhile, and, with a budget (when
+            // the fields are history, not derived), where they stand for a step that fails.
+            flows_before: (self.flows.cell > 0.0 && self.flows.budget > 0)
+                .then(|| self.flows.mark()),
             flows: {
                 let settings = self.flows.settings();
                 std::mem::replace(&mut self.flows, settings)
@@ -517,10 +521,14 @@ impl World {
             mut externals,
             sync,
             mut flows,
+            flows_before,
             ..
         } = job;
-        // Only the fields a flock read (or would have, asleep) are kept.
-        if flows.cell > 0.0 {
+        if let (Some(before), Some(_)) = (flows_before, &panic) {
+            // A failed step leaves the fields as it found them, as it does the state.
+            flows.restore(before);
+        } else if flows.cell > 0.0 {
+            // Only the fields a flock read (or would have, asleep) are kept.
             flows.end_step();
         }
         self.flows = flows;
