@@ -1615,7 +1615,9 @@ int32_t boids_mesh_is_valid(struct BoidsMeshId mesh);
  * `boids_default_obstacle_def()`; the fields its `shape` uses are checked (finite, within the
  * world's limits, positive sizes and scales, unit normals and rotations; a mesh or
  * heightfield of this world and of that kind): otherwise `BOIDS_RESULT_INVALID_ARGUMENT` with
- * the field named, and nothing is added.
+ * the field named, and nothing is added. With a flow cell size
+ * (`boids_world_set_flow_cell_size`), ground (`ground` = 1) that would take the flow grid over
+ * the ground past 16,777,216 cells is refused the same way: set a larger cell size first.
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *

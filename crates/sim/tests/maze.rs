@@ -623,3 +623,62 @@ fn a_failed_step_leaves_the_fields_being_built_where_it_found_them() {
         "the new field after {arrived:?} steps"
     );
 }
+
+#[test]
+fn ground_that_would_take_the_flow_grid_past_its_cap_is_refused() {
+    let (mut world, id, dt) = maze_world(MazeLayout::PRESET, 1);
+    world.step(dt).unwrap();
+    let hills = world
+        .obstacle_ids()
+        .find(|&o| matches!(world.obstacle(o), Some(Obstacle::Heightfield { .. })))
+        .unwrap();
+    let Some(Obstacle::Heightfield {
+        field,
+        rotation,
+        scale,
+        ..
+    }) = world.obstacle(hills)
+    else {
+        unreachable!()
+    };
+    let far = |x: f32| Obstacle::Heightfield {
+        field,
+        position: Vec3::new(x, 0.0, x),
+        rotation,
+        scale,
+        ground: true,
+    };
+    // Ground 5,000 units away: a grid of some 5,160² cells of 1, over the 2^24 cap; added, or
+    // a second field 500 away (taken) moved there.
+    let e = world.add_obstacle(far(5_000.0)).unwrap_err().to_string();
+    assert!(e.contains("flow grid") && e.contains("16777216"), "{e}");
+    let near = world.add_obstacle(far(500.0)).unwrap();
+    let hash = world.state_hash();
+    let e = world
+        .set_obstacle(near, far(5_000.0))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("flow grid") && e.contains("16777216"), "{e}");
+    assert_eq!(world.state_hash(), hash, "nothing changed");
+    assert_eq!(world.obstacle(near), Some(far(500.0)));
+    // The only ground moved far away is a small grid again: taken.
+    world.remove_obstacle(near).unwrap();
+    world.set_obstacle(hills, far(5_000.0)).unwrap();
+    world.set_obstacle(hills, far(-80.0)).unwrap();
+    // Not ground, or no flow cells: taken.
+    let solid = Obstacle::Heightfield {
+        field,
+        position: Vec3::splat(5_000.0),
+        rotation,
+        scale,
+        ground: false,
+    };
+    world.add_obstacle(solid).unwrap();
+    world.step(dt).unwrap();
+    assert!(world.flow_field(id).is_some(), "still reading a field");
+    world.set_flow_cell_size(0.0).unwrap();
+    world.add_obstacle(far(5_000.0)).unwrap();
+    // With that ground, a cell of 1 is refused in turn; one of 2 is taken.
+    assert!(world.set_flow_cell_size(1.0).is_err());
+    world.set_flow_cell_size(2.0).unwrap();
+}

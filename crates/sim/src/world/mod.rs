@@ -414,9 +414,14 @@ impl World {
     /// Adds an obstacle every flock will avoid (per its params). A mesh or heightfield
     /// placement names shape data of this world ([`World::add_mesh`],
     /// [`World::add_heightfield`]) of that kind.
+    ///
+    /// With a flow cell size ([`World::set_flow_cell_size`]), ground that would take the flow
+    /// grid over the ground's extent past [`boids_core::flow::MAX_FLOW_CELLS`] cells is
+    /// refused ([`Error::InvalidArgument`]): set a larger cell size first.
     pub fn add_obstacle(&mut self, shape: Obstacle) -> Result<ObstacleId, Error> {
         self.idle()?;
         let placed = self.place(&shape)?;
+        self.check_flow_extent(&shape, &placed, None)?;
         let id = self
             .obstacles
             .insert((shape, placed))
@@ -430,6 +435,31 @@ impl World {
         self.check_obstacle(shape)?;
         let data = shape.mesh().and_then(|m| self.meshes.get(m).cloned());
         Ok(Placed::new(shape, data))
+    }
+
+    /// Refuses a ground placement (new, or replacing obstacle `replacing`) that would take the
+    /// flow grid past its cap: flocks would silently seek in a straight line instead.
+    fn check_flow_extent(
+        &self,
+        shape: &Obstacle,
+        placed: &Placed,
+        replacing: Option<ObstacleId>,
+    ) -> Result<(), Error> {
+        let cell = self.flow_cell_size();
+        if cell <= 0.0 || !shape.is_ground() {
+            return Ok(());
+        }
+        let ground: Vec<Placed> = (self.obstacles.iter())
+            .filter(|(k, (o, _))| o.is_ground() && Some(*k) != replacing)
+            .map(|(_, (_, p))| p.clone())
+            .chain(std::iter::once(placed.clone()))
+            .collect();
+        match flow::grid_over(&ground, cell) {
+            Some(Err(e)) => Err(invalid(format!(
+                "this ground would make the flow grid too large at the flow cell size {cell}: {e}"
+            ))),
+            _ => Ok(()),
+        }
     }
 
     pub(crate) fn obstacles_changed(&mut self) {
@@ -449,13 +479,15 @@ impl World {
 
     /// Replaces an obstacle's shape (moves it). Moving a mesh or heightfield placement
     /// rebuilds and copies nothing (O(1)): its data is shared, and casts place the vertices
-    /// they test.
+    /// they test. Ground moved or scaled so far that the flow grid would pass its cap is
+    /// refused, as [`World::add_obstacle`] refuses it.
     pub fn set_obstacle(&mut self, id: ObstacleId, shape: Obstacle) -> Result<(), Error> {
         self.idle()?;
         if !self.obstacles.contains(id) {
             return Err(Error::InvalidId);
         }
         let placed = self.place(&shape)?;
+        self.check_flow_extent(&shape, &placed, Some(id))?;
         *self.obstacles.get_mut(id).ok_or(Error::InvalidId)? = (shape, placed);
         self.obstacles_changed();
         Ok(())

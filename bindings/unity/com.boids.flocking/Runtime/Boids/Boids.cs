@@ -513,7 +513,9 @@ namespace BoidsFlocking
             Interop.Check(NativeMethods.boids_world_set_relation(Id, from.Id, to.Id, (int)kind, radius, weight));
         }
 
-        /// <summary>Adds an obstacle every flock avoids (per its settings).</summary>
+        /// <summary>Adds an obstacle every flock avoids (per its settings). With a FlowCellSize, ground
+        /// that would take the flow grid past 16,777,216 cells is refused (BoidsException
+        /// InvalidArgument): set a larger cell size first.</summary>
         public BoidsObstacle AddObstacle(ObstacleShape shape)
         {
             BoidsObstacleId id;
