@@ -436,19 +436,15 @@ pub(crate) fn flow_fields(mut boids: ResMut<Boids>, flow: Option<Res<crate::Flow
     if !flow.is_changed() {
         return;
     }
-    // Only what changed: a new cell size starts the fields over.
+    // Setting what the world already has keeps its fields (`World::set_flow_cell_size`).
     let w = &mut boids.world;
-    if w.flow_cell_size().to_bits() != flow.cell_size.to_bits()
-        && let Err(err) = w.set_flow_cell_size(flow.cell_size)
-    {
+    if let Err(err) = w.set_flow_cell_size(flow.cell_size) {
         error!(
             "boids: FlowFields cell_size {} refused: {err}",
             flow.cell_size
         );
     }
-    if w.flow_budget() != flow.budget
-        && let Err(err) = w.set_flow_budget(flow.budget)
-    {
+    if let Err(err) = w.set_flow_budget(flow.budget) {
         error!("boids: FlowFields budget {} refused: {err}", flow.budget);
     }
 }

@@ -11,10 +11,8 @@
 //! world can rebuild a half-built field from two numbers.
 
 use super::search::{MOVE_OF, between, ring, seeds, steps};
-use super::terrain::{Rows, climbs, link_row, survey_row};
 use super::{DIAGONAL, FlowField, FlowGrid, Join, STRAIGHT, Terrain, UNREACHED, move_cost};
-use crate::obstacle::Placed;
-use crate::{Ground, Vec3};
+use crate::Vec3;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -41,17 +39,17 @@ impl Prices {
 }
 
 /// What is left of a call's budget.
-struct Budget {
+pub(super) struct Budget {
     left: u64,
     /// Whether an item has been taken yet (the first is taken whatever its price) or, for a
     /// resume, never true: take exactly what fits.
     any: bool,
     /// Units taken.
-    taken: u64,
+    pub(super) taken: u64,
 }
 
 impl Budget {
-    fn new(units: u64) -> Budget {
+    pub(super) fn new(units: u64) -> Budget {
         Budget {
             left: units,
             any: false,
@@ -59,7 +57,7 @@ impl Budget {
         }
     }
 
-    fn exact(units: u64) -> Budget {
+    pub(super) fn exact(units: u64) -> Budget {
         Budget {
             left: units,
             any: true,
@@ -68,7 +66,7 @@ impl Budget {
     }
 
     /// Takes an item of `price` units if it fits (or is the first).
-    fn take(&mut self, price: u64) -> bool {
+    pub(super) fn take(&mut self, price: u64) -> bool {
         if price > self.left && self.any {
             return false;
         }
@@ -80,7 +78,7 @@ impl Budget {
 
     /// How many of `count` items of `price` units each to take at once (at least one if it is
     /// the first), taking them.
-    fn take_many(&mut self, count: u64, price: u64) -> u64 {
+    pub(super) fn take_many(&mut self, count: u64, price: u64) -> u64 {
         let price = price.max(1);
         let mut n = (self.left / price).min(count);
         if n == 0 && !self.any && count > 0 {
@@ -96,7 +94,7 @@ impl Budget {
 }
 
 /// The units of a row of `w` cells at `cells` cells a unit (at least one).
-fn row_price(w: usize, cells: u64) -> u64 {
+pub(super) fn row_price(w: usize, cells: u64) -> u64 {
     (w as u64).div_ceil(cells).max(1)
 }
 
@@ -573,238 +571,5 @@ fn sight_ring(terrain: &Terrain, grid: FlowGrid, (ti, tk): (i64, i64), r: i64, c
             clear[grid.index(bi as u32, bk as u32)] && terrain.passable(i as u32, k as u32, m)
         });
         clear[c] = ok;
-    }
-}
-
-/// Where a terrain being built stands.
-#[derive(Clone, Debug)]
-enum Stage {
-    /// Surveying the ground: rows done.
-    Survey(usize),
-    /// Joining neighbours: rows done.
-    Link(usize),
-    /// The clearance's forward pass, then its backward pass: rows done.
-    Forward(usize),
-    Backward(usize),
-    Done,
-}
-
-/// A [`Terrain`] being built, a budget at a time ([`TerrainBuild::advance`]): the ground
-/// surveyed row by row, the neighbours joined, the clearance measured.
-#[derive(Clone, Debug)]
-pub struct TerrainBuild {
-    grid: FlowGrid,
-    ground: Ground,
-    body_radius: f32,
-    height: Vec<f32>,
-    links: Vec<u8>,
-    /// Each cell's Chebyshev distance to a closed cell, capped (the clearance's passes).
-    near: Vec<u32>,
-    stage: Stage,
-    taken: u64,
-}
-
-/// Runs its first argument on runs of whole rows of its second (the first row's number in the
-/// run handed over, the run), each row once, in any order and on any threads: the same bits.
-pub type HeightRows<'a> = dyn Fn(&(dyn Fn(usize, &mut [f32]) + Sync), &mut [f32]) + 'a;
-
-impl TerrainBuild {
-    /// The build of the terrain of `grid` for a flock with ground settings `g` and bodies of
-    /// radius `body_radius` (nothing done yet).
-    pub fn new(grid: FlowGrid, g: Ground, body_radius: f32) -> TerrainBuild {
-        TerrainBuild {
-            grid,
-            ground: g,
-            body_radius,
-            height: vec![0.0; grid.cells()],
-            links: Vec::new(),
-            near: Vec::new(),
-            stage: Stage::Survey(0),
-            taken: 0,
-        }
-    }
-
-    /// The build of the terrain of `grid` with its cells' heights already surveyed (NaN:
-    /// closed), for a flock climbing at most `step` a move plus `max_slope_deg`'s rise.
-    ///
-    /// # Panics
-    /// If `height` does not hold one value a cell.
-    pub fn with_heights(
-        grid: FlowGrid,
-        height: Vec<f32>,
-        step: f32,
-        max_slope_deg: f32,
-    ) -> TerrainBuild {
-        assert_eq!(height.len(), grid.cells(), "one height a cell");
-        TerrainBuild {
-            grid,
-            ground: Ground {
-                step_height: step,
-                max_slope_deg,
-                ..Ground::default()
-            },
-            body_radius: 0.0,
-            height,
-            links: Vec::new(),
-            near: Vec::new(),
-            stage: Stage::Link(0),
-            taken: 0,
-        }
-    }
-
-    /// Units taken so far.
-    pub fn taken(&self) -> u64 {
-        self.taken
-    }
-
-    /// Whether the terrain is whole.
-    pub fn done(&self) -> bool {
-        matches!(self.stage, Stage::Done)
-    }
-
-    /// The build that has taken `taken` units over `ground` and `solids`: where a build that
-    /// took them a budget at a time stands.
-    pub fn resume(
-        grid: FlowGrid,
-        g: Ground,
-        body_radius: f32,
-        ground: &[Placed],
-        solids: &[Placed],
-        taken: u64,
-    ) -> TerrainBuild {
-        let mut t = TerrainBuild::new(grid, g, body_radius);
-        t.run(
-            ground,
-            solids,
-            &mut Budget::exact(taken),
-            &|f, run| f(0, run),
-            &|f, run| f(0, run),
-        );
-        t
-    }
-
-    /// Builds on, taking at most `budget` units (and at least one item): the ground surveyed
-    /// over `ground` among `solids` (the scene it was started in), rows handed to `heights`
-    /// and `rows` to run side by side. Whether the terrain is whole.
-    pub fn advance(
-        &mut self,
-        ground: &[Placed],
-        solids: &[Placed],
-        budget: u64,
-        heights: &HeightRows<'_>,
-        rows: &Rows<'_>,
-    ) -> bool {
-        self.run(ground, solids, &mut Budget::new(budget), heights, rows);
-        self.done()
-    }
-
-    /// The whole terrain (`None` while it is not).
-    pub fn finish(self) -> Option<Terrain> {
-        if !self.done() {
-            return None;
-        }
-        let extra = super::terrain::extra_of(&self.near);
-        Some(Terrain::from_parts(
-            self.grid,
-            self.height,
-            self.links,
-            extra,
-        ))
-    }
-
-    fn run(
-        &mut self,
-        ground: &[Placed],
-        solids: &[Placed],
-        b: &mut Budget,
-        heights: &HeightRows<'_>,
-        rows: &Rows<'_>,
-    ) {
-        let grid = self.grid;
-        let (w, h) = (grid.size[0] as usize, grid.size[1] as usize);
-        let before = b.taken;
-        loop {
-            match &mut self.stage {
-                Stage::Survey(row) => {
-                    let k = b.take_many((h - *row) as u64, w as u64 * Prices::SURVEY) as usize;
-                    let (r0, g, radius) = (*row, self.ground, self.body_radius);
-                    heights(
-                        &|first, run| {
-                            for (r, out) in run.chunks_mut(w).enumerate() {
-                                let k = (r0 + first + r) as u32;
-                                survey_row(&grid, k, &g, radius, ground, solids, out);
-                            }
-                        },
-                        &mut self.height[r0 * w..(r0 + k) * w],
-                    );
-                    *row += k;
-                    if *row < h {
-                        break;
-                    }
-                    self.links = vec![0; grid.cells()];
-                    self.stage = Stage::Link(0);
-                }
-                Stage::Link(row) => {
-                    if self.links.len() != grid.cells() {
-                        self.links = vec![0; grid.cells()];
-                    }
-                    let k =
-                        b.take_many((h - *row) as u64, row_price(w, Prices::LINK_CELLS)) as usize;
-                    let r0 = *row;
-                    let (climb, climb_diagonal) = climbs(
-                        grid.cell,
-                        self.ground.step_height,
-                        self.ground.max_slope_deg,
-                    );
-                    let height = &self.height;
-                    rows(
-                        &|first, run| {
-                            for (r, out) in run.chunks_mut(w).enumerate() {
-                                let k = (r0 + first + r) as u32;
-                                link_row(&grid, height, climb, climb_diagonal, k, out);
-                            }
-                        },
-                        &mut self.links[r0 * w..(r0 + k) * w],
-                    );
-                    *row += k;
-                    if *row < h {
-                        break;
-                    }
-                    let cap = super::terrain::CLEARANCE + 1;
-                    self.near = self
-                        .height
-                        .iter()
-                        .map(|v| if v.is_nan() { 0 } else { cap })
-                        .collect();
-                    self.stage = Stage::Forward(0);
-                }
-                Stage::Forward(row) => {
-                    let k = b.take_many((h - *row) as u64, row_price(w, Prices::CLEARANCE_CELLS))
-                        as usize;
-                    for r in *row..*row + k {
-                        super::terrain::forward_row(&grid, &mut self.near, r);
-                    }
-                    *row += k;
-                    if *row < h {
-                        break;
-                    }
-                    self.stage = Stage::Backward(0);
-                }
-                Stage::Backward(row) => {
-                    let k = b.take_many((h - *row) as u64, row_price(w, Prices::CLEARANCE_CELLS))
-                        as usize;
-                    for r in *row..*row + k {
-                        super::terrain::backward_row(&grid, &mut self.near, h - 1 - r);
-                    }
-                    *row += k;
-                    if *row < h {
-                        break;
-                    }
-                    self.stage = Stage::Done;
-                }
-                Stage::Done => break,
-            }
-        }
-        self.taken += b.taken - before;
     }
 }

@@ -35,10 +35,12 @@
 mod build;
 mod search;
 mod terrain;
+mod terrain_build;
 
-pub use build::{FieldBuild, HeightRows, Prices, TerrainBuild};
+pub use build::{FieldBuild, Prices};
 pub use search::{FlowField, Join, UNREACHED};
 pub use terrain::{CLEARANCE, Rows, Terrain, survey_row};
+pub use terrain_build::{HeightRows, TerrainBuild};
 
 use glam::Vec3;
 

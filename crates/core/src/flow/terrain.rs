@@ -1,6 +1,6 @@
 //! The walkable cells of a flow grid, and the moves between them ([`super`]'s rules).
 
-use super::build::TerrainBuild;
+use super::terrain_build::TerrainBuild;
 use super::{FlowGrid, MOVES, STRAIGHT};
 use crate::ground::{contact, ground_below, reaches_region};
 use crate::obstacle::Placed;

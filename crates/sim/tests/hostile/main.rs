@@ -404,10 +404,19 @@ const INFALLIBLE: &[&str] = &[
 #[test]
 fn every_fallible_world_method_has_a_row() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/world");
-    let mut src = String::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        src += &std::fs::read_to_string(e.unwrap().path()).unwrap();
+    // Every file of the folder and of its subfolders (world/flow/saved.rs).
+    fn read_all(dir: &std::path::Path, src: &mut String) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                read_all(&path, src);
+            } else {
+                *src += &std::fs::read_to_string(&path).unwrap();
+            }
+        }
     }
+    let mut src = String::new();
+    read_all(std::path::Path::new(dir), &mut src);
     assert!(src.contains("pub fn step("), "read every file of {dir}");
     let names: Vec<&str> = rows().iter().map(|r| r.0).collect();
     for line in src.lines() {
