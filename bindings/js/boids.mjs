@@ -654,7 +654,7 @@ export class World {
   }
 
   /** The work a step may spend building flow fields, in units of about one cell settled (a
-   * field takes about 2 units a cell); 0 (the default): no limit. With a budget a new field is
+   * field takes about 1.2 units a cell); 0 (the default): no limit. With a budget a new field is
    * built over several steps, the flock reading its last whole field meanwhile. */
   get flowBudget() {
     const out = this.lib.scratch + 64;

@@ -43,10 +43,10 @@ pub unsafe extern "C" fn boids_world_get_flow_cell_size(
 }
 
 /// Sets how much work a step may spend building flow fields, in units of about the time
-/// Dijkstra takes to settle one cell on one thread (about 35 ns on an AMD EPYC Zen 4; a field
-/// takes about 2 units a cell; its two halves each take at most the budget, side by side on
-/// two threads). 0, the default: no limit, a field is built whole in the step that first
-/// needs it. With a budget, a field to a target's new cell is built over as many steps as it
+/// Dijkstra takes to settle one cell on one thread (about 17 ns on an AMD EPYC Zen 4; a field
+/// takes about 1.2 units a cell; its two halves each take at most the budget, side by side on
+/// two threads, the distances' at most one window of distances more: the cells of one front).
+/// 0, the default: no limit, a field is built whole in the step that first needs it. With a budget, a field to a target's new cell is built over as many steps as it
 /// takes, and meanwhile the flock reads the last whole field it read (to the target's earlier
 /// cell), or seeks in a straight line if it has read none; a flock whose target moves on
 /// keeps waiting for the field it waits for, so every field is finished however fast the

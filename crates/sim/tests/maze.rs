@@ -282,7 +282,7 @@ fn a_budget_spreads_a_field_over_steps_and_keeps_the_bits_across_threads_and_loa
         walkers: 200,
         ..MazeLayout::PRESET
     };
-    // 161 × 161 cells: a field takes about 2 units a cell; at 2,000 units a step, tens of
+    // 161 × 161 cells: a field takes about 1.2 units a cell; at 2,000 units a step, tens of
     // steps.
     let budgeted = |threads: usize| {
         let (mut world, id, dt) = maze_world(layout, threads);

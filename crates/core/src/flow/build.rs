@@ -2,40 +2,46 @@
 //! a setting on them (a target that moves, a scene that changes).
 //!
 //! Work is counted in *units*, each about the time Dijkstra takes to settle one cell; every
-//! stage counts its items (a bucket entry, a heap entry, a row, a ring) at a fixed price in
-//! units ([`Prices`]). A call to `advance` takes whole items while their price fits in what is
-//! left of its budget, and always takes at least one, so every call makes progress. Where a
+//! stage counts its items (a row, a ring, a window of distances, a group of rows' ways) at a
+//! fixed price in units ([`Prices`]). A call to `advance` takes whole items while their price
+//! fits in what is left of its budget, and always takes at least one, so every call makes
+//! progress; Dijkstra's windows and the ways' groups, whose price is known only once taken, are
+//! taken while any units are left and charged after (so a call passes its budget by at most one
+//! of them). Where a
 //! build stands is a function of the units it has taken alone: [`FieldBuild::resume`] and
 //! [`TerrainBuild::resume`] take that many units in one call and stand exactly where the build
 //! that took them a budget at a time stood (the item boundaries are the same). So a saved
 //! world can rebuild a half-built field from two numbers.
 
-use super::search::{MOVE_OF, between, ring, seeds, steps};
-use super::{DIAGONAL, FlowField, FlowGrid, Join, STRAIGHT, Terrain, UNREACHED, move_cost};
+use super::search::{MOVE_OF, ring, seeds};
+use super::settle::{Settle, Team, help, settle};
+use super::{FlowField, FlowGrid, Join, Terrain, UNREACHED};
 use crate::Vec3;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// The price of each kind of item, in units (about the time Dijkstra takes to settle a cell on
-/// one thread: 35 to 40 ns on an AMD EPYC of the Zen 4 generation). Rows and rings are priced by
-/// their cells, from the time each kind takes a cell on the same machine.
+/// one thread: 15 to 20 ns on an AMD EPYC of the Zen 4 generation). Rows, rings and groups are
+/// priced by their cells, from the time each kind takes a cell on one thread on the same
+/// machine. (The settling, the ways, the survey and the links share the build's threads.)
 pub struct Prices;
 
 impl Prices {
-    /// One bucket entry taken by Dijkstra, or one heap entry by the closed cells' search.
+    /// One cell settled by Dijkstra: a window of distances is charged for the cells it settles
+    /// (at least one unit), after.
     pub const SETTLE: u64 = 1;
     /// Cells a unit, filling a field's arrays.
-    pub const FILL_CELLS: u64 = 32;
-    /// Cells a unit, scanning for closed cells beside reached ones.
-    pub const SCAN_CELLS: u64 = 16;
+    pub const FILL_CELLS: u64 = 16;
+    /// Cells a unit, looking ring by ring for the open cells around a target in a wall.
+    pub const SCAN_CELLS: u64 = 8;
+    /// Cells a unit, finding the ways from the distances.
+    pub const WAY_CELLS: u64 = 8;
     /// Cells a unit, checking clear sight ring by ring.
-    pub const SIGHT_CELLS: u64 = 4;
-    /// Units a cell, surveying the ground (on the workers: rows side by side).
-    pub const SURVEY: u64 = 4;
-    /// Cells a unit, joining neighbour cells (on the workers).
-    pub const LINK_CELLS: u64 = 2;
+    pub const SIGHT_CELLS: u64 = 6;
+    /// Units a cell, surveying the ground.
+    pub const SURVEY: u64 = 8;
+    /// Cells a unit, joining neighbour cells.
+    pub const LINK_CELLS: u64 = 1;
     /// Cells a unit, each pass of the clearance's distances.
-    pub const CLEARANCE_CELLS: u64 = 8;
+    pub const CLEARANCE_CELLS: u64 = 4;
 }
 
 /// What is left of a call's budget.
@@ -76,6 +82,19 @@ impl Budget {
         true
     }
 
+    /// Whether an item may be taken whose price is known only after: some units are left, or
+    /// none has been taken yet ([`Budget::charge`]).
+    pub(super) fn open(&self) -> bool {
+        self.left > 0 || !self.any
+    }
+
+    /// Charges `units` for an item taken ([`Budget::open`]).
+    pub(super) fn charge(&mut self, units: u64) {
+        self.left = self.left.saturating_sub(units);
+        self.any = true;
+        self.taken += units;
+    }
+
     /// How many of `count` items of `price` units each to take at once (at least one if it is
     /// the first), taking them.
     pub(super) fn take_many(&mut self, count: u64, price: u64) -> u64 {
@@ -98,20 +117,6 @@ pub(super) fn row_price(w: usize, cells: u64) -> u64 {
     (w as u64).div_ceil(cells).max(1)
 }
 
-/// Dijkstra's state between calls ([`FieldBuild`]).
-#[derive(Clone, Debug)]
-struct Settle {
-    buckets: Vec<Vec<u32>>,
-    mask: usize,
-    queued: usize,
-    /// The distance of the next bucket.
-    now: u32,
-    /// The bucket being taken, its distance, and how far into it.
-    bucket: Vec<u32>,
-    current: u32,
-    pos: usize,
-}
-
 /// The distances' and ways' half of a field being built.
 #[derive(Clone, Debug)]
 enum Distances {
@@ -120,10 +125,6 @@ enum Distances {
     /// Finding where Dijkstra starts.
     Seeds,
     Settle(Settle),
-    /// The closed cells beside reached ones: rows scanned.
-    Scan(usize, BinaryHeap<Reverse<(u32, u32)>>),
-    /// The closed cells' Dijkstra.
-    Escape(BinaryHeap<Reverse<(u32, u32)>>),
     Done,
 }
 
@@ -218,9 +219,13 @@ impl FieldBuild {
         let (da, db) = budgets.split_at_mut(1);
         let (ba, bb) = (&mut da[0], &mut db[0]);
         let (sa, sb) = (&mut self.distances, &mut self.sight);
+        let team = Team::new();
         join(
-            &mut || distances(terrain, target, sa, distance, way, ba),
-            &mut || sight(terrain, grid, target, sb, clear, bb),
+            &mut || distances(terrain, target, sa, distance, way, ba, &team),
+            &mut || {
+                sight(terrain, grid, target, sb, clear, bb);
+                help(terrain, &team);
+            },
         );
         self.taken[0] += budgets[0].taken;
         self.taken[1] += budgets[1].taken;
@@ -250,9 +255,10 @@ fn distances(
     distance: &mut Vec<u32>,
     way: &mut Vec<u8>,
     b: &mut Budget,
+    team: &Team,
 ) {
+    let _leaving = team.begin();
     let grid = terrain.grid;
-    let w = grid.size[0] as usize;
     loop {
         match stage {
             Distances::Fill(row) => {
@@ -271,29 +277,10 @@ fn distances(
                 if !b.take(looked) {
                     return;
                 }
-                *stage = Distances::Settle(start_settle(&seeds(terrain, t), distance));
+                *stage = Distances::Settle(Settle::start(&seeds(terrain, t), distance, &grid));
             }
             Distances::Settle(s) => {
-                if !settle(terrain, s, distance, way, b) {
-                    return;
-                }
-                *stage = Distances::Scan(0, BinaryHeap::new());
-            }
-            Distances::Scan(row, heap) => {
-                let rows = grid.size[1] as usize;
-                let k =
-                    b.take_many((rows - *row) as u64, row_price(w, Prices::SCAN_CELLS)) as usize;
-                for r in *row..*row + k {
-                    scan_row(terrain, r as u32, distance, heap);
-                }
-                *row += k;
-                if *row < rows {
-                    return;
-                }
-                *stage = Distances::Escape(std::mem::take(heap));
-            }
-            Distances::Escape(heap) => {
-                if !escape(terrain, heap, distance, way, b) {
+                if !settle(terrain, s, distance, way, b, team) {
                     return;
                 }
                 *stage = Distances::Done;
@@ -326,184 +313,6 @@ fn seeds_price(terrain: &Terrain, t: (u32, u32)) -> u64 {
         }
     }
     cells.div_ceil(Prices::SCAN_CELLS)
-}
-
-/// Dijkstra's starting state from `seeds` (cells with their starting distances), a ring of
-/// buckets a distance each (Dial).
-fn start_settle(seeds: &[(usize, u32)], distance: &mut [u32]) -> Settle {
-    let lo = seeds.iter().map(|s| s.1).min().unwrap_or(0);
-    let hi = seeds.iter().map(|s| s.1).max().unwrap_or(0);
-    // Every distance queued lies within the span of the seeds plus one move of the least
-    // one taken so far.
-    let most = DIAGONAL + super::terrain::CLEARANCE * (STRAIGHT / 4);
-    let span = ((hi - lo) as usize + most as usize + 1).next_power_of_two();
-    let mask = span - 1;
-    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); span];
-    let mut queued = 0usize;
-    for &(c, d) in seeds {
-        if d < distance[c] {
-            distance[c] = d;
-            buckets[d as usize & mask].push(c as u32);
-            queued += 1;
-        }
-    }
-    Settle {
-        buckets,
-        mask,
-        queued,
-        now: lo,
-        bucket: Vec::new(),
-        current: lo,
-        pos: 0,
-    }
-}
-
-/// Dijkstra over the open, joined cells, a budget at a time: a cell is taken from the bucket
-/// of its distance, once, and its first moves go into `way` as it is taken (to the neighbours
-/// its distance came from, through passable moves, all taken before it). Whether it is done.
-fn settle(
-    terrain: &Terrain,
-    s: &mut Settle,
-    distance: &mut [u32],
-    way: &mut [u8],
-    b: &mut Budget,
-) -> bool {
-    let step = steps(&terrain.grid);
-    loop {
-        if s.pos == s.bucket.len() {
-            s.bucket.clear();
-            s.pos = 0;
-            if s.queued == 0 {
-                return true;
-            }
-            std::mem::swap(&mut s.bucket, &mut s.buckets[s.now as usize & s.mask]);
-            s.queued -= s.bucket.len();
-            s.current = s.now;
-            s.now += 1;
-            continue;
-        }
-        // As many of the bucket's entries as the budget holds, at once.
-        let take = b.take_many((s.bucket.len() - s.pos) as u64, Prices::SETTLE) as usize;
-        if take == 0 {
-            return false;
-        }
-        let now = s.current;
-        for at in s.pos..s.pos + take {
-            let c = s.bucket[at] as usize;
-            // Queued again at a shorter distance since.
-            if distance[c] != now {
-                continue;
-            }
-            let enter = terrain.extra(c);
-            let mut bits = 0u8;
-            let mut links = terrain.links(c);
-            while links != 0 {
-                let m = links.trailing_zeros() as usize;
-                links &= links - 1;
-                let nb = c.wrapping_add_signed(step[m]);
-                let f = distance[nb];
-                // A neighbour nearer than this cell has its final distance: one it came from?
-                if f < now {
-                    if f + move_cost(m) + enter == now {
-                        bits |= 1 << m;
-                    }
-                    continue;
-                }
-                let d = now + move_cost(m) + terrain.extra(nb);
-                if d < f {
-                    distance[nb] = d;
-                    s.buckets[d as usize & s.mask].push(nb as u32);
-                    s.queued += 1;
-                }
-            }
-            way[c] = bits;
-        }
-        s.pos += take;
-    }
-}
-
-/// Queues each closed cell of row `k` beside a reached open cell, at that cell's distance plus
-/// the move (the best such).
-fn scan_row(
-    terrain: &Terrain,
-    k: u32,
-    distance: &mut [u32],
-    heap: &mut BinaryHeap<Reverse<(u32, u32)>>,
-) {
-    let grid = terrain.grid;
-    for i in 0..grid.size[0] {
-        let c = grid.index(i, k);
-        if terrain.open(c) {
-            continue;
-        }
-        let best = (0..8)
-            .filter_map(|m| {
-                let (ni, nk) = grid.neighbour(i, k, m)?;
-                let nb = grid.index(ni, nk);
-                let d = distance[nb];
-                (terrain.open(nb) && d != UNREACHED).then(|| d + move_cost(m))
-            })
-            .min();
-        if let Some(d) = best {
-            distance[c] = d;
-            heap.push(Reverse((d, c as u32)));
-        }
-    }
-}
-
-/// The closed cells' distances, a budget at a time: Dijkstra from every reached open cell
-/// through the closed ones (any move between a closed cell and a neighbour: walls are what
-/// they leave), and each one's first moves into `way` as it is taken (to any neighbour its
-/// distance came from). Whether it is done.
-fn escape(
-    terrain: &Terrain,
-    heap: &mut BinaryHeap<Reverse<(u32, u32)>>,
-    distance: &mut [u32],
-    way: &mut [u8],
-    b: &mut Budget,
-) -> bool {
-    let grid = terrain.grid;
-    loop {
-        let Some(&Reverse((d, c))) = heap.peek() else {
-            return true;
-        };
-        if !b.take(Prices::SETTLE) {
-            return false;
-        }
-        heap.pop();
-        let c = c as usize;
-        if d != distance[c] {
-            continue;
-        }
-        let (i, k) = (
-            (c % grid.size[0] as usize) as u32,
-            (c / grid.size[0] as usize) as u32,
-        );
-        let mut bits = 0u8;
-        for m in 0..8 {
-            let Some((ni, nk)) = grid.neighbour(i, k, m) else {
-                continue;
-            };
-            let nb = grid.index(ni, nk);
-            let f = distance[nb];
-            // Taken before this one (an open cell reached, or a nearer closed one): final.
-            if f < d {
-                if f + move_cost(m) == d {
-                    bits |= 1 << m;
-                }
-                continue;
-            }
-            if terrain.open(nb) {
-                continue;
-            }
-            let nd = d + move_cost(m);
-            if nd < f {
-                distance[nb] = nd;
-                heap.push(Reverse((nd, nb as u32)));
-            }
-        }
-        way[c] = bits;
-    }
 }
 
 /// Clear sight of the target cell `t`, a budget at a time, ring by ring out from it: a cell
@@ -543,7 +352,12 @@ fn sight(
                 if !b.take((8 * *r as u64).div_ceil(Prices::SIGHT_CELLS)) {
                     return;
                 }
-                sight_ring(terrain, grid, (ti, tk), *r, clear);
+                // A cell sees the target only through cells of the ring before it that do: past
+                // a ring with none, no cell does (they stay false).
+                if !sight_ring(terrain, grid, (ti, tk), *r, clear) {
+                    *stage = Sight::Done;
+                    continue;
+                }
                 *r += 1;
             }
             Sight::Done => return,
@@ -551,25 +365,117 @@ fn sight(
     }
 }
 
-/// Ring `r` of the clear sight of the cell `(ti, tk)` ([`sight`]).
-fn sight_ring(terrain: &Terrain, grid: FlowGrid, (ti, tk): (i64, i64), r: i64, clear: &mut [bool]) {
-    let inside = |i: i64, k: i64| {
-        i >= 0 && k >= 0 && i < i64::from(grid.size[0]) && k < i64::from(grid.size[1])
-    };
-    for (dx, dz) in ring(r) {
-        let (i, k) = (ti + dx, tk + dz);
-        if !inside(i, k) {
-            continue;
-        }
-        let c = grid.index(i as u32, k as u32);
+/// Ring `r` of the clear sight of the cell `(ti, tk)` ([`sight`]): whether any of its cells
+/// sees it. The ring's top and bottom rows look through the row one nearer, its left and right
+/// columns through the column one nearer ([`nearer`]); cells off the grid are skipped.
+fn sight_ring(
+    terrain: &Terrain,
+    grid: FlowGrid,
+    (ti, tk): (i64, i64),
+    r: i64,
+    clear: &mut [bool],
+) -> bool {
+    let (w, h) = (i64::from(grid.size[0]), i64::from(grid.size[1]));
+    let mut any = false;
+    // Cell `c` through the cells `through` (each with the move to it).
+    let mut look = |c: i64, through: [Option<(i64, usize)>; 2], clear: &mut [bool]| {
+        let c = c as usize;
         if !terrain.open(c) {
+            return;
+        }
+        let links = terrain.links(c);
+        let ok = through
+            .into_iter()
+            .flatten()
+            .all(|(b, m)| clear[b as usize] && links & (1 << m) != 0);
+        clear[c] = ok;
+        any |= ok;
+    };
+    for dz in [-r, r] {
+        let k = tk + dz;
+        if !(0..h).contains(&k) {
             continue;
         }
-        let ok = between(dx, dz).into_iter().flatten().all(|(bx, bz)| {
-            let (bi, bk) = (ti + bx, tk + bz);
-            let m = MOVE_OF[((bz - dz + 1) * 3 + (bx - dx + 1)) as usize];
-            clear[grid.index(bi as u32, bk as u32)] && terrain.passable(i as u32, k as u32, m)
-        });
-        clear[c] = ok;
+        let s = dz.signum();
+        for a in (-r).max(-ti)..=r.min(w - 1 - ti) {
+            let through = nearer(a, r).map(|b| {
+                b.map(|b| {
+                    (
+                        (k - s) * w + ti + b,
+                        MOVE_OF[((1 - s) * 3 + (b - a + 1)) as usize],
+                    )
+                })
+            });
+            look(k * w + ti + a, through, clear);
+        }
+    }
+    for dx in [-r, r] {
+        let i = ti + dx;
+        if !(0..w).contains(&i) {
+            continue;
+        }
+        let s = dx.signum();
+        for a in (1 - r).max(-tk)..=(r - 1).min(h - 1 - tk) {
+            let through = nearer(a, r).map(|b| {
+                b.map(|b| {
+                    (
+                        (tk + b) * w + i - s,
+                        MOVE_OF[((b - a + 1) * 3 + (1 - s)) as usize],
+                    )
+                })
+            });
+            look((tk + a) * w + i, through, clear);
+        }
+    }
+    any
+}
+
+/// The cells a segment to the target's centre passes between, one row (or column) nearer,
+/// from a cell of ring `r` at offset `a` along its side: the segment crosses that row at
+/// `a (r - 1) / r`, an integer only for `a` of 0 or ±r (one cell: straight, or the diagonal),
+/// else strictly between `a` and the next cell toward the axis.
+fn nearer(a: i64, r: i64) -> [Option<i64>; 2] {
+    let s = a.signum();
+    if a == 0 {
+        [Some(0), None]
+    } else if a.abs() == r {
+        [Some(a - s), None]
+    } else {
+        [Some(a), Some(a - s)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nearer;
+    use crate::flow::search::between;
+
+    /// The sides' cells are [`between`]'s, for every cell of the first 300 rings.
+    #[test]
+    fn nearer_is_between() {
+        let sorted = |mut v: Vec<(i64, i64)>| {
+            v.sort_unstable();
+            v
+        };
+        for r in 1..300i64 {
+            for a in -r..=r {
+                for d in [-r, r] {
+                    let row = nearer(a, r)
+                        .into_iter()
+                        .flatten()
+                        .map(|b| (b, d - d.signum()));
+                    let want = sorted(between(a, d).into_iter().flatten().collect());
+                    assert_eq!(sorted(row.collect()), want, "row {a},{d} of ring {r}");
+                    if a.abs() < r {
+                        let col = nearer(a, r)
+                            .into_iter()
+                            .flatten()
+                            .map(|b| (d - d.signum(), b));
+                        let want = sorted(between(d, a).into_iter().flatten().collect());
+                        assert_eq!(sorted(col.collect()), want, "column {d},{a} of ring {r}");
+                    }
+                }
+            }
+        }
     }
 }

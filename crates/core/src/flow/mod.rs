@@ -34,6 +34,7 @@
 
 mod build;
 mod search;
+mod settle;
 mod terrain;
 mod terrain_build;
 

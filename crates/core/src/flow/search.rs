@@ -199,7 +199,9 @@ pub(super) fn ring(r: i64) -> impl Iterator<Item = (i64, i64)> {
 }
 
 /// The one or two cells (offsets from the target) that the segment from the centre of the cell
-/// at offset `(dx, dz)` to the target's centre passes between, one column (or row) nearer.
+/// at offset `(dx, dz)` to the target's centre passes between, one column (or row) nearer: the
+/// definition the clear sight's rings follow by side (`build::nearer`).
+#[cfg(test)]
 pub(super) fn between(dx: i64, dz: i64) -> [Option<(i64, i64)>; 2] {
     let (ax, az) = (dx.abs(), dz.abs());
     if ax >= az {

@@ -100,10 +100,17 @@ impl Terrain {
         &self.height
     }
 
+    /// Every cell's passable moves and extra cost to enter ([`Terrain::links`],
+    /// [`Terrain::extra`]), the latter with [`CLOSED`] set on closed cells.
+    pub(super) fn links_extra(&self) -> (&[u8], &[u8]) {
+        (&self.links, &self.extra)
+    }
+
     /// Whether cell `c` is open.
     #[inline]
     pub fn open(&self, c: usize) -> bool {
-        !self.height[c].is_nan()
+        // (As the height is not NaN; the byte is nearer to hand.)
+        self.extra[c] & CLOSED == 0
     }
 
     /// Cell `c`'s passable moves: bit `m` for `MOVES[m]`.
@@ -115,7 +122,7 @@ impl Terrain {
     /// What entering cell `c` costs beyond the move itself ([`CLEARANCE`]).
     #[inline]
     pub fn extra(&self, c: usize) -> u32 {
-        u32::from(self.extra[c])
+        u32::from(self.extra[c] & !CLOSED)
     }
 
     /// Whether a boid may move from cell `(i, k)` to its neighbour by `MOVES[m]`: both open and
@@ -174,13 +181,18 @@ pub(super) fn backward_row(grid: &FlowGrid, near: &mut [u32], k: usize) {
     }
 }
 
+/// Set in a closed cell's extra cost (which is otherwise 0): one load tells the settling both.
+pub(super) const CLOSED: u8 = 0x80;
+
 /// Each open cell's extra cost to enter from its distance to the nearest closed cell (both
-/// passes done; the grid's outside counts as open).
+/// passes done; the grid's outside counts as open); [`CLOSED`] for a closed cell.
 pub(super) fn extra_of(near: &[u32]) -> Vec<u8> {
     let cap = CLEARANCE + 1;
     near.iter()
         .map(|&d| {
-            if d == 0 || d >= cap {
+            if d == 0 {
+                CLOSED
+            } else if d >= cap {
                 0
             } else {
                 ((cap - d) * (STRAIGHT / 4)) as u8

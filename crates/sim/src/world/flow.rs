@@ -579,10 +579,11 @@ impl World {
     }
 
     /// Sets how much work a step may spend building flow fields, in units of about the time
-    /// Dijkstra takes to settle one cell on one thread ([`boids_core::flow::Prices`]: about 35 ns
-    /// on one thread of an AMD EPYC Zen 4; each of a field's two halves takes at most the budget, side by
-    /// side on two threads). 0, the default: no limit, a field is built whole in the step that
-    /// first needs it.
+    /// Dijkstra takes to settle one cell on one thread ([`boids_core::flow::Prices`]: about 17 ns
+    /// on one thread of an AMD EPYC Zen 4; each of a field's two halves takes at most the
+    /// budget, side by side on two threads, the distances' at most one window of distances more:
+    /// the cells of one front). 0, the default: no limit, a field is built whole in the step
+    /// that first needs it.
     ///
     /// With a budget, a field to a target's new cell is built over as many steps as it takes
     /// (a step always takes at least one item: a bucket entry, a row, a ring of cells), and

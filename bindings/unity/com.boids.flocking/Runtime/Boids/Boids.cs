@@ -455,7 +455,7 @@ namespace BoidsFlocking
         }
 
         /// <summary>The work a step may spend building flow fields, in units of about the time one
-        /// cell takes to settle (about 35 ns on an AMD EPYC Zen 4; a field takes about 2 units a cell).
+        /// cell takes to settle (about 17 ns on an AMD EPYC Zen 4; a field takes about 1.2 units a cell).
         /// 0, the default: no limit, a field is built whole in the step that first needs it. With a
         /// budget, a target's new field is built over several steps (counted in units, never in
         /// time: the same bits everywhere) and the flock reads its last whole field meanwhile, or
