@@ -46,14 +46,15 @@ pub unsafe extern "C" fn boids_world_get_flow_cell_size(
 /// Dijkstra takes to settle one cell on one thread (about 17 ns on an AMD EPYC Zen 4; a field
 /// takes about 1.2 units a cell; its two halves each take at most the budget, side by side on
 /// two threads, the distances' at most one window of distances more: the cells of one front).
-/// 0, the default: no limit, a field is built whole in the step that first needs it. With a budget, a field to a target's new cell is built over as many steps as it
-/// takes, and meanwhile the flock reads the last whole field it read (to the target's earlier
-/// cell), or seeks in a straight line if it has read none; a flock whose target moves on
-/// keeps waiting for the field it waits for, so every field is finished however fast the
-/// target moves. Counted in units, never in time: the same bits on every machine and thread
-/// count; a save holds where each build stands. Not budgeted: the terrain's survey, which
-/// runs whole in the step that first needs it (fields first built, the scene or a flock's
-/// ground settings changed).
+/// 0, the default: no limit, a field is built whole in the step that first needs it. With a
+/// budget, a field to a target's new cell is built over as many steps as it takes, and
+/// meanwhile the flock reads the last whole field it read (to the target's earlier cell), or
+/// seeks in a straight line if it has read none; a flock whose target moves on keeps waiting
+/// for the field it waits for, so every field is finished however fast the target moves. The
+/// terrain's survey (fields first built, the scene or a flock's ground settings changed) is
+/// built a budget at a time too (about 10 units a cell), before its fields. Counted in units,
+/// never in time: the same bits on every machine and thread count; a save holds where each
+/// survey and build stands.
 /// Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
 #[unsafe(no_mangle)]
 pub extern "C" fn boids_world_set_flow_budget(world: BoidsWorldId, units: u32) -> BoidsResult {

@@ -127,7 +127,8 @@ fn a_flow_budget_spreads_the_field_over_steps_through_the_c_abi() {
     assert_eq!(boids_world_set_flow_budget(w, 5_000), Ok);
     assert_eq!(unsafe { boids_world_get_flow_budget(w, &mut units) }, Ok);
     assert_eq!(units, 5_000);
-    // 161² cells at about 1.2 units a cell: several steps before the flock reads a field.
+    // 161² cells: the survey (about 10 units a cell), then the field (about 1.2): several steps
+    // before the flock reads a field.
     let (mut o, mut c, mut x, mut z) = (BoidsVec3::default(), 0.0f32, 0u32, 0u32);
     let mut steps = 0;
     while unsafe { boids_flock_get_flow_grid(f, &mut o, &mut c, &mut x, &mut z) } == NotFound {

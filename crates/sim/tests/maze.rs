@@ -282,8 +282,8 @@ fn a_budget_spreads_a_field_over_steps_and_keeps_the_bits_across_threads_and_loa
         walkers: 200,
         ..MazeLayout::PRESET
     };
-    // 161 × 161 cells: a field takes about 1.2 units a cell; at 2,000 units a step, tens of
-    // steps.
+    // 161 × 161 cells: a field takes about 1.2 units a cell, the terrain's survey about 8; at
+    // 2,000 units a step, over a hundred steps for both, about 15 for a field alone.
     let budgeted = |threads: usize| {
         let (mut world, id, dt) = maze_world(layout, threads);
         world.set_flow_budget(2_000).unwrap();
@@ -298,7 +298,9 @@ fn a_budget_spreads_a_field_over_steps_and_keeps_the_bits_across_threads_and_loa
         "no whole field after one step"
     );
     let first = 1 + steps_until_field(&mut world, id, target, dt, 400);
-    assert!((10..200).contains(&first), "{first} steps");
+    // The terrain's survey first (161² cells at 8 units a cell: over 100 steps), then the
+    // field.
+    assert!((100..400).contains(&first), "{first} steps");
     // The same field as one built whole.
     let (mut whole, wid, _) = maze_world(layout, 1);
     whole.step(dt).unwrap();
@@ -311,21 +313,22 @@ fn a_budget_spreads_a_field_over_steps_and_keeps_the_bits_across_threads_and_loa
     let old = world.flow_field(id).unwrap();
     assert_eq!(Some(old.target), old.grid.cell_at(target.x, target.z));
     let again = 1 + steps_until_field(&mut world, id, moved, dt, 400);
-    assert!((10..200).contains(&again), "{again} steps");
+    // The terrain is kept: the field alone.
+    assert!((10..100).contains(&again), "{again} steps");
 
-    // The same bits on any thread count, with a target that moves every 25 steps (faster
-    // than a field is built), and after a load in the middle of a build, and after the scene
-    // changed under a field being read.
+    // The same bits on any thread count, with a target that moves every 10 steps (faster
+    // than a field is built), and after a load in the middle of the survey, and after the
+    // scene changed under a field being read (and is surveyed again).
     let run = |threads: usize, save_at: Option<usize>| {
         let (mut world, id, dt) = budgeted(threads);
         let mut saved = 0;
-        for s in 0..300usize {
-            if s % 25 == 0 {
+        for s in 0..480usize {
+            if s % 10 == 0 {
                 let a = s as f32 * 0.37;
                 let t = Vec3::new(50.0 * a.cos(), 0.0, 50.0 * a.sin());
                 world.set_target(id, t).unwrap();
             }
-            if s == 130 {
+            if s == 260 {
                 world
                     .add_obstacle(Obstacle::Box {
                         min: Vec3::new(-30.0, -10.0, -30.0),
@@ -359,18 +362,18 @@ fn a_budget_spreads_a_field_over_steps_and_keeps_the_bits_across_threads_and_loa
     let (one, _) = run(1, None);
     assert_eq!(run(2, None).0, one, "2 threads");
     assert_eq!(run(3, None).0, one, "3 threads");
-    // Saved while waiting for a field (step 40), and right after the scene changed (step 131:
-    // the flock reads a field over the old scene, which the save holds whole: 161² cells'
-    // distances are over 100 kB more).
+    // Saved while the terrain is surveyed (step 40), and right after the scene changed (step
+    // 261: the flock reads a field over the old scene, which the save holds whole: 161²
+    // cells' distances are over 100 kB more).
     let (at40, small) = run(2, Some(40));
     assert_eq!(at40, one, "loaded at 40");
-    let (at131, big) = run(1, Some(131));
-    assert_eq!(at131, one, "loaded at 131");
+    let (at261, big) = run(1, Some(261));
+    assert_eq!(at261, one, "loaded at 261");
     assert!(big > small + 100_000, "{small} and {big} bytes");
     // The budget steers differently from building whole.
     let (mut plain, pid, dt) = maze_world(layout, 1);
-    for s in 0..300usize {
-        if s % 25 == 0 {
+    for s in 0..480usize {
+        if s % 10 == 0 {
             let a = s as f32 * 0.37;
             plain
                 .set_target(pid, Vec3::new(50.0 * a.cos(), 0.0, 50.0 * a.sin()))
@@ -393,9 +396,11 @@ fn a_crafted_save_of_the_flow_budget_state_is_refused() {
     let target = world.flock(id).unwrap().target().unwrap();
     steps_until_field(&mut world, id, target, dt, 400);
     // Waiting for a moved target's field, over a scene that changed: a read saved whole, a
-    // build and a wait.
+    // survey and a wait.
     world.set_target(id, Vec3::new(-40.0, 0.0, 50.0)).unwrap();
     world.step(dt).unwrap();
+    let building = world.save();
+    assert!(World::load(&building, WorldConfig::default()).is_ok());
     world
         .add_obstacle(Obstacle::Box {
             min: Vec3::new(-30.0, -10.0, -30.0),
@@ -406,7 +411,7 @@ fn a_crafted_save_of_the_flow_budget_state_is_refused() {
     let good = world.save();
     assert!(World::load(&good, WorldConfig::default()).is_ok());
     type Entries = Vec<(Value, Value)>;
-    let edit = |change: &dyn Fn(&mut Entries)| -> String {
+    let edit_of = |good: &[u8], change: &dyn Fn(&mut Entries)| -> String {
         let mut v: Value = ciborium::from_reader(&good[28..]).unwrap();
         let Value::Map(top) = &mut v else {
             panic!("a map")
@@ -435,6 +440,7 @@ fn a_crafted_save_of_the_flow_budget_state_is_refused() {
             Err(e) => e.to_string(),
         }
     };
+    let edit = |change: &dyn Fn(&mut Entries)| edit_of(&good, change);
     fn field<'a>(m: &'a mut [(Value, Value)], name: &str) -> &'a mut Value {
         m.iter_mut()
             .find(|(k, _)| k.as_text() == Some(name))
@@ -469,12 +475,24 @@ fn a_crafted_save_of_the_flow_budget_state_is_refused() {
         d.pop();
     });
     assert!(e.contains("does not fit its grid"), "{e}");
-    let e = edit(&|f| {
+    let e = edit_of(&building, &|f| {
         let build = first_map(field(f, "builds"));
         *field(build, "flock") =
             Value::Array(vec![Value::Integer(999.into()), Value::Integer(1.into())]);
     });
     assert!(e.contains("no flock 999:1"), "{e}");
+    // The changed scene's terrain is being surveyed.
+    let e = edit(&|f| {
+        let survey = first_map(field(f, "surveys"));
+        *field(survey, "flock") =
+            Value::Array(vec![Value::Integer(999.into()), Value::Integer(1.into())]);
+    });
+    assert!(e.contains("no flock 999:1"), "{e}");
+    let e = edit(&|f| {
+        let survey = first_map(field(f, "surveys"));
+        *field(survey, "taken") = Value::Integer(u64::MAX.into());
+    });
+    assert!(e.contains("already whole"), "{e}");
 }
 
 #[test]
@@ -595,8 +613,20 @@ fn a_failed_step_leaves_the_fields_being_built_where_it_found_them() {
             assert_eq!(a.state_hash(), b.state_hash());
         }
     };
+    // While the terrain is surveyed (a budget at a time too), a step fails: the survey
+    // stands where it stood.
+    both(&mut a, &mut b, 3);
+    let (hash, save) = (a.state_hash(), a.save());
+    faulty.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert!(matches!(a.step(dt), Err(boids_sim::Error::Internal(_))));
+    assert_eq!(a.state_hash(), hash);
+    assert!(
+        a.save() == save,
+        "the save after the failed step differs (survey)"
+    );
     while b.flow_field(id).is_none() {
         both(&mut a, &mut b, 1);
+        assert_eq!(a.flow_field(id), b.flow_field(id));
     }
     for w in [&mut a, &mut b] {
         w.set_target(id, Vec3::new(-40.0, 0.0, 50.0)).unwrap();

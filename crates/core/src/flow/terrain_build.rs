@@ -83,6 +83,11 @@ impl TerrainBuild {
         }
     }
 
+    /// The grid it is built over.
+    pub fn grid(&self) -> FlowGrid {
+        self.grid
+    }
+
     /// Units taken so far.
     pub fn taken(&self) -> u64 {
         self.taken

@@ -12,7 +12,7 @@ use super::FlockId;
 use super::{Scenery, World};
 use crate::error::{Error, invalid};
 use boids_core::flow::{FieldBuild, FlowError, FlowField, FlowGrid, Terrain, TerrainBuild};
-use boids_core::{FlockParams, Placed, Vec3};
+use boids_core::{FlockParams, Ground, Placed, Vec3};
 use boids_index::Exec;
 use std::sync::Arc;
 
@@ -69,6 +69,35 @@ impl Building {
     }
 }
 
+/// A terrain being surveyed a budget at a time ([`Flows::budget`]), for the fields waiting on
+/// it (they start once it is whole).
+struct Surveying {
+    key: TerrainKey,
+    build: TerrainBuild,
+    /// What it was started with (to make it again from its units).
+    grid: FlowGrid,
+    ground: Ground,
+    radius: f32,
+    used: bool,
+}
+
+impl Surveying {
+    /// The survey of `key`'s terrain over `grid` for a flock with ground settings `ground` and
+    /// body radius `radius` that has taken `taken` units: made again, for a loaded world or
+    /// after a failed step.
+    fn resumed(key: TerrainKey, grid: FlowGrid, ground: Ground, radius: f32, taken: u64) -> Self {
+        let build = TerrainBuild::resume(grid, ground, radius, &key.ground, &key.solids, taken);
+        Surveying {
+            key,
+            build,
+            grid,
+            ground,
+            radius,
+            used: true,
+        }
+    }
+}
+
 /// What one flock with a target reads, and what it waits for.
 #[derive(Clone)]
 struct Reader {
@@ -100,6 +129,9 @@ pub(crate) struct Flows {
     pub(crate) budget: u64,
     terrains: Vec<Held<Terrain>>,
     fields: Vec<Held<FlowField>>,
+    /// With a budget: the terrains being surveyed, then the fields being built, each in the
+    /// order they were started (the order they take the budget).
+    surveys: Vec<Surveying>,
     builds: Vec<Building>,
     readers: Vec<Reader>,
 }
@@ -124,7 +156,18 @@ pub(crate) struct FlowsMark {
     terrains: Vec<Held<Terrain>>,
     fields: Vec<Held<FlowField>>,
     readers: Vec<Reader>,
+    surveys: Vec<SurveyMark>,
     builds: Vec<BuildMark>,
+}
+
+/// Where a survey stood: what it was started with and the units it had taken.
+struct SurveyMark {
+    key: TerrainKey,
+    grid: FlowGrid,
+    ground: Ground,
+    radius: f32,
+    taken: u64,
+    used: bool,
 }
 
 /// Where a build stood: its key, cell and terrain, the units each half had taken.
@@ -143,6 +186,16 @@ impl Flows {
             terrains: self.terrains.clone(),
             fields: self.fields.clone(),
             readers: self.readers.clone(),
+            surveys: (self.surveys.iter())
+                .map(|s| SurveyMark {
+                    key: s.key.clone(),
+                    grid: s.grid,
+                    ground: s.ground,
+                    radius: s.radius,
+                    taken: s.build.taken(),
+                    used: s.used,
+                })
+                .collect(),
             builds: (self.builds.iter())
                 .map(|b| BuildMark {
                     key: b.key.clone(),
@@ -157,12 +210,19 @@ impl Flows {
 
     /// The fields as `mark` found them, after a step that failed: what it built or advanced
     /// (perhaps half-way, when the failure was inside a build) is undone, so the world's flow
-    /// history is the one before the step, as its state is. Each build is made again to the
-    /// units it had taken (the work it had done, once more: only when a step fails).
+    /// history is the one before the step, as its state is. Each survey and build is made again
+    /// to the units it had taken (the work it had done, once more: only when a step fails).
     pub(crate) fn restore(&mut self, mark: FlowsMark) {
         self.terrains = mark.terrains;
         self.fields = mark.fields;
         self.readers = mark.readers;
+        self.surveys = (mark.surveys.into_iter())
+            .map(|m| {
+                let mut s = Surveying::resumed(m.key, m.grid, m.ground, m.radius, m.taken);
+                s.used = m.used;
+                s
+            })
+            .collect();
         self.builds = (mark.builds.into_iter())
             .map(|m| {
                 let mut b = Building::resumed(m.key, m.cell, m.terrain, m.taken);
@@ -235,9 +295,15 @@ impl Flows {
         Some(f)
     }
 
+    /// The terrain of `key` the world holds, if any, marked used.
+    fn held_terrain(&mut self, key: &TerrainKey) -> Option<Arc<Terrain>> {
+        let t = self.terrains.iter_mut().find(|t| t.key.same(key))?;
+        t.used = true;
+        Some(Arc::clone(&t.value))
+    }
+
     /// The terrain of `key` (over `grid`) for a flock with `params`, marked used: surveyed now,
-    /// rows on `exec`, if the world holds none. (A scene's survey is not counted against the
-    /// budget: it runs whole in the step that first needs it.)
+    /// whole, rows on `exec`, if the world holds none (with no budget, or loading a save).
     fn terrain(
         &mut self,
         key: &TerrainKey,
@@ -245,9 +311,8 @@ impl Flows {
         params: &FlockParams,
         exec: &dyn Exec,
     ) -> Arc<Terrain> {
-        if let Some(t) = self.terrains.iter_mut().find(|t| t.key.same(key)) {
-            t.used = true;
-            return Arc::clone(&t.value);
+        if let Some(t) = self.held_terrain(key) {
+            return t;
         }
         let t = Arc::new(survey(grid, params, &key.ground, &key.solids, exec));
         self.terrains.push(Held {
@@ -335,8 +400,8 @@ impl Flows {
             if !w.moving {
                 continue;
             }
-            let terrain = self.terrain(key, *grid, w.params, exec);
             if self.budget == 0 {
+                let terrain = self.terrain(key, *grid, w.params, exec);
                 let field = Arc::new(
                     build_field(&terrain, *target, u64::MAX, exec)
                         .0
@@ -354,6 +419,8 @@ impl Flows {
                 r.waiting = None;
                 continue;
             }
+            // (Kept while fields are built over it, for the target's next cell.)
+            let held = self.held_terrain(key);
             let r = self.reader(w.id);
             // A changed scene (or flock settings) starts the wait over.
             if r.waiting.as_ref().is_some_and(|(k, _)| !k.same(key)) {
@@ -369,7 +436,7 @@ impl Flows {
                 .find(|b| b.key.same(&wk) && b.cell == wc)
             {
                 b.used = true;
-            } else {
+            } else if let Some(terrain) = held {
                 let target = if wc == *cell {
                     *target
                 } else {
@@ -383,10 +450,46 @@ impl Flows {
                     terrain,
                     used: true,
                 });
+            } else if let Some(s) = self.surveys.iter_mut().find(|s| s.key.same(&wk)) {
+                // The terrain is being surveyed: the field starts once it is whole.
+                s.used = true;
+            } else {
+                let ground = w.params.ground.expect("a grounded flock");
+                let radius = w.params.body_radius;
+                self.surveys.push(Surveying {
+                    build: TerrainBuild::new(*grid, ground, radius),
+                    key: wk,
+                    grid: *grid,
+                    ground,
+                    radius,
+                    used: true,
+                });
             }
         }
-        // The builds take the budget, in the order they were started.
+        // The surveys, then the builds, take the budget, each in the order they were started
+        // (a terrain surveyed in this step has its fields started in the next).
         let mut left = self.budget;
+        let mut surveyed = Vec::new();
+        for (at, s) in self.surveys.iter_mut().enumerate().filter(|(_, s)| s.used) {
+            if left == 0 {
+                break;
+            }
+            let before = s.build.taken();
+            let done = survey_on(&mut s.build, &s.key.ground, &s.key.solids, left, exec);
+            left = left.saturating_sub(s.build.taken() - before);
+            if done {
+                surveyed.push(at);
+            }
+        }
+        for at in surveyed.into_iter().rev() {
+            let s = self.surveys.remove(at);
+            self.terrains.push(Held {
+                key: s.key,
+                cell: (0, 0),
+                value: Arc::new(s.build.finish().expect("a finished survey")),
+                used: true,
+            });
+        }
         let mut finished = Vec::new();
         for (at, b) in self.builds.iter_mut().enumerate().filter(|(_, b)| b.used) {
             if left == 0 {
@@ -457,6 +560,7 @@ impl Flows {
                         .is_some_and(|(_, v)| Arc::ptr_eq(v, &f.value))
                 })
         });
+        self.surveys.retain(|s| s.used);
         self.builds.retain(|b| b.used);
         self.terrains.retain(|t| t.used);
     }
@@ -528,19 +632,31 @@ fn survey(
     exec: &dyn Exec,
 ) -> Terrain {
     let g = params.ground.expect("a grounded flock");
-    let w = grid.size[0] as usize;
+    let mut b = TerrainBuild::new(grid, g, params.body_radius);
+    survey_on(&mut b, ground, solids, u64::MAX, exec);
+    b.finish()
+        .expect("an unlimited budget finishes the terrain")
+}
+
+/// Builds on the survey `b` (over `ground` among `solids`) by at most `budget` units, its rows
+/// on `exec`: whether the terrain is whole.
+fn survey_on(
+    b: &mut TerrainBuild,
+    ground: &[Placed],
+    solids: &[Placed],
+    budget: u64,
+    exec: &dyn Exec,
+) -> bool {
+    let w = b.grid().size[0] as usize;
     // Runs of rows of about 16k cells.
     let rows = (16_384 / w).max(1);
-    let mut b = TerrainBuild::new(grid, g, params.body_radius);
     b.advance(
         ground,
         solids,
-        u64::MAX,
+        budget,
         &|f, run| boids_index::exec::chunks_mut(exec, run, rows * w, &|start, r| f(start / w, r)),
         &|f, run| boids_index::exec::chunks_mut(exec, run, rows * w, &|start, r| f(start / w, r)),
-    );
-    b.finish()
-        .expect("an unlimited budget finishes the terrain")
+    )
 }
 
 impl World {
@@ -586,15 +702,15 @@ impl World {
     /// that first needs it.
     ///
     /// With a budget, a field to a target's new cell is built over as many steps as it takes
-    /// (a step always takes at least one item: a bucket entry, a row, a ring of cells), and
-    /// meanwhile the flock reads the last whole field it read (to the target's earlier cell),
-    /// or seeks in a straight line if it has read none. A flock whose target moves on keeps
-    /// waiting for the field it waits for, so a field is always finished however fast a
-    /// target moves; it then waits for the one to the target's cell. The steps a field takes
-    /// are counted in units, never in time: the same bits on every machine and thread count.
-    ///
-    /// Not budgeted: the terrain's survey, which runs whole in the step that first needs it
-    /// (when fields are first built, and after the scene or a flock's ground settings change).
+    /// (a step always takes at least one item: a row, a ring of cells, a window of distances),
+    /// and meanwhile the flock reads the last whole field it read (to the target's earlier
+    /// cell), or seeks in a straight line if it has read none. A flock whose target moves on
+    /// keeps waiting for the field it waits for, so a field is always finished however fast a
+    /// target moves; it then waits for the one to the target's cell. The terrain's survey
+    /// (when fields are first built, and after the scene or a flock's ground settings change)
+    /// is built a budget at a time too (about 10 units a cell), before the fields over it. The
+    /// steps are counted in units, never in time: the same bits on every machine and thread
+    /// count.
     pub fn set_flow_budget(&mut self, units: u32) -> Result<(), Error> {
         self.idle()?;
         self.flows.budget = u64::from(units);

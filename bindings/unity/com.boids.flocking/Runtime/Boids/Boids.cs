@@ -459,8 +459,9 @@ namespace BoidsFlocking
         /// 0, the default: no limit, a field is built whole in the step that first needs it. With a
         /// budget, a target's new field is built over several steps (counted in units, never in
         /// time: the same bits everywhere) and the flock reads its last whole field meanwhile, or
-        /// seeks in a straight line if it has none. A save keeps it and where each build stands.
-        /// The terrain's survey (when the scene changes) is not budgeted.</summary>
+        /// seeks in a straight line if it has none. The terrain's survey (when the scene changes)
+        /// is built a budget at a time too, before its fields. A save keeps the budget and where
+        /// each survey and build stands.</summary>
         public uint FlowBudget
         {
             get

@@ -13,6 +13,10 @@ pub(crate) struct SavedFlows {
     /// What each flock reads: its target's cell, and the whole field when it was built over
     /// a scene (or flock settings) that is no more.
     reads: Vec<SavedRead>,
+    /// The terrains being surveyed, in the order they take the budget: a flock that waits for
+    /// each (its settings give the terrain), and the units taken. (Absent: none.)
+    #[serde(default)]
+    surveys: Vec<SavedSurvey>,
     /// The fields being built, in the order they take the budget: a flock that waits for
     /// each (its settings give the terrain), the cell, and the units each half has taken.
     builds: Vec<SavedBuild>,
@@ -45,6 +49,13 @@ struct SavedBuild {
     flock: (u32, u32),
     cell: (u32, u32),
     taken: [u64; 2],
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedSurvey {
+    flock: (u32, u32),
+    taken: u64,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -82,6 +93,7 @@ impl World {
         let mut saved = SavedFlows {
             budget: self.flows.budget,
             reads: Vec::new(),
+            surveys: Vec::new(),
             builds: Vec::new(),
             waits: Vec::new(),
         };
@@ -112,6 +124,21 @@ impl World {
                 });
             }
         }
+        // A flock that waits over the current scene with the key of each.
+        let waiter = |key: &TerrainKey| {
+            self.flows.readers.iter().find(|r| {
+                r.waiting.as_ref().is_some_and(|(k, _)| k.same(key))
+                    && self.flow_key(r.id).is_some_and(|(n, ..)| n.same(key))
+            })
+        };
+        for s in &self.flows.surveys {
+            if let Some(r) = waiter(&s.key) {
+                saved.surveys.push(SavedSurvey {
+                    flock: id_of(r.id),
+                    taken: s.build.taken(),
+                });
+            }
+        }
         for b in &self.flows.builds {
             let waiter = self.flows.readers.iter().find(|r| {
                 r.waiting
@@ -131,8 +158,8 @@ impl World {
     }
 
     /// Restores the flow fields' state of a save (the flocks, scene and cell size loaded):
-    /// fields over the current scene are rebuilt (on one thread), whole or to the units they
-    /// had taken. Refuses what names no grounded flock with a target, or a field that does
+    /// terrains and fields over the current scene are rebuilt (on one thread), whole or to the
+    /// units they had taken. Refuses what names no grounded flock with a target, or a field that does
     /// not fit its grid.
     pub(crate) fn restore_flows(&mut self, saved: SavedFlows) -> Result<(), Error> {
         let bad = |why: String| invalid(format!("not a loadable boids save: flow fields: {why}"));
@@ -212,6 +239,15 @@ impl World {
             let reader = self.flows.reader(id);
             reader.reading = Some((key, field));
             reader.seen = true;
+        }
+        for v in saved.surveys {
+            let (_, params, (key, grid, _)) = lookup(self, v.flock)?;
+            let ground = params.ground.expect("a flock that reads a field walks");
+            let survey = Surveying::resumed(key, grid, ground, params.body_radius, v.taken);
+            if survey.build.done() {
+                return Err(bad("a terrain being surveyed is already whole".into()));
+            }
+            self.flows.surveys.push(survey);
         }
         for b in saved.builds {
             let (_, params, (key, grid, _)) = lookup(self, b.flock)?;
