@@ -382,6 +382,19 @@ fn a_survey_closes_steep_ground_gaps_and_cells_near_solids() {
     assert!(open(10, 8));
 }
 
+/// A random terrain of cells of 1, under `most` cells a side, and a target on it.
+fn random_scene(rng: &mut Rng, most: f32) -> (Terrain, Vec3) {
+    let (w, h) = (rng.range(1.0, most) as u32, rng.range(1.0, most) as u32);
+    let t = random_terrain(rng, w, h, 1.0);
+    let g = t.grid;
+    let target = Vec3::new(
+        g.origin[0] + rng.range(0.0, w as f32),
+        0.0,
+        g.origin[1] + rng.range(0.0, h as f32),
+    );
+    (t, target)
+}
+
 /// Runs both halves one after the other.
 fn serial(a: &mut (dyn FnMut() + Send), b: &mut (dyn FnMut() + Send)) {
     a();
@@ -393,14 +406,7 @@ fn a_field_built_a_budget_at_a_time_is_the_same_field_and_resumes_from_its_units
     let mut rng = Rng::keyed(56, 7, 0, 1);
     let mut steps_seen = 0usize;
     for scene in 0..60 {
-        let (w, h) = (rng.range(1.0, 30.0) as u32, rng.range(1.0, 30.0) as u32);
-        let t = random_terrain(&mut rng, w, h, 1.0);
-        let g = t.grid;
-        let target = Vec3::new(
-            g.origin[0] + rng.range(0.0, w as f32),
-            0.0,
-            g.origin[1] + rng.range(0.0, h as f32),
-        );
+        let (t, target) = random_scene(&mut rng, 30.0);
         let whole = FlowField::build(&t, target);
         // Dijkstra settles a window of distances (a move's cost wide) at a time, charged after:
         // the most cells one window settles.
@@ -462,14 +468,7 @@ fn threads(a: &mut (dyn FnMut() + Send), b: &mut (dyn FnMut() + Send)) {
 fn two_threads_build_the_same_field_as_one_whole_or_a_budget_at_a_time() {
     let mut rng = Rng::keyed(56, 8, 0, 1);
     for scene in 0..40 {
-        let (w, h) = (rng.range(1.0, 120.0) as u32, rng.range(1.0, 120.0) as u32);
-        let t = random_terrain(&mut rng, w, h, 1.0);
-        let g = t.grid;
-        let target = Vec3::new(
-            g.origin[0] + rng.range(0.0, w as f32),
-            0.0,
-            g.origin[1] + rng.range(0.0, h as f32),
-        );
+        let (t, target) = random_scene(&mut rng, 120.0);
         let whole = FlowField::build(&t, target);
         for _ in 0..3 {
             assert_eq!(

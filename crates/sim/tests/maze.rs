@@ -475,18 +475,18 @@ fn a_crafted_save_of_the_flow_budget_state_is_refused() {
         d.pop();
     });
     assert!(e.contains("does not fit its grid"), "{e}");
-    let e = edit_of(&building, &|f| {
-        let build = first_map(field(f, "builds"));
-        *field(build, "flock") =
-            Value::Array(vec![Value::Integer(999.into()), Value::Integer(1.into())]);
-    });
+    // The first entry of `list` in `save` names a flock the world does not have.
+    let no_flock = |save: &[u8], list: &str| {
+        edit_of(save, &|f| {
+            let entry = first_map(field(f, list));
+            *field(entry, "flock") =
+                Value::Array(vec![Value::Integer(999.into()), Value::Integer(1.into())]);
+        })
+    };
+    let e = no_flock(&building, "builds");
     assert!(e.contains("no flock 999:1"), "{e}");
     // The changed scene's terrain is being surveyed.
-    let e = edit(&|f| {
-        let survey = first_map(field(f, "surveys"));
-        *field(survey, "flock") =
-            Value::Array(vec![Value::Integer(999.into()), Value::Integer(1.into())]);
-    });
+    let e = no_flock(&good, "surveys");
     assert!(e.contains("no flock 999:1"), "{e}");
     let e = edit(&|f| {
         let survey = first_map(field(f, "surveys"));

@@ -55,6 +55,26 @@ fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
+/// Steps `world` until `done`: the steps, and the worst one's time over `plain` ms.
+fn steps_until(
+    world: &mut World,
+    dt: f32,
+    plain: f64,
+    done: &dyn Fn(&World) -> bool,
+) -> Result<(usize, f64), String> {
+    let (mut steps, mut worst) = (0usize, 0.0f64);
+    while !done(world) {
+        let s = Instant::now();
+        world.step(dt).map_err(|e| e.to_string())?;
+        worst = worst.max(ms(s) - plain);
+        steps += 1;
+        if steps > 100_000 {
+            return Err("the budgeted field never came".into());
+        }
+    }
+    Ok((steps, worst))
+}
+
 pub(super) fn maze_bench(
     a: &BenchArgs,
     config: WorldConfig,
@@ -115,30 +135,15 @@ pub(super) fn maze_bench(
     let t = target - Vec3::new(0.0, 0.0, 4.0 * CELL);
     flow.set_target(fid, t).map_err(|e| e.to_string())?;
     let want = grid.cell_at(t.x, t.z);
-    let (mut budget_steps, mut worst) = (0usize, 0.0f64);
-    while flow.flow_field(fid).map(|f| Some(f.target)) != Some(want) {
-        let s = Instant::now();
-        flow.step(dt).map_err(|e| e.to_string())?;
-        worst = worst.max(ms(s) - along);
-        budget_steps += 1;
-        if budget_steps > 10_000 {
-            return Err("the budgeted field never came".into());
-        }
-    }
+    let (budget_steps, worst) = steps_until(&mut flow, dt, along, &|w| {
+        w.flow_field(fid).map(|f| Some(f.target)) == Some(want)
+    })?;
     // A world that starts with the budget: the terrain's survey, then the field, a budget at
     // a time (no step pays the whole survey).
     let (mut fresh, nid) = world_of(a, config, kind, CELL)?;
     fresh.set_flow_budget(BUDGET).map_err(|e| e.to_string())?;
-    let (mut start_steps, mut start_worst) = (0usize, 0.0f64);
-    while fresh.flow_field(nid).is_none() {
-        let s = Instant::now();
-        fresh.step(dt).map_err(|e| e.to_string())?;
-        start_worst = start_worst.max(ms(s) - along);
-        start_steps += 1;
-        if start_steps > 100_000 {
-            return Err("the budgeted survey and field never came".into());
-        }
-    }
+    let (start_steps, start_worst) =
+        steps_until(&mut fresh, dt, along, &|w| w.flow_field(nid).is_some())?;
     drop(fresh);
     let survey = first - refresh - along;
     let ratio = along / line;
