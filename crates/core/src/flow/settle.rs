@@ -391,7 +391,7 @@ fn ways(terrain: &Terrain, team: &Team, s: usize, g: usize) {
         for m in 0..8 {
             if moves >> m & 1 != 0 {
                 let f = distance[c.wrapping_add_signed(step[m])];
-                bits |= u8::from((f < d) & (f.wrapping_add(move_cost(m) + enter) == d)) << m;
+                bits |= u8::from(came_from(f, d, move_cost(m) + enter)) << m;
             }
         }
         if d == UNREACHED { 0 } else { bits }
@@ -433,8 +433,7 @@ fn ways(terrain: &Terrain, team: &Team, s: usize, g: usize) {
             let f = [c[2], n[1], c[0], u[1], n[2], n[0], u[0], u[2]];
             let mut b = 0u8;
             for (m, &f) in f.iter().enumerate() {
-                let ok = (f < d) & (f.wrapping_add(move_cost(m) + enter) == d);
-                b |= u8::from(ok) << m;
+                b |= u8::from(came_from(f, d, move_cost(m) + enter)) << m;
             }
             *out = b & moves & if d == UNREACHED { 0 } else { 0xFF };
         }
@@ -442,6 +441,13 @@ fn ways(terrain: &Terrain, team: &Team, s: usize, g: usize) {
             way[row + 1 + i].store(b, Relaxed);
         }
     }
+}
+
+/// Whether a cell at distance `d` has its distance from a neighbour at `f` by a move costing
+/// `cost` (the move and what entering the cell costs): a first move of its shortest way.
+#[inline]
+fn came_from(f: u32, d: u32, cost: u32) -> bool {
+    (f < d) & (f.wrapping_add(cost) == d)
 }
 
 /// Takes the cells `given` (each with a distance) into share `g`'s ring where the distance is

@@ -88,6 +88,11 @@ impl TerrainBuild {
         self.grid
     }
 
+    /// The ground settings and body radius it surveys for.
+    pub fn settings(&self) -> (Ground, f32) {
+        (self.ground, self.body_radius)
+    }
+
     /// Units taken so far.
     pub fn taken(&self) -> u64 {
         self.taken

@@ -74,10 +74,6 @@ impl Building {
 struct Surveying {
     key: TerrainKey,
     build: TerrainBuild,
-    /// What it was started with (to make it again from its units).
-    grid: FlowGrid,
-    ground: Ground,
-    radius: f32,
     used: bool,
 }
 
@@ -90,9 +86,6 @@ impl Surveying {
         Surveying {
             key,
             build,
-            grid,
-            ground,
-            radius,
             used: true,
         }
     }
@@ -187,13 +180,16 @@ impl Flows {
             fields: self.fields.clone(),
             readers: self.readers.clone(),
             surveys: (self.surveys.iter())
-                .map(|s| SurveyMark {
-                    key: s.key.clone(),
-                    grid: s.grid,
-                    ground: s.ground,
-                    radius: s.radius,
-                    taken: s.build.taken(),
-                    used: s.used,
+                .map(|s| {
+                    let (ground, radius) = s.build.settings();
+                    SurveyMark {
+                        key: s.key.clone(),
+                        grid: s.build.grid(),
+                        ground,
+                        radius,
+                        taken: s.build.taken(),
+                        used: s.used,
+                    }
                 })
                 .collect(),
             builds: (self.builds.iter())
@@ -455,13 +451,9 @@ impl Flows {
                 s.used = true;
             } else {
                 let ground = w.params.ground.expect("a grounded flock");
-                let radius = w.params.body_radius;
                 self.surveys.push(Surveying {
-                    build: TerrainBuild::new(*grid, ground, radius),
+                    build: TerrainBuild::new(*grid, ground, w.params.body_radius),
                     key: wk,
-                    grid: *grid,
-                    ground,
-                    radius,
                     used: true,
                 });
             }

@@ -124,15 +124,18 @@ impl World {
                 });
             }
         }
-        // A flock that waits over the current scene with the key of each.
-        let waiter = |key: &TerrainKey| {
+        // A flock that waits over the current scene with `key` (for the field to `cell`, or
+        // to any cell).
+        let waiter = |key: &TerrainKey, cell: Option<(u32, u32)>| {
             self.flows.readers.iter().find(|r| {
-                r.waiting.as_ref().is_some_and(|(k, _)| k.same(key))
+                r.waiting
+                    .as_ref()
+                    .is_some_and(|(k, c)| k.same(key) && cell.is_none_or(|cell| *c == cell))
                     && self.flow_key(r.id).is_some_and(|(n, ..)| n.same(key))
             })
         };
         for s in &self.flows.surveys {
-            if let Some(r) = waiter(&s.key) {
+            if let Some(r) = waiter(&s.key, None) {
                 saved.surveys.push(SavedSurvey {
                     flock: id_of(r.id),
                     taken: s.build.taken(),
@@ -140,13 +143,7 @@ impl World {
             }
         }
         for b in &self.flows.builds {
-            let waiter = self.flows.readers.iter().find(|r| {
-                r.waiting
-                    .as_ref()
-                    .is_some_and(|(k, c)| k.same(&b.key) && *c == b.cell)
-                    && self.flow_key(r.id).is_some_and(|(n, ..)| n.same(&b.key))
-            });
-            if let Some(r) = waiter {
+            if let Some(r) = waiter(&b.key, Some(b.cell)) {
                 saved.builds.push(SavedBuild {
                     flock: id_of(r.id),
                     cell: b.cell,
