@@ -1328,8 +1328,9 @@ BoidsResult boids_flock_read_ids(struct BoidsFlockId flock,
 /**
  * Writes each boid's 4×4 instance matrix, column-major (Unity's `Matrix4x4` memory layout):
  * rotation `LookRotation(heading)`, uniform `scale`, translation = position. Ready for
- * `Graphics.RenderMeshInstanced`. As `boids_flock_read_positions`; computed in parallel
- * (on the calling thread while a step is in flight, which it may be).
+ * `Graphics.RenderMeshInstanced`. As `boids_flock_read_positions`; computed on the world's
+ * threads for a flock of 65,536 boids or more, else on the calling thread (always while a
+ * step is in flight, which it may be).
  * Threads: any thread; a call on a world another thread is inside returns `BOIDS_RESULT_BUSY`. Pointers are borrowed for the call only; units are world units, seconds, degrees.
  *
  *
@@ -1366,8 +1367,9 @@ BoidsResult boids_flock_read_matrices_transformed(struct BoidsFlockId flock,
 
 /**
  * Writes each boid's orientation, Unity's `LookRotation(heading)`, as x, y, z, w; as
- * `boids_flock_read_positions`. Computed in parallel on the world's threads (on the
- * calling thread while a step is in flight, which it may be: it reads the state before it).
+ * `boids_flock_read_positions`. Within 1 ulp of the exact quaternion. Computed on the
+ * world's threads for a flock of 65,536 boids or more, else on the calling thread (always
+ * while a step is in flight, which it may be: it reads the state before it).
  *
  * # Safety
  * As `boids_flock_read_positions`.

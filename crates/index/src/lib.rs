@@ -35,6 +35,7 @@ mod index;
 mod kdtree;
 pub mod kernel;
 pub mod layout;
+pub mod reads;
 pub mod simd;
 
 pub use boids_core::IndexKind;

@@ -55,8 +55,8 @@ pub use scene::{BoidSpec, FlockSpec, PathSpec, RegionSpec, RelationSpec, Scene};
 #[cfg(feature = "save")]
 pub use world::SAVE_FORMAT_VERSION;
 pub use world::{
-    FlockId, FlowArrow, MAX_BOIDS_PER_FLOCK, MAX_DT, ObstacleId, Relation, RelationKind, World,
-    WorldConfig,
+    FlockId, FlowArrow, MAX_BOIDS_PER_FLOCK, MAX_DT, ObstacleId, READ_PARALLEL_MIN, Relation,
+    RelationKind, World, WorldConfig,
 };
 
 /// The README's Rust code blocks, compiled and run as doctests so they stay true.

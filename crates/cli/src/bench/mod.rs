@@ -63,6 +63,11 @@ pub struct BenchArgs {
     /// also works). Every choice gives the same bits.
     #[arg(long, value_enum)]
     simd: Option<SimdArg>,
+    /// `--scenario bench`, `torus2d` or `clustered`: also time what a renderer reads after
+    /// each step (positions, orientations and 4x4 matrices, in id order, through the same
+    /// calls as the C ABI's bulk reads), in ns a boid and as a share of the step.
+    #[arg(long)]
+    frame: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -135,6 +140,17 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
     };
     if a.scenario != ScenarioArg::Level && a.level_side != boids_sim::builtin::LEVEL_SIDE {
         return Err("--level-side runs on --scenario level only".into());
+    }
+    if a.frame
+        && !matches!(
+            a.scenario,
+            ScenarioArg::Bench | ScenarioArg::Torus2d | ScenarioArg::Clustered
+        )
+    {
+        return Err("--frame runs on --scenario bench, torus2d or clustered".into());
+    }
+    if a.frame && naive {
+        return Err("--frame times the engine's reads, not --index naive".into());
     }
     if a.scenario == ScenarioArg::Level {
         if !(a.level_side >= 4.0 && a.level_side <= 4096.0) {
@@ -242,6 +258,7 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         build,
         neighbours,
         in_radius,
+        reads,
     } = t;
     let flock = world.flock(id).expect("bench flock");
     let per_boid = neighbours as f64 / (a.steps * a.boids) as f64;
@@ -313,6 +330,34 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
     }
     out!("  engine bytes/boid    {bytes:.1}");
     out!("  peak RSS growth/boid {rss}");
+    if let Some([p, o, m]) = reads {
+        let ns = |ms: f64| ms * 1e6 / a.boids as f64;
+        let all = p + o + m;
+        out!(
+            "  frame reads (median) positions {:.2}, orientations {:.2}, matrices {:.2} ns/boid",
+            ns(p),
+            ns(o),
+            ns(m)
+        );
+        out!(
+            "  frame                {:.1} ns/boid: the step {:.1} + the reads {:.2} ({:.1}% of the step)",
+            ns(ms + all),
+            ns(ms),
+            ns(all),
+            100.0 * all / ms
+        );
+        out!(
+            "bench frame n={} threads={threads} simd={} step_ns_per_boid={:.3} positions_ns_per_boid={:.3} orientations_ns_per_boid={:.3} matrices_ns_per_boid={:.3} reads_ns_per_boid={:.3} reads_share={:.4}",
+            a.boids,
+            world.simd(),
+            ns(ms),
+            ns(p),
+            ns(o),
+            ns(m),
+            ns(all),
+            all / ms
+        );
+    }
     out!(
         "bench scenario={} n={} threads={threads} index={name} simd={} ms_per_step={ms:.4} build_ms={build:.4} neighbours_per_boid={per_boid:.3} in_radius_per_boid={radius_per_boid:.3} ns_per_in_radius_neighbour_core={ns_per_pair:.2} bytes_per_boid={bytes:.1} k={}",
         match a.scenario {
@@ -466,6 +511,48 @@ pub(crate) struct Timed {
     build: f64,
     neighbours: u64,
     in_radius: u64,
+    /// With `--frame`: the medians of the reads after each step, ms (positions, orientations,
+    /// matrices).
+    reads: Option<[f64; 3]>,
+}
+
+/// A renderer's buffers, allocated once, and the times of its reads after each step.
+struct FrameReads {
+    positions: Vec<[f32; 3]>,
+    orientations: Vec<[f32; 4]>,
+    matrices: Vec<[f32; 16]>,
+    ms: [Vec<f64>; 3],
+}
+
+impl FrameReads {
+    fn new(n: usize) -> Self {
+        FrameReads {
+            positions: vec![[0.0; 3]; n],
+            orientations: vec![[0.0; 4]; n],
+            matrices: vec![[0.0; 16]; n],
+            ms: Default::default(),
+        }
+    }
+
+    /// Reads the flock as a renderer would after a step, timing each read.
+    fn read(&mut self, world: &World, id: FlockId) -> Result<(), String> {
+        let err = |e: boids_sim::Error| e.to_string();
+        let t = Instant::now();
+        world.read_positions(id, &mut self.positions).map_err(err)?;
+        let t1 = Instant::now();
+        world
+            .read_orientations(id, &mut self.orientations)
+            .map_err(err)?;
+        let t2 = Instant::now();
+        world
+            .read_matrices(id, 1.0, &mut self.matrices)
+            .map_err(err)?;
+        let t3 = Instant::now();
+        for (v, (a, b)) in self.ms.iter_mut().zip([(t, t1), (t1, t2), (t2, t3)]) {
+            v.push((b - a).as_secs_f64() * 1e3);
+        }
+        Ok(())
+    }
 }
 
 /// Restores the saved state before a timed step: not part of the step, so `scripts/profile`
@@ -500,6 +587,8 @@ fn time_steps(
     let mut neighbours = 0u64;
     let mut in_radius = 0u64;
     let mut last_pairs = 0u64;
+    let mut frame =
+        (a.frame && !naive).then(|| FrameReads::new(world.flock(id).expect("bench flock").len()));
     for k in 0..a.warmup + a.steps {
         if !a.free {
             bench_restore(world, id, &snapshot)?;
@@ -544,7 +633,9 @@ fn time_steps(
                 let f = world.flock(id).expect("bench flock");
                 neighbours += f.last_step_neighbours();
             }
-            let _ = k;
+            if let Some(frame) = &mut frame {
+                frame.read(world, id)?;
+            }
         }
     }
     Ok(Timed {
@@ -552,5 +643,6 @@ fn time_steps(
         build: median(&mut build_ms),
         neighbours,
         in_radius,
+        reads: frame.map(|mut f| f.ms.each_mut().map(|v| median(v))),
     })
 }

@@ -73,6 +73,8 @@ pub(crate) struct Work {
     pub(crate) prepared: bool,
     /// The buffers of an earlier state, reused for the next one.
     pub(crate) spare: Boids,
+    /// The id-order slots of an earlier state, reused for the next one's.
+    pub(crate) id_slots: Vec<u32>,
     /// The body pass's grid, reused.
     pub(crate) bodies: body_grid::Grid,
     /// A grounded flock's short lists of the ground and solids near it, remade every step.
@@ -299,8 +301,9 @@ impl Flock {
     pub fn pairs_within_radius(&self) -> u64 {
         step::pairs_within_radius(&self.params, &self.st)
     }
-    /// Heap bytes held by the flock's arrays, its index and its id-order views (those exist
-    /// only after a read in id order).
+    /// Heap bytes held by the flock's arrays, its index and its id-order views (the slots in id
+    /// order exist after a step or a read in id order, the copies in id order only after a
+    /// borrowing read such as [`Flock::positions`]).
     pub fn heap_bytes(&self) -> usize {
         let v = |x: &Vec<Vec3>| x.capacity() * 12;
         let u = |x: &Vec<u32>| x.capacity() * 4;
@@ -320,6 +323,7 @@ impl Flock {
                 u(&w.ids_sorted)
                     + u(&w.rank_sorted)
                     + e(&w.extras_sorted)
+                    + u(&w.id_slots)
                     + w.index.heap_bytes()
                     + boids(&w.spare)
             })

@@ -494,7 +494,11 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
         );
     }
     std::mem::swap(&mut next.rank, &mut w.rank_sorted);
-    next.id_slots = OnceLock::new();
+    // The id order of the new state, built now into the buffer of the state before last, so
+    // reads after the step find it (they would otherwise build and allocate it every frame).
+    let mut slots = std::mem::take(&mut w.id_slots);
+    super::view::build_id_slots(input.exec, &next.rank, &mut slots);
+    next.id_slots = OnceLock::from(slots);
     next.id_view = OnceLock::new();
     w.prepared = false;
     Stepped { next, neighbours }

@@ -3,10 +3,10 @@
 //! the first read after a change and kept until the next change.
 
 use super::Flock;
-use boids_core::math::{look_basis, look_rotation};
 use boids_core::{BoidState, Extra, Vec3};
 use boids_index::PARALLEL_MIN;
 use boids_index::exec::{Exec, RayonExec, chunks_mut};
+use boids_index::{SimdLevel, reads};
 
 /// The boids in id order.
 #[derive(Clone)]
@@ -35,10 +35,59 @@ fn gather<T: Send>(exec: &dyn Exec, slots: &[u32], out: &mut [T], f: impl Fn(usi
             *o = f(s as usize);
         }
     };
-    if slots.len() < PARALLEL_MIN {
+    if slots.len() < PARALLEL_MIN || exec.workers() == 1 {
         fill(0, out);
     } else {
         chunks_mut(exec, out, CHUNK, &fill);
+    }
+}
+
+/// Writes into `slots` (its allocation reused) the storage slot of each boid in id order, from
+/// `rank` (each slot's place in id order). A step builds it for the state it makes, so a read
+/// after a step finds it; a change to the boids leaves it to the first read.
+pub(crate) fn build_id_slots(exec: &dyn Exec, rank: &[u32], slots: &mut Vec<u32>) {
+    let n = rank.len();
+    slots.clear();
+    slots.resize(n, 0);
+    let parts = if n < PARALLEL_MIN {
+        1
+    } else {
+        exec.workers().clamp(1, 16)
+    };
+    if parts == 1 {
+        for (s, &r) in rank.iter().enumerate() {
+            slots[r as usize] = s as u32;
+        }
+    } else {
+        // Each part owns a range of ranks and scans every slot (a scatter without races).
+        let per = n.div_ceil(parts);
+        chunks_mut(exec, slots, per, &|start: usize, out: &mut [u32]| {
+            let lo = start as u32;
+            let hi = lo + out.len() as u32;
+            for (s, &r) in rank.iter().enumerate() {
+                if r >= lo && r < hi {
+                    out[(r - lo) as usize] = s as u32;
+                }
+            }
+        });
+    }
+}
+
+/// `f(slots[range], out[range])` over chunks of `slots`, in parallel on `exec` for large flocks:
+/// the reads whose kernels take a block of boids at once.
+fn gather_chunks<T: Send>(
+    exec: &dyn Exec,
+    slots: &[u32],
+    out: &mut [T],
+    f: impl Fn(&[u32], &mut [T]) + Sync,
+) {
+    let out = &mut out[..slots.len()];
+    if slots.len() < PARALLEL_MIN || exec.workers() == 1 {
+        f(slots, out);
+    } else {
+        chunks_mut(exec, out, CHUNK, &|start: usize, o: &mut [T]| {
+            f(&slots[start..start + o.len()], o)
+        });
     }
 }
 
@@ -59,34 +108,8 @@ impl Flock {
         if let Some(s) = st.id_slots.get() {
             return s;
         }
-        let built = {
-            let n = st.rank.len();
-            let mut slots = vec![0u32; n];
-            let parts = if n < PARALLEL_MIN {
-                1
-            } else {
-                exec.workers().clamp(1, 16)
-            };
-            if parts == 1 {
-                for (s, &r) in st.rank.iter().enumerate() {
-                    slots[r as usize] = s as u32;
-                }
-            } else {
-                // Each part owns a range of ranks and scans every slot (a scatter without
-                // races).
-                let per = n.div_ceil(parts);
-                chunks_mut(exec, &mut slots, per, &|start: usize, out: &mut [u32]| {
-                    let lo = start as u32;
-                    let hi = lo + out.len() as u32;
-                    for (s, &r) in st.rank.iter().enumerate() {
-                        if r >= lo && r < hi {
-                            out[(r - lo) as usize] = s as u32;
-                        }
-                    }
-                });
-            }
-            slots
-        };
+        let mut built = Vec::new();
+        build_id_slots(exec, &st.rank, &mut built);
         st.id_slots.get_or_init(|| built)
     }
 
@@ -209,26 +232,72 @@ impl Flock {
     /// in the current Rayon pool. Plain `f32` arrays (alignment 4) so callers can pass any float
     /// buffer. `out` must hold at least [`Flock::len`] entries.
     pub fn write_orientations(&self, out: &mut [[f32; 4]]) {
-        self.write_orientations_with(&RayonExec::default(), out);
+        self.write_orientations_with(&RayonExec::default(), SimdLevel::detect(), out);
     }
 
-    pub(crate) fn write_orientations_with(&self, exec: &dyn Exec, out: &mut [[f32; 4]]) {
-        gather(exec, self.id_slots_with(exec), out, |s| {
-            self.orientation(s).to_array()
-        });
+    pub(crate) fn write_orientations_with(
+        &self,
+        exec: &dyn Exec,
+        level: SimdLevel,
+        out: &mut [[f32; 4]],
+    ) {
+        let st = &*self.st;
+        let slots = self.id_slots_with(exec);
+        if self.leaning() {
+            gather(exec, slots, out, |s| st.extras[s].orientation.to_array());
+        } else {
+            gather_chunks(exec, slots, out, |slots, out| {
+                reads::orientations(level, slots, &st.headings, out)
+            });
+        }
     }
 
     /// Writes each boid's 4×4 instance matrix, column-major (Unity's `Matrix4x4` memory layout):
     /// rotation `LookRotation(heading)`, uniform `scale`, translation = position; in id order.
     /// `out` must hold at least [`Flock::len`] entries.
     pub fn write_matrices(&self, scale: f32, out: &mut [[f32; 16]]) {
-        self.write_matrices_with(&RayonExec::default(), scale, out);
+        self.write_matrices_with(&RayonExec::default(), SimdLevel::detect(), scale, out);
     }
 
-    pub(crate) fn write_matrices_with(&self, exec: &dyn Exec, scale: f32, out: &mut [[f32; 16]]) {
-        gather(exec, self.id_slots_with(exec), out, |s| {
-            self.local_matrix(s, scale).to_cols_array()
-        });
+    pub(crate) fn write_matrices_with(
+        &self,
+        exec: &dyn Exec,
+        level: SimdLevel,
+        scale: f32,
+        out: &mut [[f32; 16]],
+    ) {
+        self.matrices_into(exec, level, None, scale, out);
+    }
+
+    /// The instance matrices, each `transform ×` it when there is one.
+    fn matrices_into(
+        &self,
+        exec: &dyn Exec,
+        level: SimdLevel,
+        transform: Option<&glam::Mat4>,
+        scale: f32,
+        out: &mut [[f32; 16]],
+    ) {
+        let st = &*self.st;
+        let slots = self.id_slots_with(exec);
+        if self.leaning() {
+            gather(exec, slots, out, |s| {
+                let m = self.leaning_matrix(s, scale);
+                transform.map_or(m, |t| *t * m).to_cols_array()
+            });
+        } else {
+            gather_chunks(exec, slots, out, |slots, out| {
+                reads::matrices(
+                    level,
+                    slots,
+                    &st.positions,
+                    &st.headings,
+                    scale,
+                    transform,
+                    out,
+                )
+            });
+        }
     }
 
     /// As [`Flock::write_matrices`], each matrix multiplied on the left by `transform`
@@ -241,47 +310,43 @@ impl Flock {
         scale: f32,
         out: &mut [[f32; 16]],
     ) {
-        self.write_matrices_transformed_with(&RayonExec::default(), transform, scale, out);
+        self.write_matrices_transformed_with(
+            &RayonExec::default(),
+            SimdLevel::detect(),
+            transform,
+            scale,
+            out,
+        );
     }
 
     pub(crate) fn write_matrices_transformed_with(
         &self,
         exec: &dyn Exec,
+        level: SimdLevel,
         transform: &[f32; 16],
         scale: f32,
         out: &mut [[f32; 16]],
     ) {
         let t = glam::Mat4::from_cols_array(transform);
-        gather(exec, self.id_slots_with(exec), out, |s| {
-            (t * self.local_matrix(s, scale)).to_cols_array()
-        });
+        self.matrices_into(exec, level, Some(&t), scale, out);
     }
 
-    /// The drawn orientation of the boid in slot `s`: `LookRotation(heading)`, or for a flock
-    /// that leans with the ground, the one its last step kept.
-    fn orientation(&self, s: usize) -> glam::Quat {
-        match self.st.extras.get(s) {
-            Some(e) if Flock::leans(&self.params) => e.orientation,
-            _ => look_rotation(self.st.headings[s]),
-        }
+    /// The flock draws the orientation its last step kept (it leans with the ground), not
+    /// `LookRotation(heading)`.
+    fn leaning(&self) -> bool {
+        Flock::leans(&self.params) && self.st.extras.len() == self.st.headings.len()
     }
 
-    fn local_matrix(&self, s: usize, scale: f32) -> glam::Mat4 {
-        if Flock::leans(&self.params) && s < self.st.extras.len() {
-            let m = glam::Mat3::from_quat(self.st.extras[s].orientation);
-            return glam::Mat4::from_cols(
-                (m.x_axis * scale).extend(0.0),
-                (m.y_axis * scale).extend(0.0),
-                (m.z_axis * scale).extend(0.0),
-                self.st.positions[s].extend(1.0),
-            );
-        }
-        let (r, u, f) = look_basis(self.st.headings[s]);
+    /// The instance matrix of the boid in slot `s` of a leaning flock: its kept orientation's
+    /// axes times `scale`, translated to its position.
+    fn leaning_matrix(&self, s: usize, scale: f32) -> glam::Mat4 {
+        let st = &*self.st;
+        let m = glam::Mat3::from_quat(st.extras[s].orientation);
         glam::Mat4::from_cols(
-            (r * scale).extend(0.0),
-            (u * scale).extend(0.0),
-            (f * scale).extend(0.0),
-            self.st.positions[s].extend(1.0),
+            (m.x_axis * scale).extend(0.0),
+            (m.y_axis * scale).extend(0.0),
+            (m.z_axis * scale).extend(0.0),
+            st.positions[s].extend(1.0),
         )
     }
 }

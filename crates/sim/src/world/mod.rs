@@ -10,6 +10,11 @@ use std::sync::{Arc, Mutex, Weak};
 
 /// Most boids one flock may hold: 16.7 million (about 2 GiB of state and index).
 pub const MAX_BOIDS_PER_FLOCK: usize = 1 << 24;
+
+/// Reads of a flock this large or larger (positions, orientations, matrices and the rest)
+/// run on the world's threads; smaller ones on the calling thread, where they finish before
+/// a pool's worker would wake.
+pub const READ_PARALLEL_MIN: usize = 1 << 16;
 /// Random stream of flock-level draws (target relocation).
 const GOAL_STREAM: u32 = 2;
 
@@ -261,19 +266,21 @@ impl World {
         }
     }
 
-    /// The executor for reads: the world's own pool; the calling thread alone while a step is
-    /// in flight (reads must not queue behind the step's work) and on a host's job system
-    /// (a read must never wait for the host: a host worker blocked on this world, say by a
-    /// change that waits for the read, could never run it).
-    pub(crate) fn read_exec(&self) -> Arc<dyn Exec> {
+    /// Runs a read over `n` boids with the executor it should use: the world's own pool for
+    /// large flocks ([`READ_PARALLEL_MIN`] boids and more) on several threads; else the calling
+    /// thread alone, as always while a step is in flight (reads must not queue behind the
+    /// step's work) and on a host's job system (a read must never wait for the host: a host
+    /// worker blocked on this world, say by a change that waits for the read, could never run
+    /// it). A read is a copy at memory speed: below that size, waking the pool costs more
+    /// than a second thread saves.
+    fn read_with<R: Send>(&self, n: usize, f: impl FnOnce(&dyn Exec) -> R + Send) -> R {
         match &self.runner {
-            Runner::Rayon(..) if self.in_flight.is_none() => self.runner.exec(),
-            _ => {
-                // One shared executor: a read allocates nothing.
-                static SERIAL: std::sync::LazyLock<Arc<SerialExec>> =
-                    std::sync::LazyLock::new(|| Arc::new(SerialExec));
-                SERIAL.clone()
+            Runner::Rayon(e, Some(pool))
+                if self.in_flight.is_none() && n >= READ_PARALLEL_MIN && !e.single() =>
+            {
+                pool.install(|| f(&**e))
             }
+            _ => f(&SerialExec),
         }
     }
 
@@ -659,17 +666,6 @@ impl World {
         }
     }
 
-    /// [`World::in_pool`] for work over `n` boids: on the calling thread when `n` is below
-    /// [`crate::PARALLEL_MIN`] (the loops run serially then, and waking the pool costs more
-    /// than the work).
-    fn in_pool_for<R: Send>(&self, n: usize, f: impl FnOnce() -> R + Send) -> R {
-        if n < crate::PARALLEL_MIN {
-            f()
-        } else {
-            self.in_pool(f)
-        }
-    }
-
     /// Copies a flock's positions, in id order, into `out` (see [`Flock::read_positions`]);
     /// returns the number written. `out` must hold every boid. Allowed while a step is in
     /// flight: it reads the state before the step.
@@ -680,8 +676,7 @@ impl World {
     ) -> Result<usize, Error> {
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
-        let exec = self.read_exec();
-        self.in_pool_for(f.len(), || f.read_positions_with(&*exec, out));
+        self.read_with(f.len(), |e| f.read_positions_with(e, out));
         Ok(f.len())
     }
 
@@ -693,8 +688,7 @@ impl World {
     ) -> Result<usize, Error> {
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
-        let exec = self.read_exec();
-        self.in_pool_for(f.len(), || f.read_velocities_with(&*exec, out));
+        self.read_with(f.len(), |e| f.read_velocities_with(e, out));
         Ok(f.len())
     }
 
@@ -702,8 +696,7 @@ impl World {
     pub fn read_ids(&self, id: FlockId, out: &mut [u32]) -> Result<usize, Error> {
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
-        let exec = self.read_exec();
-        self.in_pool_for(f.len(), || f.read_ids_with(&*exec, out));
+        self.read_with(f.len(), |e| f.read_ids_with(e, out));
         Ok(f.len())
     }
 
@@ -712,8 +705,7 @@ impl World {
     pub fn read_orientations(&self, id: FlockId, out: &mut [[f32; 4]]) -> Result<usize, Error> {
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
-        let exec = self.read_exec();
-        self.in_pool_for(f.len(), || f.write_orientations_with(&*exec, out));
+        self.read_with(f.len(), |e| f.write_orientations_with(e, self.level, out));
         Ok(f.len())
     }
 
@@ -730,8 +722,9 @@ impl World {
         }
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
-        let exec = self.read_exec();
-        self.in_pool_for(f.len(), || f.write_matrices_with(&*exec, scale, out));
+        self.read_with(f.len(), |e| {
+            f.write_matrices_with(e, self.level, scale, out)
+        });
         Ok(f.len())
     }
 
@@ -759,9 +752,8 @@ impl World {
         }
         let f = self.flock(id).ok_or(Error::InvalidId)?;
         check_room(out.len(), f.len())?;
-        let exec = self.read_exec();
-        self.in_pool_for(f.len(), || {
-            f.write_matrices_transformed_with(&*exec, transform, scale, out)
+        self.read_with(f.len(), |e| {
+            f.write_matrices_transformed_with(e, self.level, transform, scale, out)
         });
         Ok(f.len())
     }

@@ -570,7 +570,7 @@ impl World {
                 };
                 work.ids_sorted = std::mem::take(&mut spare.ids);
                 work.rank_sorted = std::mem::take(&mut spare.rank);
-                spare.id_slots = OnceLock::new();
+                work.id_slots = spare.id_slots.take().unwrap_or_default();
                 spare.id_view = OnceLock::new();
                 work.spare = spare;
                 f.last_neighbours = stepped.neighbours;
