@@ -172,7 +172,14 @@ pub(crate) struct HostExec {
     outstanding: Mutex<Vec<Pending>>,
     /// The first breach of the host's contract seen since the last `take_fault`.
     fault: Mutex<Option<String>>,
+    /// The last loops' tasks (at most [`SPARES`]), each reused by a later loop once nothing
+    /// else holds it (a host's worker may still hold the last one for a moment after its
+    /// call): a step allocates nothing on the host's job system either.
+    spare: Mutex<Vec<Arc<Ranges>>>,
 }
+
+/// Loop tasks a host's job system keeps for reuse.
+const SPARES: usize = 4;
 
 // SAFETY: the world def's contract: the functions are thread-safe and they and `usercontext`
 // stay valid until the world is destroyed; the engine never dereferences `user` itself. The
@@ -197,6 +204,7 @@ impl HostExec {
             begun: Mutex::new(None),
             outstanding: Mutex::new(Vec::new()),
             fault: Mutex::new(None),
+            spare: Mutex::new(Vec::with_capacity(SPARES)),
         })
     }
 
@@ -253,18 +261,18 @@ impl HostExec {
     /// Finishes every held task whose calls have all returned (the host's `finish_task` then
     /// returns at once). Called without holding the list: `finish_task` is the host's code.
     fn sweep(&self) {
-        let mut held = std::mem::take(&mut *lock(&self.outstanding));
-        let mut k = 0;
-        while k < held.len() {
-            if held[k].task.calls().all_returned() {
-                let p = held.swap_remove(k);
-                self.finish_now(p);
-            } else {
-                k += 1;
+        // One at a time (the list is short: at most `MAX_OUTSTANDING`), so nothing is
+        // allocated and the lock is not held while the host finishes.
+        loop {
+            let done = {
+                let mut held = lock(&self.outstanding);
+                let k = held.iter().position(|p| p.task.calls().all_returned());
+                k.map(|k| held.swap_remove(k))
+            };
+            match done {
+                Some(p) => self.finish_now(p),
+                None => return,
             }
-        }
-        if !held.is_empty() {
-            lock(&self.outstanding).append(&mut held);
         }
     }
 
@@ -462,7 +470,7 @@ impl Exec for HostExec {
         // a claimed chunk, and this function returns only when every chunk is done (below).
         let erased: *const (dyn Fn(Range<usize>) + Sync + 'static) =
             unsafe { std::mem::transmute(task as *const (dyn Fn(Range<usize>) + Sync + '_)) };
-        let ranges = Arc::new(Ranges {
+        let fresh = Ranges {
             task: erased,
             n,
             grain,
@@ -472,7 +480,23 @@ impl Exec for HostExec {
             calls: Calls::new(u32::try_from(chunks.min(self.workers)).unwrap_or(u32::MAX)),
             panic: Mutex::new(None),
             wake: (Mutex::new(()), Condvar::new()),
-        });
+        };
+        // A kept task that the host, the registry and the held list have all let go of.
+        let kept = {
+            let mut spare = lock(&self.spare);
+            let free = spare.iter_mut().position(|r| Arc::get_mut(r).is_some());
+            free.map(|k| spare.swap_remove(k))
+        };
+        let ranges = match kept {
+            Some(mut r) => match Arc::get_mut(&mut r) {
+                Some(slot) => {
+                    *slot = fresh;
+                    r
+                }
+                None => Arc::new(fresh),
+            },
+            None => Arc::new(fresh),
+        };
         // As many items as the host has workers: each call claims chunks until none is left, so
         // more calls would only be ones that find nothing to do.
         let taken = self.enqueue(run_ranges, chunks.min(self.workers), ranges.clone());
@@ -488,6 +512,12 @@ impl Exec for HostExec {
             self.hold(handle, token, ranges.clone());
         }
         let panic = lock(&ranges.panic).take();
+        {
+            let mut spare = lock(&self.spare);
+            if spare.len() < SPARES {
+                spare.push(ranges);
+            }
+        }
         if let Some(p) = panic {
             resume_unwind(p);
         }

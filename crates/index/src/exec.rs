@@ -142,23 +142,60 @@ impl Exec for SerialExec {
     }
 }
 
-/// `f(start, chunk)` for the `grain`-long chunks of `data`, in parallel on `exec` (each chunk
-/// to exactly one call, so every call writes its own part).
+/// Most pieces [`for_pieces`] hands out in one call: enough to balance the work of a pool of
+/// tens of threads, few enough to wait for their calls in slots on the stack.
+pub const MAX_PIECES: usize = 128;
+
+/// Runs `f(k, piece)` once for the `k`-th of `pieces` (at most [`MAX_PIECES`]), in parallel on
+/// `exec`. Nothing is allocated: each piece waits in a slot on the stack for the one call that
+/// takes it (an executor that ran a range twice would find the slot empty, never a second
+/// borrow of the piece).
+///
+/// # Panics
+/// If there are more than [`MAX_PIECES`] pieces.
+pub fn for_pieces<P: Send>(
+    exec: &dyn Exec,
+    pieces: impl IntoIterator<Item = P>,
+    f: &(dyn Fn(usize, P) + Sync),
+) {
+    let mut slots: [Mutex<Option<P>>; MAX_PIECES] = std::array::from_fn(|_| Mutex::new(None));
+    let mut n = 0;
+    for p in pieces {
+        assert!(n < MAX_PIECES, "at most {MAX_PIECES} pieces");
+        *slots[n].get_mut().unwrap_or_else(|e| e.into_inner()) = Some(p);
+        n += 1;
+    }
+    exec.for_ranges(n, 1, &|r: Range<usize>| {
+        for k in r {
+            // Each slot is locked by its one call only: never contended, never poisoned
+            // unless `f` panicked (then the step is lost anyway).
+            let piece = slots[k].lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(piece) = piece {
+                f(k, piece);
+            }
+        }
+    });
+}
+
+/// The grain [`chunks_mut`] cuts `n` items with: `grain`, or the smallest multiple of it that
+/// makes at most [`MAX_PIECES`] chunks.
+pub fn piece_grain(n: usize, grain: usize) -> usize {
+    let grain = grain.max(1);
+    grain * n.div_ceil(grain).div_ceil(MAX_PIECES).max(1)
+}
+
+/// `f(start, chunk)` for the chunks of `data`, in parallel on `exec` (each chunk to exactly one
+/// call, so every call writes its own part), allocating nothing. The chunks are `grain` long
+/// (the last shorter), or a multiple of it for long `data` ([`piece_grain`]).
 pub fn chunks_mut<T: Send>(
     exec: &dyn Exec,
     data: &mut [T],
     grain: usize,
     f: &(dyn Fn(usize, &mut [T]) + Sync),
 ) {
-    let grain = grain.max(1);
-    let pieces: Vec<Mutex<&mut [T]>> = data.chunks_mut(grain).map(Mutex::new).collect();
-    exec.for_ranges(pieces.len(), 1, &|r: Range<usize>| {
-        for c in r {
-            // Each piece is locked by its one call only: never contended, never poisoned
-            // unless `f` panicked (then the step is lost anyway).
-            let mut piece = pieces[c].lock().unwrap_or_else(|p| p.into_inner());
-            f(c * grain, &mut piece);
-        }
+    let grain = piece_grain(data.len(), grain);
+    for_pieces(exec, data.chunks_mut(grain), &|k, piece: &mut [T]| {
+        f(k * grain, piece)
     });
 }
 
@@ -169,7 +206,7 @@ mod tests {
     #[test]
     fn ranges_cover_every_item_once() {
         let exec = RayonExec::default();
-        for (n, grain) in [(0, 4), (1, 4), (10, 3), (4096, 100), (7, 100)] {
+        for (n, grain) in [(0, 4), (1, 4), (10, 3), (4096, 100), (7, 100), (100_000, 7)] {
             let hits: Vec<std::sync::atomic::AtomicU32> = (0..n).map(|_| 0.into()).collect();
             exec.for_ranges(n, grain, &|r: Range<usize>| {
                 assert!(r.len() <= grain.max(1) && !r.is_empty());
@@ -182,11 +219,16 @@ mod tests {
                     .all(|h| h.load(std::sync::atomic::Ordering::Relaxed) == 1)
             );
             let mut data = vec![0usize; n];
+            let calls = std::sync::atomic::AtomicUsize::new(0);
             chunks_mut(&exec, &mut data, grain, &|start, c: &mut [usize]| {
+                // Chunks of a multiple of the grain, at most `MAX_PIECES` of them.
+                assert_eq!(start % grain, 0);
+                calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 for (k, x) in c.iter_mut().enumerate() {
                     *x = start + k;
                 }
             });
+            assert!(calls.into_inner() <= MAX_PIECES);
             assert!(data.iter().enumerate().all(|(i, &x)| i == x));
         }
     }

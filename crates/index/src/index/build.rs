@@ -105,33 +105,25 @@ impl Index {
             }
         };
         const CH: usize = 4096;
+        let [p0, p1, p2] = &mut self.p;
+        let [v0, v1, v2] = &mut self.v;
+        let [h0, h1, h2] = &mut self.h;
+        let mut all: Piece<'_> = [
+            &mut p0[..n],
+            &mut p1[..n],
+            &mut p2[..n],
+            &mut v0[..n],
+            &mut v1[..n],
+            &mut v2[..n],
+            &mut h0[..n],
+            &mut h1[..n],
+            &mut h2[..n],
+        ];
         if n < PARALLEL_MIN {
-            // One piece, on this thread, without the lists below (a small world's step
-            // allocates nothing).
-            let [p0, p1, p2] = &mut self.p;
-            let [v0, v1, v2] = &mut self.v;
-            let [h0, h1, h2] = &mut self.h;
-            let mut piece: Piece<'_> = [
-                &mut p0[..n],
-                &mut p1[..n],
-                &mut p2[..n],
-                &mut v0[..n],
-                &mut v1[..n],
-                &mut v2[..n],
-                &mut h0[..n],
-                &mut h1[..n],
-                &mut h2[..n],
-            ];
-            fill(0, &mut piece);
+            // One piece, on this thread.
+            fill(0, &mut all);
         } else {
-            let arrays: Vec<&mut [f32]> = self
-                .p
-                .iter_mut()
-                .chain(&mut self.v)
-                .chain(&mut self.h)
-                .map(|c| &mut c[..n])
-                .collect();
-            fill_in_pieces(exec, arrays, n, CH, &fill);
+            fill_in_pieces(exec, all, n, CH, &fill);
         }
         // A flat axis (every boid at the same coordinate: a plane lock) goes last and is
         // skipped by the kernel: its offsets are exactly zero.
@@ -155,36 +147,28 @@ impl Index {
 /// Slots `start..start + len` of the nine coordinate arrays (positions, velocities, headings).
 type Piece<'a> = [&'a mut [f32]; 9];
 
-/// Splits the nine arrays (`n` slots each) into pieces of `ch` slots and runs `fill(start,
-/// piece)` on each, in parallel on `exec`.
+/// Splits the nine arrays (`n` slots each) into pieces of `ch` slots (or a multiple of it:
+/// `piece_grain`) and runs `fill(start, piece)` on each, in parallel on `exec`, allocating
+/// nothing.
 fn fill_in_pieces(
     exec: &dyn Exec,
-    mut rest: Vec<&mut [f32]>,
+    mut rest: Piece<'_>,
     n: usize,
     ch: usize,
     fill: &(dyn Fn(usize, &mut Piece<'_>) + Sync),
 ) {
-    let mut pieces: Vec<std::sync::Mutex<Piece<'_>>> = Vec::with_capacity(n.div_ceil(ch));
-    let mut start = 0;
-    while start < n {
-        let len = ch.min(n - start);
-        let mut piece: Vec<&mut [f32]> = Vec::with_capacity(9);
-        for r in rest.iter_mut() {
-            let (head, tail) = std::mem::take(r).split_at_mut(len);
-            piece.push(head);
-            *r = tail;
-        }
-        let piece: Piece<'_> = match piece.try_into() {
-            Ok(p) => p,
-            Err(_) => unreachable!("nine arrays"),
-        };
-        pieces.push(std::sync::Mutex::new(piece));
-        start += len;
-    }
-    exec.for_ranges(pieces.len(), 1, &|r: std::ops::Range<usize>| {
-        for c in r {
-            let mut p = pieces[c].lock().unwrap_or_else(|e| e.into_inner());
-            fill(c * ch, &mut p);
-        }
+    let ch = crate::exec::piece_grain(n, ch);
+    let pieces = std::iter::from_fn(move || {
+        let len = ch.min(rest[0].len());
+        (len > 0).then(|| {
+            rest.each_mut().map(|r| {
+                let (head, tail) = std::mem::take(r).split_at_mut(len);
+                *r = tail;
+                head
+            })
+        })
+    });
+    crate::exec::for_pieces(exec, pieces, &|k, mut piece: Piece<'_>| {
+        fill(k * ch, &mut piece)
     });
 }

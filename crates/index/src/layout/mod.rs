@@ -93,19 +93,16 @@ impl Layout {
                     fold(empty, positions)
                 } else {
                     // Minimum and maximum are exact whatever the grouping.
-                    const CH: usize = 8192;
-                    let mut parts = vec![empty; n.div_ceil(CH)];
-                    chunks_mut(
-                        exec,
-                        &mut parts,
-                        1,
-                        &|c: usize, part: &mut [(Vec3, Vec3)]| {
-                            let end = ((c + 1) * CH).min(n);
-                            part[0] = fold(empty, &positions[c * CH..end]);
-                        },
-                    );
+                    // (The parts' boxes on the stack: nothing allocated.)
+                    let ch = crate::exec::piece_grain(n, 8192);
+                    let mut parts = [empty; crate::exec::MAX_PIECES];
+                    let parts = &mut parts[..n.div_ceil(ch)];
+                    chunks_mut(exec, parts, 1, &|c: usize, part: &mut [(Vec3, Vec3)]| {
+                        let end = ((c + 1) * ch).min(n);
+                        part[0] = fold(empty, &positions[c * ch..end]);
+                    });
                     parts
-                        .into_iter()
+                        .iter()
                         .fold(empty, |a, b| (a.0.min(b.0), a.1.max(b.1)))
                 };
                 (lo, hi - lo)

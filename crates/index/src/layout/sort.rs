@@ -1,6 +1,7 @@
 //! The stable counting sort by cell that orders the boids every step.
 
-use crate::exec::{Exec, RayonExec};
+use crate::exec::{Exec, RayonExec, for_pieces};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Stable counting sort of `keys` (each below `cells`): fills `cell_start` (`cells + 1`
 /// entries) and `order` (`order[slot]` = the index in `keys` of the point in that slot). Points
@@ -26,7 +27,7 @@ pub fn counting_sort_with(
     let parts = if n < 32_768 {
         1
     } else {
-        exec.workers().clamp(1, 16)
+        exec.workers().clamp(1, MAX_PARTS)
     };
     if parts == 1 {
         for &k in keys {
@@ -54,22 +55,18 @@ pub fn counting_sort_with(
         cell_start[0] = 0;
         return;
     }
-    // Cell boundaries of the parts, then each part's counts.
-    let bounds: Vec<usize> = (0..=parts).map(|p| cells * p / parts).collect();
-    let counts = &mut cell_start[1..];
-    let mut pieces: Vec<&mut [u32]> = Vec::with_capacity(parts);
-    let mut rest = counts;
-    for p in 0..parts {
-        let (head, tail) = rest.split_at_mut(bounds[p + 1] - bounds[p]);
-        pieces.push(head);
-        rest = tail;
+    // Cell boundaries of the parts, then each part's counts. (Arrays on the stack: a sort
+    // allocates nothing once its outputs have their sizes.)
+    let mut bounds = [0usize; MAX_PARTS + 1];
+    for (p, b) in bounds.iter_mut().enumerate().take(parts + 1) {
+        *b = cells * p / parts;
     }
-    let totals: Vec<std::sync::Mutex<u32>> = (0..parts).map(|_| 0.into()).collect();
-    let pieces: Vec<std::sync::Mutex<&mut [u32]>> =
-        pieces.into_iter().map(std::sync::Mutex::new).collect();
-    exec.for_ranges(parts, 1, &|r: std::ops::Range<usize>| {
-        for p in r {
-            let mut counts = pieces[p].lock().unwrap_or_else(|e| e.into_inner());
+    let bounds = &bounds[..=parts];
+    let totals: [AtomicU32; MAX_PARTS] = std::array::from_fn(|_| AtomicU32::new(0));
+    for_pieces(
+        exec,
+        split_by(&mut cell_start[1..], bounds.windows(2).map(|b| b[1] - b[0])),
+        &|p, counts: &mut [u32]| {
             let (lo, hi) = (bounds[p] as u32, bounds[p + 1] as u32);
             for &k in keys {
                 if k >= lo && k < hi {
@@ -81,58 +78,61 @@ pub fn counting_sort_with(
                 sum += *c;
                 *c = sum;
             }
-            *totals[p].lock().unwrap_or_else(|e| e.into_inner()) = sum;
-        }
-    });
-    let totals: Vec<u32> = totals
-        .into_iter()
-        .map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .collect();
+            totals[p].store(sum, Relaxed);
+        },
+    );
     // Offsets of the parts, then every part scatters its own points into its own slots.
-    let mut offsets = Vec::with_capacity(parts);
+    let mut offsets = [0u32; MAX_PARTS];
     let mut acc = 0u32;
-    for &t in &totals {
-        offsets.push(acc);
-        acc += t;
+    for (o, t) in offsets.iter_mut().zip(&totals).take(parts) {
+        *o = acc;
+        acc += t.load(Relaxed);
     }
-    let mut order_pieces: Vec<&mut [u32]> = Vec::with_capacity(parts);
-    let mut rest: &mut [u32] = order;
-    for &t in &totals {
-        let (head, tail) = rest.split_at_mut(t as usize);
-        order_pieces.push(head);
-        rest = tail;
-    }
-    let work: Vec<std::sync::Mutex<(&mut [u32], &mut [u32])>> = pieces
-        .into_iter()
-        .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .zip(order_pieces)
-        .map(std::sync::Mutex::new)
-        .collect();
-    exec.for_ranges(parts, 1, &|r: std::ops::Range<usize>| {
-        for p in r {
-            let mut guard = work[p].lock().unwrap_or_else(|e| e.into_inner());
-            let (ends, out) = &mut *guard;
-            let (lo, hi) = (bounds[p] as u32, bounds[p + 1] as u32);
-            // `ends[c]` holds the end of cell c within the part. Turn it into the start (the
-            // previous end) to use as the cursor; after the scatter it is the end again.
-            let m = ends.len();
-            if m > 0 {
-                ends.copy_within(0..m - 1, 1);
-                ends[0] = 0;
-            }
-            for (i, &k) in keys.iter().enumerate() {
-                if k >= lo && k < hi {
-                    let s = &mut ends[(k - lo) as usize];
-                    out[*s as usize] = i as u32;
-                    *s += 1;
-                }
-            }
-            let base = offsets[p];
-            for e in ends.iter_mut() {
-                *e += base;
+    let ends = split_by(&mut cell_start[1..], bounds.windows(2).map(|b| b[1] - b[0]));
+    let outs = split_by(
+        order,
+        totals.iter().take(parts).map(|t| t.load(Relaxed) as usize),
+    );
+    for_pieces(exec, ends.zip(outs), &|p,
+                                       (ends, out): (
+        &mut [u32],
+        &mut [u32],
+    )| {
+        let (lo, hi) = (bounds[p] as u32, bounds[p + 1] as u32);
+        // `ends[c]` holds the end of cell c within the part. Turn it into the start (the
+        // previous end) to use as the cursor; after the scatter it is the end again.
+        let m = ends.len();
+        if m > 0 {
+            ends.copy_within(0..m - 1, 1);
+            ends[0] = 0;
+        }
+        for (i, &k) in keys.iter().enumerate() {
+            if k >= lo && k < hi {
+                let s = &mut ends[(k - lo) as usize];
+                out[*s as usize] = i as u32;
+                *s += 1;
             }
         }
+        let base = offsets[p];
+        for e in ends.iter_mut() {
+            *e += base;
+        }
     });
+}
+
+/// Most parts a parallel sort cuts the cells into.
+const MAX_PARTS: usize = 16;
+
+/// `data` cut into consecutive pieces of the given lengths.
+fn split_by<'a>(
+    mut data: &'a mut [u32],
+    lens: impl Iterator<Item = usize> + 'a,
+) -> impl Iterator<Item = &'a mut [u32]> + 'a {
+    lens.map(move |len| {
+        let (head, tail) = std::mem::take(&mut data).split_at_mut(len);
+        data = tail;
+        head
+    })
 }
 
 #[cfg(test)]

@@ -15,9 +15,28 @@ use boids_core::rules8::{LANES, V8, fast_rules_apply, step_boids8_on};
 use boids_core::{
     AlignmentMode, BoidState, Bounds, Env, Extra, Neighbourhood, Rng, Vec3, step_boid,
 };
-use boids_index::exec::Exec;
+use boids_index::exec::{Exec, MAX_PIECES, for_pieces};
 use boids_index::{Hit, NeighbourIndex, PARALLEL_MIN, Period, Points, Scratch, SimdLevel, Spec};
+use std::cell::RefCell;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+thread_local! {
+    /// Each thread's scratch lists for the neighbourhood walk, kept from step to step: a step
+    /// allocates nothing once they have their sizes.
+    static SCRATCH: RefCell<(Scratch, Vec<Hit>)> = RefCell::default();
+}
+
+/// `f` with this thread's scratch lists (fresh ones if they are in use further up the stack).
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch, &mut Vec<Hit>) -> R) -> R {
+    SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut kept) => {
+            let (scratch, hits) = &mut *kept;
+            f(scratch, hits)
+        }
+        Err(_) => f(&mut Scratch::default(), &mut Vec::new()),
+    })
+}
 
 /// What a flock's step needs from the world.
 pub(crate) struct StepInput<'a> {
@@ -412,41 +431,34 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
         };
         let cells = starts.len() - 1;
         if n < PARALLEL_MIN {
-            run(0..cells, out, &mut Scratch::default(), &mut Vec::new())
+            with_scratch(|scratch, hits| run(0..cells, out, scratch, hits))
         } else {
-            let target = (n / (input.exec.workers() * 16)).clamp(256, 4096);
-            let mut groups = Vec::with_capacity(n / target + 1);
-            let mut rest = out;
+            // Groups of whole cells, at least `target` boids each, and few enough to wait for
+            // their calls on the stack (`for_pieces`): nothing allocated.
+            let target = (n / (input.exec.workers() * 16))
+                .clamp(256, 4096)
+                .max(n.div_ceil(MAX_PIECES - 1));
+            let mut rest = Some(out);
             let mut c = 0;
-            while c < cells {
+            let groups = std::iter::from_fn(|| {
+                let r = rest.take().filter(|_| c < cells)?;
                 let (c0, s0) = (c, starts[c] as usize);
                 c += 1;
                 while c < cells && (starts[c] as usize - s0) < target {
                     c += 1;
                 }
-                let (head, tail) = rest.split(starts[c] as usize - s0);
-                groups.push((c0..c, head));
-                rest = tail;
-            }
-            // Each group writes its own slots; a range of groups shares its scratch lists.
-            type Group<'a> = std::sync::Mutex<Option<(std::ops::Range<usize>, Out<'a>)>>;
-            let groups: Vec<Group<'_>> = groups.into_iter().map(|g| Some(g).into()).collect();
-            let totals = std::sync::Mutex::new(0u64);
-            input
-                .exec
-                .for_ranges(groups.len(), 1, &|r: std::ops::Range<usize>| {
-                    let (mut scratch, mut hits) = (Scratch::default(), Vec::new());
-                    let mut sum = 0u64;
-                    for g in r {
-                        let taken = groups[g].lock().unwrap_or_else(|e| e.into_inner()).take();
-                        if let Some((cells, out)) = taken {
-                            sum += run(cells, out, &mut scratch, &mut hits);
-                        }
-                    }
-                    // Integer sums: the same whatever the order the ranges finish in.
-                    *totals.lock().unwrap_or_else(|e| e.into_inner()) += sum;
-                });
-            totals.into_inner().unwrap_or_else(|e| e.into_inner())
+                let (head, tail) = r.split(starts[c] as usize - s0);
+                rest = Some(tail);
+                Some((c0..c, head))
+            });
+            // Each group writes its own slots, with its thread's scratch lists.
+            let total = AtomicU64::new(0);
+            for_pieces(input.exec, groups, &|_, (cells, out)| {
+                let used = with_scratch(|scratch, hits| run(cells, out, scratch, hits));
+                // Integer sums: the same whatever the order the groups finish in.
+                total.fetch_add(used, Relaxed);
+            });
+            total.into_inner()
         }
     };
     // The next boids follow the index's order; the id-order views are built when read.
