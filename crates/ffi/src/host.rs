@@ -23,7 +23,7 @@
 //!   the host keeps making calls, giving up after [`DESTROY_WAIT`] without one; it finishes those
 //!   tasks and forgets the rest (a worker that destroys the world before running a task it
 //!   holds): their calls, when they come, find no task;
-//! - reads never go through the host (`World::read_exec` copies on the calling thread).
+//! - reads never go through the host (`World::read_with` copies on the calling thread).
 //!
 //! The host never holds a pointer into the engine's memory: the `task_context` it is given is a
 //! token, looked up in a table of live tasks on every call. A call that comes after its task was
