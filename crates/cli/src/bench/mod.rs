@@ -14,6 +14,7 @@ use std::time::Instant;
 
 mod herd;
 mod maze;
+mod worlds;
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -52,7 +53,10 @@ pub struct BenchArgs {
     /// herd preset's sheep over a 2049 x 2049 heightfield with rocks, walking with bodies,
     /// walking without, and flying (the ground off); `maze`, the maze preset's walls over a
     /// 2049 x 2049 heightfield with flow cells of 2: the terrain's survey, a field after the
-    /// target moves, and walkers reading the field against seeking in a straight line.
+    /// target moves, and walkers reading the field against seeking in a straight line;
+    /// `worlds`, 16 worlds of the benchmark scenario with `--boids` each (a game's many small
+    /// flocks): a frame of one step each, one after another against overlapped on the engine's
+    /// pool and on a host's job system.
     #[arg(long, value_enum, default_value_t = ScenarioArg::Bench)]
     scenario: ScenarioArg,
     /// `--scenario level` only: the side of the level's square, in units (its triangles and
@@ -79,6 +83,7 @@ enum ScenarioArg {
     Level,
     Herd,
     Maze,
+    Worlds,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -170,6 +175,12 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         }
         return herd::herd(a, config, kind);
     }
+    if a.scenario == ScenarioArg::Worlds {
+        if a.k > 0 {
+            return Err("--k runs on the other scenarios".into());
+        }
+        return worlds::worlds(a, config, kind);
+    }
     if a.scenario == ScenarioArg::Maze {
         if a.k > 0 {
             return Err("--k runs on the other scenarios".into());
@@ -182,7 +193,9 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         ScenarioArg::Torus2d => torus2d_world(a.boids, config, kind),
         ScenarioArg::Clustered => clustered_world(a.boids, config, kind),
         ScenarioArg::Reef => reef_world(a.boids, config, kind, ReefObstacles::Meshes),
-        ScenarioArg::Level | ScenarioArg::Herd | ScenarioArg::Maze => unreachable!("timed above"),
+        ScenarioArg::Level | ScenarioArg::Herd | ScenarioArg::Maze | ScenarioArg::Worlds => {
+            unreachable!("timed above")
+        }
     }
     .map_err(|e| e.to_string())?;
     if a.k > 0 {
@@ -293,7 +306,11 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
         ScenarioArg::Clustered => out!(
             "scenario clustered: fish-tank rules, {CLUSTERS} balls of radius {CLUSTER_RADIUS} in a 1000-unit cube, dt 1/60"
         ),
-        ScenarioArg::Reef | ScenarioArg::Level | ScenarioArg::Herd | ScenarioArg::Maze => {
+        ScenarioArg::Reef
+        | ScenarioArg::Level
+        | ScenarioArg::Herd
+        | ScenarioArg::Maze
+        | ScenarioArg::Worlds => {
             unreachable!("reported above")
         }
     }
@@ -368,6 +385,7 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
             ScenarioArg::Level => "level",
             ScenarioArg::Herd => "herd",
             ScenarioArg::Maze => "maze",
+            ScenarioArg::Worlds => "worlds",
         },
         a.boids,
         world.simd(),
