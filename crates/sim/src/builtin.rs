@@ -41,8 +41,15 @@ pub fn bench_world(
     config: WorldConfig,
     index: IndexKind,
 ) -> Result<(World, FlockId), Error> {
-    let side = bench_cube_side(n);
     let mut world = World::new(config)?;
+    let id = bench_flock(&mut world, n, index)?;
+    Ok((world, id))
+}
+
+/// The benchmark scenario's flock of `n` boids, in `world` (any world: one on a host's job
+/// system too).
+pub fn bench_flock(world: &mut World, n: usize, index: IndexKind) -> Result<FlockId, Error> {
+    let side = bench_cube_side(n);
     let id = world.create_flock("bench", bench_params(side, index))?;
     world.spawn(
         id,
@@ -57,7 +64,7 @@ pub fn bench_world(
             direction: None,
         },
     )?;
-    Ok((world, id))
+    Ok(id)
 }
 
 /// Side of the `torus2d` field for `n` agents: `floor(sqrt(10 n))` (0.1 agents per unit²).

@@ -13,10 +13,8 @@
 //! the same bits (checked after the run).
 
 use super::{BenchArgs, bench_restore, median};
-use boids_sim::builtin::{bench_cube_side, bench_params};
-use boids_sim::{
-    Exec, FlockId, FlockSnapshot, IndexKind, Spawn, SpawnShape, Vec3, World, WorldConfig,
-};
+use boids_sim::builtin::bench_flock;
+use boids_sim::{Exec, FlockId, FlockSnapshot, IndexKind, World, WorldConfig};
 use std::collections::VecDeque;
 use std::ops::Range;
 use std::sync::{Arc, Condvar, Mutex};
@@ -116,21 +114,7 @@ impl Way {
                 None => World::new(config),
             }
             .map_err(|e| e.to_string())?;
-            // The benchmark scenario's flock (as `bench_world` makes it).
-            let side = bench_cube_side(n);
-            let id = world
-                .create_flock("bench", bench_params(side, kind))
-                .map_err(|e| e.to_string())?;
-            let spawn = Spawn {
-                shape: SpawnShape::Box {
-                    min: Vec3::ZERO,
-                    max: Vec3::splat(side),
-                },
-                min_speed: 2.0,
-                max_speed: 5.0,
-                direction: None,
-            };
-            world.spawn(id, n, &spawn).map_err(|e| e.to_string())?;
+            let id = bench_flock(&mut world, n, kind).map_err(|e| e.to_string())?;
             world.step(dt).map_err(|e| e.to_string())?;
             let saved = world.flock(id).expect("bench flock").snapshot();
             worlds.push((world, id, saved));
