@@ -275,10 +275,14 @@ impl World {
     /// than a second thread saves.
     fn read_with<R: Send>(&self, n: usize, f: impl FnOnce(&dyn Exec) -> R + Send) -> R {
         match &self.runner {
-            Runner::Rayon(e, Some(pool))
+            Runner::Rayon(e, pool)
                 if self.in_flight.is_none() && n >= READ_PARALLEL_MIN && !e.single() =>
             {
-                pool.install(|| f(&**e))
+                match pool {
+                    Some(pool) => pool.install(|| f(&**e)),
+                    // Rayon's global pool (`threads` 0): its loops go there from any thread.
+                    None => f(&**e),
+                }
             }
             _ => f(&SerialExec),
         }
