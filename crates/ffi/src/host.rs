@@ -114,7 +114,9 @@ static NEXT_TOKEN: AtomicUsize = AtomicUsize::new(1);
 
 fn tasks<T>(f: impl FnOnce(&mut HashMap<usize, Arc<dyn Task>>) -> T) -> T {
     let mut g = lock(&TASKS);
-    f(g.get_or_insert_with(HashMap::new))
+    // Room for the tasks of a few busy worlds from the start: registering one then allocates
+    // nothing.
+    f(g.get_or_insert_with(|| HashMap::with_capacity(256)))
 }
 
 /// Registers `task` and returns its token.
@@ -179,7 +181,7 @@ pub(crate) struct HostExec {
 }
 
 /// Loop tasks a host's job system keeps for reuse.
-const SPARES: usize = 4;
+const SPARES: usize = 32;
 
 // SAFETY: the world def's contract: the functions are thread-safe and they and `usercontext`
 // stay valid until the world is destroyed; the engine never dereferences `user` itself. The
@@ -202,7 +204,8 @@ impl HostExec {
             user,
             workers: workers.max(1) as usize,
             begun: Mutex::new(None),
-            outstanding: Mutex::new(Vec::new()),
+            // Never more than `MAX_OUTSTANDING`: holding a task never allocates.
+            outstanding: Mutex::new(Vec::with_capacity(MAX_OUTSTANDING)),
             fault: Mutex::new(None),
             spare: Mutex::new(Vec::with_capacity(SPARES)),
         })
