@@ -461,7 +461,7 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
             total.into_inner()
         }
     };
-    // The next boids follow the index's order; the id-order views are built when read.
+    // The next boids follow the index's order (their id order is built below).
     std::mem::swap(&mut next.ids, &mut w.ids_sorted);
     if f.params.body_radius > 0.0 {
         // The pushes stay within a few bodies of the new positions (the lists are remade for

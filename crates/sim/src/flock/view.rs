@@ -1,6 +1,7 @@
 //! Reading a flock in id order: every public read sees the boids sorted by id, whatever the
-//! storage order. The permutation (and, for the borrowing reads, a copy in id order) is built on
-//! the first read after a change and kept until the next change.
+//! storage order. The permutation is built by the step for the state it makes (or by the first
+//! read after any other change); for the borrowing reads, a copy in id order is built on the
+//! first read after a change. Both are kept until the next change.
 
 use super::Flock;
 use boids_core::{BoidState, Extra, Vec3};
@@ -29,17 +30,11 @@ const CHUNK: usize = 4096;
 
 /// `out[k] = f(slots[k])` for every k, in parallel on `exec` for large flocks.
 fn gather<T: Send>(exec: &dyn Exec, slots: &[u32], out: &mut [T], f: impl Fn(usize) -> T + Sync) {
-    let out = &mut out[..slots.len()];
-    let fill = |start: usize, o: &mut [T]| {
-        for (o, &s) in o.iter_mut().zip(&slots[start..]) {
+    gather_chunks(exec, slots, out, |slots, out| {
+        for (o, &s) in out.iter_mut().zip(slots) {
             *o = f(s as usize);
         }
-    };
-    if slots.len() < PARALLEL_MIN || exec.workers() == 1 {
-        fill(0, out);
-    } else {
-        chunks_mut(exec, out, CHUNK, &fill);
-    }
+    });
 }
 
 /// Writes into `slots` (its allocation reused) the storage slot of each boid in id order, from
