@@ -19,51 +19,21 @@ pub(crate) fn quat_to_engine(q: BQuat) -> Quat {
     Quat::from_array(q.to_array())
 }
 
-/// The rotation whose -Z (Bevy's `Transform::forward`) points along `heading` and whose +Y is
-/// as near world up as it can be (no roll: Unity's `LookRotation`, as the engine's orientations,
-/// turned to Bevy's forward). Yaw about Y, then pitch about the boid's X, each from half-angle
-/// square roots: no trigonometry. A zero heading gives the identity; straight up or down, a
-/// pitch of a quarter turn with no yaw.
+/// The engine's orientation `[x, y, z, w]` (+Z forward) as Bevy's (-Z forward,
+/// `Transform::forward`): turned half a turn about its own Y, `q * (0, 1, 0, 0)`, which only
+/// moves and negates components (exact).
 #[inline]
-pub(crate) fn look(heading: BVec3) -> BQuat {
-    let len = heading.length();
-    if !(len > 0.0 && len.is_finite()) {
-        return BQuat::IDENTITY;
-    }
-    let BVec3 { x, y, z } = heading / len;
-    let r = (x * x + z * z).sqrt();
-    // Yaw psi takes -Z to (x, 0, z) / r: sin psi = -x / r, cos psi = -z / r.
-    let (sy, cy) = if r > 1e-6 {
-        half(-z / r, -x / r)
-    } else {
-        (0.0, 1.0)
-    };
-    // Pitch phi about X takes -Z to (0, y, -r): sin phi = y, cos phi = r.
-    let (sx, cx) = half(r, y);
-    // (0, sy, 0, cy) * (sx, 0, 0, cx).
-    BQuat::from_xyzw(cy * sx, sy * cx, -sy * sx, cy * cx)
-}
-
-/// (sin, cos) of half the angle whose cosine and sine are given: the larger of the two from its
-/// square root, the other from `sin = 2 sin(a/2) cos(a/2)` (a square root of `1 - cos` alone
-/// loses every digit near a zero angle).
-#[inline]
-fn half(cos: f32, sin: f32) -> (f32, f32) {
-    if cos >= 0.0 {
-        let c = ((1.0 + cos) * 0.5).sqrt();
-        (sin / (2.0 * c), c)
-    } else {
-        let s = ((1.0 - cos) * 0.5).sqrt();
-        (s, sin / (2.0 * s))
-    }
+pub(crate) fn bevy_forward([x, y, z, w]: [f32; 4]) -> BQuat {
+    BQuat::from_xyzw(-z, w, x, -y)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boids_core::math::look_rotation_direct;
 
     #[test]
-    fn look_points_forward_along_the_heading_with_up_kept_up() {
+    fn bevy_forward_points_minus_z_along_the_heading_with_up_kept_up() {
         let mut seen = 0;
         for i in 0..2000 {
             let t = i as f32 * 0.618;
@@ -72,13 +42,14 @@ mod tests {
                 (t * 1.3).sin(),
                 t.cos() * (t * 0.37).cos(),
             );
-            let q = look(h * 3.0);
+            let e = look_rotation_direct(to_engine(h * 3.0));
+            let q = bevy_forward(e.to_array());
             assert!((q.length() - 1.0).abs() < 1e-5);
             let f = q * BVec3::NEG_Z;
             assert!((f - h.normalize()).length() < 1e-5, "{h}: {f}");
-            let up = q * BVec3::Y;
-            assert!(up.y >= -1e-6 && up.dot(BVec3::X.cross(BVec3::Y)).abs() <= 1.0);
-            // No roll: the boid's X stays horizontal.
+            // The same up as the engine's, and no roll: the boid's X stays horizontal.
+            assert!((q * BVec3::Y - to_bevy(e * Vec3::Y)).length() < 1e-6, "{h}");
+            assert!((q * BVec3::Y).y >= -1e-6, "{h}");
             assert!((q * BVec3::X).y.abs() < 1e-5, "{h}");
             seen += 1;
         }
@@ -91,9 +62,11 @@ mod tests {
             BVec3::X,
             BVec3::NEG_X,
         ] {
-            assert!((look(h) * BVec3::NEG_Z - h).length() < 1e-6, "{h}");
+            let q = bevy_forward(look_rotation_direct(to_engine(h)).to_array());
+            assert!((q * BVec3::NEG_Z - h).length() < 1e-6, "{h}");
         }
-        assert_eq!(look(BVec3::ZERO), BQuat::IDENTITY);
-        assert_eq!(look(BVec3::splat(f32::NAN)), BQuat::IDENTITY);
+        // The engine's identity (a zero heading) faces Bevy's +Z turned to -Z: half a turn.
+        let q = bevy_forward(Quat::IDENTITY.to_array());
+        assert!((q * BVec3::NEG_Z - BVec3::Z).length() < 1e-6);
     }
 }

@@ -166,21 +166,7 @@ impl Plugin for BoidsPlugin {
             PostUpdate,
             BoidsSet::WriteBack.before(TransformSystems::Propagate),
         );
-        app.add_systems(
-            self.schedule,
-            (
-                write::finish,
-                sync::despawned,
-                sync::flocks,
-                sync::spawns,
-                sync::obstacles,
-                sync::targets,
-                sync::relations,
-                sync::flow_fields,
-            )
-                .chain()
-                .in_set(BoidsSet::SyncIn),
-        );
+        app.add_systems(self.schedule, sync::sync_in.in_set(BoidsSet::SyncIn));
         app.add_systems(self.schedule, write::step.in_set(BoidsSet::Step));
         app.add_systems(
             PostUpdate,

@@ -7,27 +7,25 @@ use bevy::math::{Quat as BQuat, Vec3 as BVec3};
 use bevy::prelude::{Fixed, Time, Transform};
 use boids_core::Vec3;
 use boids_sim::World;
-use rayon::prelude::*;
 
-use crate::convert::{look, to_bevy};
+use crate::convert::{bevy_forward, to_bevy};
 use crate::{BoidSlot, Boids, FlockEntry};
 
-/// A flock's last two states in id order: positions and rotations (from the headings, Bevy's
-/// forward), the older one re-mapped to the newer one's ids. Reused from step to step: a read
-/// allocates only when the flock outgrows every earlier size.
+/// A flock's last two states in id order: positions and the engine's orientations (+Z along
+/// the heading, or a leaning flock's kept orientation), the older one re-mapped to the newer
+/// one's ids. Reused from step to step: a read allocates only when the flock outgrows every
+/// earlier size.
 #[derive(Default)]
 pub(crate) struct States {
     pos: [Vec<Vec3>; 2],
-    rot: [Vec<BQuat>; 2],
-    /// The headings just read.
-    head: Vec<Vec3>,
+    rot: [Vec<[f32; 4]>; 2],
     /// Which of the two is the newer.
     cur: usize,
     /// The ids of the newer state, and of the one read before it.
     ids: Vec<u32>,
     read_ids: Vec<u32>,
     scratch_pos: Vec<Vec3>,
-    scratch_rot: Vec<BQuat>,
+    scratch_rot: Vec<[f32; 4]>,
     /// Members changed since the last read: read again before the next write back.
     pub(crate) stale: bool,
 }
@@ -45,30 +43,13 @@ impl States {
         let members = self.stale || self.ids.len() != n;
         if members {
             self.read_ids.resize(n, 0);
+            let _ = world.read_ids(entry.id, &mut self.read_ids);
         }
         self.pos[new].resize(n, Vec3::ZERO);
-        self.head.resize(n, Vec3::ZERO);
-        self.rot[new].resize(n, BQuat::IDENTITY);
-        let (ids, pos, head, rot) = (
-            &mut self.read_ids,
-            &mut self.pos[new],
-            &mut self.head,
-            &mut self.rot[new],
-        );
-        world.in_pool(|| {
-            if members {
-                f.read_ids(ids);
-            }
-            f.read_positions(pos);
-            f.read_headings(head);
-            // Once a step, in the engine's pool: a frame then only blends.
-            let turn = |(q, h): (&mut BQuat, &Vec3)| *q = look(to_bevy(*h));
-            if n < boids_sim::PARALLEL_MIN {
-                rot.iter_mut().zip(head.iter()).for_each(turn);
-            } else {
-                rot.par_iter_mut().zip(head.par_iter()).for_each(turn);
-            }
-        });
+        self.rot[new].resize(n, [0.0, 0.0, 0.0, 1.0]);
+        // The engine's reads: in its pool (or on this thread for a small flock), SIMD.
+        let _ = world.read_positions(entry.id, &mut self.pos[new]);
+        let _ = world.read_orientations(entry.id, &mut self.rot[new]);
         if members && self.read_ids != self.ids {
             // Members came or went: the older state re-mapped to the new ids (a new boid's is
             // its new one, so it does not move in from elsewhere).
@@ -103,15 +84,23 @@ impl States {
     fn at(&self, i: usize, alpha: f32) -> Option<(BVec3, BQuat)> {
         let (new, old) = (self.cur, 1 - self.cur);
         let p1 = to_bevy(*self.pos[new].get(i)?);
-        let q1 = *self.rot[new].get(i)?;
-        if alpha >= 1.0 {
-            return Some((p1, q1));
-        }
-        let (p0, q0) = (to_bevy(self.pos[old][i]), self.rot[old][i]);
-        if alpha <= 0.0 {
-            return Some((p0, q0));
-        }
-        Some((p0.lerp(p1, alpha), q0.lerp(q1, alpha)))
+        let q1 = BQuat::from_array(*self.rot[new].get(i)?);
+        // Blended as the engine has them, turned to Bevy's forward once (the turn is a fixed
+        // rotation: blending before or after it is the same).
+        let (p, q) = if alpha >= 1.0 {
+            (p1, q1)
+        } else {
+            let (p0, q0) = (
+                to_bevy(self.pos[old][i]),
+                BQuat::from_array(self.rot[old][i]),
+            );
+            if alpha <= 0.0 {
+                (p0, q0)
+            } else {
+                (p0.lerp(p1, alpha), q0.lerp(q1, alpha))
+            }
+        };
+        Some((p, bevy_forward(q.to_array())))
     }
 }
 
@@ -129,7 +118,11 @@ fn read_all(b: &mut Boids, after_step: bool) {
 
 /// Ends an overlapped step in flight (its result read), and reads flocks whose members changed.
 pub(crate) fn finish(mut boids: ResMut<Boids>) {
-    let b = &mut *boids;
+    finish_step(&mut boids);
+}
+
+/// [`finish`] on the plugin's resource.
+pub(crate) fn finish_step(b: &mut Boids) {
     let mut stepped = false;
     if b.in_flight {
         b.in_flight = false;

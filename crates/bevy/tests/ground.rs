@@ -6,8 +6,8 @@ mod support;
 
 use bevy::math::Vec2;
 use bevy::prelude::*;
-use boids_bevy::{BoidSpawn, Boids, BoidsPlugin, Flock, Ground, Heightfield, Obstacle};
-use boids_sim::{Bounds, FlockParams, ObstacleAvoidance, Weights};
+use boids_bevy::{Boid, BoidSpawn, Boids, BoidsPlugin, Flock, Ground, Heightfield, Obstacle};
+use boids_sim::{Bounds, FlockParams, GroundUp, ObstacleAvoidance, Weights};
 use support::{app, positions, run_to, tick};
 
 /// The hill's height at `(x, z)`: a plane rising 0.25 a unit along x.
@@ -15,24 +15,25 @@ fn hill(x: f32) -> f32 {
     0.25 * (x + 10.0)
 }
 
-#[test]
-fn a_grounded_flock_stands_on_the_marked_heightfield_and_loses_it_with_the_marker() {
-    let mut a = app(BoidsPlugin::default().threads(1), tick());
-    let w = a.world_mut();
+/// The hill as a heightfield entity marked as ground.
+fn hill_field(w: &mut World) -> Entity {
     let n = 21u32;
     let heights: Vec<f32> = (0..n * n).map(|k| hill((k % n) as f32 - 10.0)).collect();
-    let field = w
-        .spawn((
-            Obstacle::Heightfield(Heightfield {
-                columns: n,
-                rows: n,
-                cell: Vec2::ONE,
-                heights: heights.into(),
-            }),
-            Transform::from_xyz(-10.0, 0.0, -10.0),
-            Ground,
-        ))
-        .id();
+    w.spawn((
+        Obstacle::Heightfield(Heightfield {
+            columns: n,
+            rows: n,
+            cell: Vec2::ONE,
+            heights: heights.into(),
+        }),
+        Transform::from_xyz(-10.0, 0.0, -10.0),
+        Ground,
+    ))
+    .id()
+}
+
+/// A grounded flock of five walking along +z across the hill, up in their orientation `up`.
+fn walkers(w: &mut World, up: GroundUp) -> Entity {
     let params = FlockParams {
         weights: Weights {
             separation: 0.0,
@@ -46,6 +47,7 @@ fn a_grounded_flock_stands_on_the_marked_heightfield_and_loses_it_with_the_marke
         max_speed: 0.5,
         ground: Some(boids_sim::Ground {
             pivot_height: 0.5,
+            up,
             ..boids_sim::Ground::default()
         }),
         ..FlockParams::default()
@@ -60,6 +62,15 @@ fn a_grounded_flock_stands_on_the_marked_heightfield_and_loses_it_with_the_marke
             Transform::from_xyz(-4.0 + 2.0 * k as f32, 8.0, 0.0),
         ));
     }
+    flock
+}
+
+#[test]
+fn a_grounded_flock_stands_on_the_marked_heightfield_and_loses_it_with_the_marker() {
+    let mut a = app(BoidsPlugin::default().threads(1), tick());
+    let w = a.world_mut();
+    let field = hill_field(w);
+    let flock = walkers(w, GroundUp::World);
     let rock = w
         .spawn((
             Obstacle::Sphere { radius: 1.0 },
@@ -104,4 +115,28 @@ fn a_grounded_flock_stands_on_the_marked_heightfield_and_loses_it_with_the_marke
     a.world_mut().entity_mut(field).insert(Ground);
     run_to(&mut a, 40);
     assert_ne!(positions(&a, flock), still, "ground again: they walk");
+}
+
+#[test]
+fn a_leaning_flock_s_transforms_lean_with_the_ground_and_an_upright_one_s_do_not() {
+    // The hill's normal: the plane y = 0.25 x has normal (-0.25, 1, 0), normalised.
+    let normal = Vec3::new(-0.25, 1.0, 0.0).normalize();
+    for (up, want) in [(GroundUp::Normal, normal), (GroundUp::World, Vec3::Y)] {
+        let mut a = app(BoidsPlugin::default().threads(1), tick());
+        let w = a.world_mut();
+        hill_field(w);
+        let flock = walkers(w, up);
+        run_to(&mut a, 30);
+        let mut q = a.world_mut().query::<(&Boid, &Transform)>();
+        let mut seen = 0;
+        for (boid, t) in q.iter(a.world()) {
+            assert_eq!(boid.flock(), flock);
+            // Walking along +z (across the slope): forward is +z, up is `want`.
+            let (f, u) = (t.forward().as_vec3(), t.up().as_vec3());
+            assert!((f - Vec3::Z).length() < 1e-3, "{up:?}: forward {f}");
+            assert!((u - want).length() < 1e-3, "{up:?}: up {u}, not {want}");
+            seen += 1;
+        }
+        assert_eq!(seen, 5);
+    }
 }
