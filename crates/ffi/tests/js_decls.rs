@@ -1,5 +1,5 @@
 //! The JavaScript binding lays out the ABI's structs from its own field lists (`STRUCTS` in
-//! `bindings/js/boids.mjs`): every struct of `include/boids.h` is there with the same fields,
+//! `bindings/js/structs.mjs`): every struct of `include/boids.h` is there with the same fields,
 //! in the same order, of the same types; and the TypeScript declarations' `FlockParams` names
 //! the same fields. (At load, boids.mjs also compares each struct's size with
 //! `boids_struct_size`.)
@@ -65,12 +65,12 @@ fn header_structs() -> BTreeMap<String, Fields> {
     out
 }
 
-/// `STRUCTS` of boids.mjs: each struct's `['field', 'type'(, count)]` entries.
+/// `STRUCTS` of structs.mjs: each struct's `['field', 'type'(, count)]` entries.
 fn js_structs() -> BTreeMap<String, Fields> {
-    let text = std::fs::read_to_string(root().join("bindings/js/boids.mjs")).unwrap();
+    let text = std::fs::read_to_string(root().join("bindings/js/structs.mjs")).unwrap();
     let start = text
         .find("const STRUCTS = {")
-        .expect("STRUCTS in boids.mjs");
+        .expect("STRUCTS in structs.mjs");
     let body = &text[start..start + text[start..].find("\n};").unwrap()];
     let mut out = BTreeMap::new();
     let mut name = String::new();
