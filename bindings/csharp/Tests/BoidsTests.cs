@@ -6,6 +6,7 @@
 // `mono BoidsTests.exe --frame-bench [N] [work ms] [frames] [interpolate]` the Unity controller's main-thread
 // cost per frame with and without the overlapped step (docs: Documentation~/index.md, "Threads");
 // `--pool-bench [N] [frames]` two controllers sharing one pool: each one's read and draw.
+// `--reads-bench [N] [threads]` the step and a renderer's reads after it, as `boids bench --frame`.
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -61,6 +62,8 @@ static unsafe partial class BoidsTests
     static int Main(string[] args)
     {
         if (args.Length > 0 && args[0] == "--bench") return Bench(args.Length > 1 ? int.Parse(args[1]) : 100000);
+        if (args.Length > 0 && args[0] == "--reads-bench")
+            return ReadsBench(args.Length > 1 ? int.Parse(args[1]) : 10000, args.Length > 2 ? int.Parse(args[2]) : 1);
         if (args.Length > 0 && args[0] == "--pool-bench")
             return PoolBench(args.Length > 1 ? int.Parse(args[1]) : 10000, args.Length > 2 ? int.Parse(args[2]) : 120);
         if (args.Length > 0 && args[0] == "--frame-bench")
@@ -682,6 +685,64 @@ static unsafe partial class BoidsTests
         return v[v.Count / 2];
     }
 
+    /// The benchmark scenario (fish-tank rules, ~25 boids within the radius, a soft-walled cube,
+    /// speeds 2..5) of n boids in `w`, as `boids bench` builds it.
+    static BoidsFlock BenchFlock(BoidsWorld w, int n)
+    {
+        float side = (float)Math.Pow(n / (25.0 / (4.0 / 3.0 * Math.PI)), 1.0 / 3.0);
+        var s = new FlockSettings();
+        s.Bounds = FlockBounds.SoftBox(V(0, 0, 0), V(side, side, side), 3f);
+        var spawn = SpawnSettings.Box(V(0, 0, 0), V(side, side, side));
+        spawn.MinSpeed = 2f;
+        spawn.MaxSpeed = 5f;
+        var f = w.CreateFlock("bench", s);
+        f.Spawn(n, spawn);
+        return f;
+    }
+
+    /// The step and a renderer's reads after it (positions, orientations, matrices into arrays
+    /// allocated once), each timed after every step as `boids bench --frame` times them; ns a
+    /// boid, medians of 20 steps after 3.
+    static int ReadsBench(int n, int threads)
+    {
+        const int steps = 20, warmup = 3;
+        using (var w = new BoidsWorld(1, threads))
+        {
+            var f = BenchFlock(w, n);
+            var p = new Vec3[n];
+            var q = new Quat[n];
+            var m = new Mat4[n];
+            var t = new List<double>[4];
+            for (int i = 0; i < 4; i++) t[i] = new List<double>(steps);
+            var sw = new Stopwatch();
+            var mark = new double[5];
+            for (int k = 0; k < warmup + steps; k++)
+            {
+                sw.Restart();
+                w.Step(1f / 60);
+                mark[1] = sw.Elapsed.TotalMilliseconds;
+                f.ReadPositions(p);
+                mark[2] = sw.Elapsed.TotalMilliseconds;
+                f.ReadOrientations(q);
+                mark[3] = sw.Elapsed.TotalMilliseconds;
+                f.ReadMatrices(m);
+                mark[4] = sw.Elapsed.TotalMilliseconds;
+                if (k < warmup) continue;
+                for (int i = 0; i < 4; i++) t[i].Add((mark[i + 1] - mark[i]) * 1e6 / n);
+            }
+            double step = Median(t[0]), pos = Median(t[1]), rot = Median(t[2]), mat = Median(t[3]);
+            double reads = pos + rot + mat;
+            var ci = System.Globalization.CultureInfo.InvariantCulture;
+            Console.WriteLine("boids " + n + ", " + threads + " thread(s), " + steps + " steps after " + warmup + ", ns a boid: step " +
+                              step.ToString("F1", ci) + ", reads " + reads.ToString("F2", ci) + " (" + (100 * reads / step).ToString("F1", ci) + " % of the step)");
+            Console.WriteLine("bench frame csharp n=" + n + " threads=" + threads + " step_ns_per_boid=" + step.ToString("F3", ci) +
+                              " positions_ns_per_boid=" + pos.ToString("F3", ci) + " orientations_ns_per_boid=" + rot.ToString("F3", ci) +
+                              " matrices_ns_per_boid=" + mat.ToString("F3", ci) + " reads_ns_per_boid=" + reads.ToString("F3", ci) +
+                              " reads_share=" + (reads / step).ToString("F4", ci));
+            return 0;
+        }
+    }
+
     /// Step + read matrices through the wrapper against the bare native step, interleaved.
     static int Bench(int n)
     {
@@ -689,13 +750,8 @@ static unsafe partial class BoidsTests
         using (var a = new BoidsWorld(1, 2))
         using (var b = new BoidsWorld(1, 2))
         {
-            float side = (float)Math.Pow(n / (25.0 / (4.0 / 3.0 * Math.PI)), 1.0 / 3.0);
-            var s = new FlockSettings();
-            s.Bounds = FlockBounds.SoftBox(V(0, 0, 0), V(side, side, side));
-            var spawn = SpawnSettings.Box(V(0, 0, 0), V(side, side, side));
-            a.CreateFlock("bench", s).Spawn(n, spawn);
-            var fb = b.CreateFlock("bench", s);
-            fb.Spawn(n, spawn);
+            BenchFlock(a, n);
+            var fb = BenchFlock(b, n);
             var m = new Mat4[n];
             BoidsWorldId ida = a.Id;
             var ta = new List<double>(steps);
