@@ -38,8 +38,8 @@
 
 use crate::registry::inside_step;
 use crate::types::{BoidsEnqueueTaskFn, BoidsFinishTaskFn};
-use boids_sim::Exec;
 use boids_sim::exec::NO_THREADS;
+use boids_sim::{Exec, Spawned};
 use std::any::Any;
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -178,6 +178,8 @@ pub(crate) struct HostExec {
     /// else holds it (a host's worker may still hold the last one for a moment after its
     /// call): a step allocates nothing on the host's job system either.
     spare: Mutex<Vec<Arc<Ranges>>>,
+    /// The same for the tasks of begun steps.
+    spare_begun: Mutex<Vec<Arc<Begun>>>,
 }
 
 /// Loop tasks a host's job system keeps for reuse.
@@ -208,6 +210,7 @@ impl HostExec {
             outstanding: Mutex::new(Vec::with_capacity(MAX_OUTSTANDING)),
             fault: Mutex::new(None),
             spare: Mutex::new(Vec::with_capacity(SPARES)),
+            spare_begun: Mutex::new(Vec::with_capacity(SPARES)),
         })
     }
 
@@ -421,9 +424,37 @@ extern "C" fn run_ranges(start: u32, end: u32, context: *mut c_void) {
     call_token(start, end, context);
 }
 
+/// `fresh` in a kept task that the host, the registry and the held list have all let go of
+/// (nothing allocated), else in a new one.
+fn reuse<T>(spare: &Mutex<Vec<Arc<T>>>, fresh: T) -> Arc<T> {
+    let kept = {
+        let mut spare = lock(spare);
+        let free = spare.iter_mut().position(|r| Arc::get_mut(r).is_some());
+        free.map(|k| spare.swap_remove(k))
+    };
+    match kept {
+        Some(mut r) => match Arc::get_mut(&mut r) {
+            Some(slot) => {
+                *slot = fresh;
+                r
+            }
+            None => Arc::new(fresh),
+        },
+        None => Arc::new(fresh),
+    }
+}
+
+/// Keeps `task` for reuse, up to [`SPARES`] of a kind.
+fn keep<T>(spare: &Mutex<Vec<Arc<T>>>, task: Arc<T>) {
+    let mut spare = lock(spare);
+    if spare.len() < SPARES {
+        spare.push(task);
+    }
+}
+
 /// A step begun by `boids_world_step_begin`: its job, for whoever comes first.
 struct Begun {
-    job: Mutex<Option<Box<dyn FnOnce() + Send>>>,
+    job: Mutex<Option<Arc<dyn Spawned>>>,
     /// The host job system's key, for the marker.
     key: usize,
     calls: Calls,
@@ -436,7 +467,7 @@ impl Begun {
         let job = lock(&self.job).take();
         if let Some(job) = job {
             // The job catches its own panics (the world reports them at step end).
-            let _ = inside_step(self.key, || catch_unwind(AssertUnwindSafe(job)));
+            let _ = inside_step(self.key, || catch_unwind(AssertUnwindSafe(|| job.run())));
         }
     }
 }
@@ -484,22 +515,7 @@ impl Exec for HostExec {
             panic: Mutex::new(None),
             wake: (Mutex::new(()), Condvar::new()),
         };
-        // A kept task that the host, the registry and the held list have all let go of.
-        let kept = {
-            let mut spare = lock(&self.spare);
-            let free = spare.iter_mut().position(|r| Arc::get_mut(r).is_some());
-            free.map(|k| spare.swap_remove(k))
-        };
-        let ranges = match kept {
-            Some(mut r) => match Arc::get_mut(&mut r) {
-                Some(slot) => {
-                    *slot = fresh;
-                    r
-                }
-                None => Arc::new(fresh),
-            },
-            None => Arc::new(fresh),
-        };
+        let ranges = reuse(&self.spare, fresh);
         // As many items as the host has workers: each call claims chunks until none is left, so
         // more calls would only be ones that find nothing to do.
         let taken = self.enqueue(run_ranges, chunks.min(self.workers), ranges.clone());
@@ -515,23 +531,25 @@ impl Exec for HostExec {
             self.hold(handle, token, ranges.clone());
         }
         let panic = lock(&ranges.panic).take();
-        {
-            let mut spare = lock(&self.spare);
-            if spare.len() < SPARES {
-                spare.push(ranges);
-            }
-        }
+        keep(&self.spare, ranges);
         if let Some(p) = panic {
             resume_unwind(p);
         }
     }
 
-    fn spawn(&self, job: Box<dyn FnOnce() + Send>) {
-        let begun = Arc::new(Begun {
-            job: Mutex::new(Some(job)),
-            key: self.key(),
-            calls: Calls::new(1),
-        });
+    fn spawn(&self, job: Arc<dyn Spawned>) {
+        // Tasks the host has finished with are found free again.
+        self.sweep();
+        let begun = reuse(
+            &self.spare_begun,
+            Begun {
+                job: Mutex::new(Some(job)),
+                key: self.key(),
+                calls: Calls::new(1),
+            },
+        );
+        // Kept for the next step now: free again once the host and this step let go of it.
+        keep(&self.spare_begun, begun.clone());
         match self.enqueue(run_begun, 1, begun.clone()) {
             // The host says it ran the task (if it did not, the step runs here), or it holds
             // too many of this world's tasks already: the step runs here.

@@ -1,10 +1,11 @@
-//! No allocation in a frame: once a world's buffers have their sizes, a step and every bulk
-//! read a renderer makes (positions, velocities, ids, orientations, matrices plain and
-//! transformed) allocate nothing, through the C ABI, on the engine's own workers (1 and 2
-//! threads) and on a host's job system (2 workers; see the test for the one case that depends
-//! on the host's scheduling), for flocks small enough to stay on the calling thread and large
-//! enough to use the pool (10,000 and 100,000 boids). Counted by a global allocator over every
-//! thread, with a host pool that allocates nothing itself.
+//! No allocation in a frame: once a world's buffers have their sizes, a step (blocking, or
+//! begun and ended) and every bulk read a renderer makes (positions, velocities, ids,
+//! orientations, matrices plain and transformed) allocate nothing, through the C ABI, on the
+//! engine's own workers (1 and 2 threads; but for Rayon's queue of work entering its pool,
+//! one allocation per 63 entries) and on a host's job system (2 workers; see the test for the
+//! one case that depends on the host's scheduling), for flocks small enough to stay on the
+//! calling thread and large enough to use the pool (10,000 and 100,000 boids). Counted by a
+//! global allocator over every thread, with a host pool that allocates nothing itself.
 //!
 //! SAFETY, for every `unsafe` block here: pointers point to live locals or buffers of the right
 //! type and length; `user_context` is a `Host` that outlives every world using it; task
@@ -188,14 +189,20 @@ impl Reader {
         }
     }
 
-    /// A step, then every read; checks each call and that every boid was read.
-    fn frame(&mut self, w: BoidsWorldId, f: BoidsFlockId) {
+    /// A step (blocking, or `overlapped`: begun, then ended), then every read; checks each
+    /// call and that every boid was read.
+    fn frame(&mut self, w: BoidsWorldId, f: BoidsFlockId, overlapped: bool) {
         let n = self.ids.len();
         let ok = |r: BoidsResult, count: usize, what: &str| {
             assert_eq!(r, BoidsResult::Ok, "{what}: {}", msg());
             assert_eq!(count, n, "{what}");
         };
-        assert_eq!(boids_world_step(w, DT), BoidsResult::Ok, "{}", msg());
+        if overlapped {
+            assert_eq!(boids_world_step_begin(w, DT), BoidsResult::Ok, "{}", msg());
+            assert_eq!(boids_world_step_end(w), BoidsResult::Ok, "{}", msg());
+        } else {
+            assert_eq!(boids_world_step(w, DT), BoidsResult::Ok, "{}", msg());
+        }
         let mut c = 0;
         let r = unsafe { boids_flock_read_positions(f, self.positions.as_mut_ptr(), n, &mut c) };
         ok(r, c, "positions");
@@ -231,7 +238,12 @@ impl Reader {
 
 /// Allocations in each of `rounds` runs of 5 frames, after 3 (the buffers take their sizes in
 /// the first).
-fn allocations_in_frames(def: &BoidsWorldDef, n: u32, rounds: usize) -> Vec<usize> {
+fn allocations_in_frames(
+    def: &BoidsWorldDef,
+    n: u32,
+    rounds: usize,
+    overlapped: bool,
+) -> Vec<usize> {
     let mut w = BoidsWorldId::default();
     assert_eq!(
         unsafe { boids_world_create(def, &mut w) },
@@ -255,13 +267,13 @@ fn allocations_in_frames(def: &BoidsWorldDef, n: u32, rounds: usize) -> Vec<usiz
     );
     let mut reader = Reader::new(n as usize);
     for _ in 0..3 {
-        reader.frame(w, f);
+        reader.frame(w, f, overlapped);
     }
     let mut made = Vec::with_capacity(rounds);
     for _ in 0..rounds {
         let before = ALLOCATIONS.load(Relaxed);
         for _ in 0..5 {
-            reader.frame(w, f);
+            reader.frame(w, f, overlapped);
         }
         made.push(ALLOCATIONS.load(Relaxed) - before);
     }
@@ -285,16 +297,40 @@ fn a_step_and_every_read_allocate_nothing_on_the_engines_workers_and_a_hosts() {
             scope.spawn(|| host.worker());
         }
         let _stop = Stop(&host);
-        for n in [10_000, 100_000] {
+        for (n, overlapped) in [10_000, 100_000]
+            .into_iter()
+            .flat_map(|n| [(n, false), (n, true)])
+        {
+            let how = if overlapped {
+                "begun and ended"
+            } else {
+                "blocking"
+            };
             for threads in [1, 2] {
                 let mut d = boids_default_world_def();
                 d.threads = threads;
-                let made = allocations_in_frames(&d, n, 1);
-                assert_eq!(
-                    made,
-                    [0],
-                    "{n} boids, {threads} engine threads: allocations in 5 frames"
+                // Work entering a Rayon pool from outside it (a step over `PARALLEL_MIN`
+                // boids, a read over `READ_PARALLEL_MIN`, the start of an overlapped step)
+                // goes through Rayon's queue for it, a list of 63-slot blocks: one allocation
+                // every 63 entries, and nothing else in a frame allocates. Enough frames that
+                // every pattern crosses a block.
+                let entries = if threads == 1 {
+                    usize::from(overlapped)
+                } else {
+                    usize::from(overlapped || n >= 2_048) + if n >= 65_536 { 6 } else { 0 }
+                };
+                let rounds = if n >= 65_536 { 2 } else { 13 };
+                let made = allocations_in_frames(&d, n, rounds, overlapped);
+                let most = (rounds * 5 * entries).div_ceil(63) + 1;
+                assert!(
+                    made.iter().sum::<usize>() <= most,
+                    "{n} boids, {threads} engine threads, steps {how}: allocations in {rounds} \
+                     rounds of 5 frames: {made:?}, more than {most} ({entries} entries into \
+                     Rayon's pool a frame)"
                 );
+                if entries == 0 {
+                    assert!(made.iter().all(|&m| m == 0), "{made:?}");
+                }
             }
             let mut d = boids_default_world_def();
             d.enqueue_task = Some(enqueue);
@@ -306,10 +342,10 @@ fn a_step_and_every_read_allocate_nothing_on_the_engines_workers_and_a_hosts() {
             // engine take a new one, which it then keeps for reuse (up to 32). So: once those
             // are there, a round of 5 frames allocates nothing (the code before made 5 and
             // more a frame, every frame).
-            let made = allocations_in_frames(&d, n, 5);
+            let made = allocations_in_frames(&d, n, 5, overlapped);
             assert!(
                 made.contains(&0),
-                "{n} boids, 2 host workers: allocations in five rounds of 5 frames: {made:?}"
+                "{n} boids, 2 host workers, steps {how}: allocations in five rounds of 5 frames: {made:?}"
             );
         }
     });

@@ -18,8 +18,10 @@ pub trait Exec: Send + Sync {
     fn for_ranges(&self, n: usize, grain: usize, task: &(dyn Fn(Range<usize>) + Sync));
 
     /// Runs `job` once, soon, on a worker (not on the calling thread): a step that overlaps the
-    /// caller's frame.
-    fn spawn(&self, job: Box<dyn FnOnce() + Send>);
+    /// caller's frame. The job is shared (a world makes it once and hands the same one over at
+    /// every step): keeping the `Arc` is free, and a job system that keeps its own record of it
+    /// can reuse that too, so a frame allocates nothing.
+    fn spawn(&self, job: Arc<dyn Spawned>);
 
     /// Called on the thread that ends a step begun on a worker (boids-sim's
     /// `World::step_end`), before it waits for the step: a host's job system may run a step it
@@ -42,6 +44,13 @@ pub trait Exec: Send + Sync {
     }
 }
 
+/// A job [`Exec::spawn`] runs on a worker: a world's overlapped step.
+pub trait Spawned: Send + Sync {
+    /// Runs it. Called once a hand-over; a call after the job has run (the thread that ends the
+    /// step may run one no worker has started) finds nothing to do.
+    fn run(&self);
+}
+
 /// The target has no threads (WebAssembly without the atomics feature): Rayon cannot start a
 /// pool, so [`RayonExec`] runs everything on the calling thread.
 pub const NO_THREADS: bool = cfg!(all(target_family = "wasm", not(target_feature = "atomics")));
@@ -55,6 +64,24 @@ pub struct RayonExec {
 }
 
 impl RayonExec {
+    /// Runs `f` on a worker of this executor's pool (Rayon's global pool for `None`) and waits
+    /// for it: from a thread outside the pool, without allocating (Rayon waits on the stack).
+    pub fn run_in_pool(&self, f: impl FnOnce() + Send) {
+        match &self.pool {
+            Some(p) => p.install(f),
+            None => rayon::scope(|_| f()),
+        }
+    }
+
+    /// `true` when both run on the same pool (or both on Rayon's global pool).
+    pub fn same_pool(&self, other: &RayonExec) -> bool {
+        match (&self.pool, &other.pool) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+
     /// Runs on `pool`, or on Rayon's global pool when `None`.
     pub fn new(pool: Option<Arc<rayon::ThreadPool>>) -> Self {
         RayonExec { pool }
@@ -100,14 +127,16 @@ impl Exec for RayonExec {
         }
     }
 
-    fn spawn(&self, job: Box<dyn FnOnce() + Send>) {
+    /// Rayon's `spawn`, which allocates its record of the job (a world on Rayon starts its
+    /// steps from a thread of its own instead: `boids-sim`'s launcher, which does not).
+    fn spawn(&self, job: Arc<dyn Spawned>) {
         if NO_THREADS {
             // Nothing but this thread could run it: now, before `step_end` collects it.
-            return job();
+            return job.run();
         }
         match &self.pool {
-            Some(p) => p.spawn(job),
-            None => rayon::spawn(job),
+            Some(p) => p.spawn(move || job.run()),
+            None => rayon::spawn(move || job.run()),
         }
     }
 
@@ -137,8 +166,8 @@ impl Exec for SerialExec {
         }
     }
 
-    fn spawn(&self, job: Box<dyn FnOnce() + Send>) {
-        std::thread::spawn(job);
+    fn spawn(&self, job: Arc<dyn Spawned>) {
+        std::thread::spawn(move || job.run());
     }
 }
 

@@ -46,7 +46,7 @@ pub use boids_core::{
 /// Worlds with fewer boids than this (all flocks together) step on the calling thread: handing
 /// work to a pool costs more than it saves.
 pub use boids_index::PARALLEL_MIN;
-pub use boids_index::exec::{self, Exec, RayonExec, SerialExec};
+pub use boids_index::exec::{self, Exec, RayonExec, SerialExec, Spawned};
 pub use boids_index::{Index, NeighbourIndex, SimdLevel};
 pub use error::Error;
 pub use flock::{Flock, FlockSnapshot, Spawn, SpawnKind, SpawnShape};

@@ -584,7 +584,7 @@ impl boids_sim::Exec for Faulty {
     fn for_ranges(&self, n: usize, grain: usize, task: &(dyn Fn(std::ops::Range<usize>) + Sync)) {
         boids_sim::SerialExec.for_ranges(n, grain, task);
     }
-    fn spawn(&self, job: Box<dyn FnOnce() + Send>) {
+    fn spawn(&self, job: std::sync::Arc<dyn boids_sim::Spawned>) {
         boids_sim::SerialExec.spawn(job);
     }
     fn take_fault(&self) -> Option<String> {

@@ -217,8 +217,8 @@ impl Exec for Shuffled {
         });
     }
 
-    fn spawn(&self, job: Box<dyn FnOnce() + Send>) {
-        std::thread::spawn(job);
+    fn spawn(&self, job: Arc<dyn boids_sim::Spawned>) {
+        std::thread::spawn(move || job.run());
     }
 }
 

@@ -24,7 +24,7 @@ use std::time::Instant;
 const WORLDS: usize = 16;
 
 /// The jobs waiting for a worker, and whether the workers should stop.
-type Queue = (VecDeque<Box<dyn FnOnce() + Send>>, bool);
+type Queue = (VecDeque<Arc<dyn boids_sim::Spawned>>, bool);
 
 /// A host's job system as small as one can be: worker threads that run the jobs queued for
 /// them; a loop's ranges run on the calling thread (small worlds have no parallel loops).
@@ -53,7 +53,7 @@ impl Jobs {
         loop {
             if let Some(job) = q.0.pop_front() {
                 drop(q);
-                job();
+                job.run();
                 q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
             } else if q.1 {
                 return;
@@ -78,7 +78,7 @@ impl Exec for Jobs {
         boids_sim::SerialExec.for_ranges(n, grain, task);
     }
 
-    fn spawn(&self, job: Box<dyn FnOnce() + Send>) {
+    fn spawn(&self, job: Arc<dyn boids_sim::Spawned>) {
         self.queue
             .lock()
             .unwrap_or_else(|e| e.into_inner())

@@ -719,7 +719,7 @@ impl World {
     /// when it read none (no cell size, not grounded, no target, no ground) or a step is in
     /// flight.
     pub fn flow_field(&self, id: FlockId) -> Option<&FlowField> {
-        if self.in_flight.is_some() {
+        if self.in_flight {
             return None;
         }
         self.flocks.get(id)?;

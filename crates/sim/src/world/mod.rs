@@ -19,6 +19,7 @@ pub const READ_PARALLEL_MIN: usize = 1 << 16;
 const GOAL_STREAM: u32 = 2;
 
 mod flow;
+mod launch;
 mod meshes;
 #[cfg(feature = "save")]
 mod save;
@@ -26,7 +27,6 @@ mod step;
 pub use flow::FlowArrow;
 #[cfg(feature = "save")]
 pub use save::SAVE_FORMAT_VERSION;
-pub(crate) use step::InFlight;
 
 /// Largest time step accepted, seconds.
 pub const MAX_DT: f32 = 1.0;
@@ -159,7 +159,12 @@ pub struct World {
     runner: Runner,
     level: SimdLevel,
     /// A step begun and not yet ended ([`World::step_begin`]).
-    in_flight: Option<InFlight>,
+    in_flight: bool,
+    /// The overlapped step's job, handed to a worker at every [`World::step_begin`].
+    overlap: Arc<step::Overlap>,
+    /// Where a Rayon world's overlapped steps start: its pool's launcher (none without
+    /// threads, or on a host's job system).
+    launcher: Option<Arc<launch::Launcher>>,
     /// A step's lists, reused from step to step.
     step_buffers: step::StepBuffers,
     /// Flow fields, and the cell size they are built at.
@@ -220,6 +225,10 @@ impl World {
                 Runner::Rayon(Arc::new(boids_index::RayonExec::new(pool.clone())), pool)
             }
         };
+        let launcher = match &runner {
+            Runner::Rayon(e, _) if !NO_THREADS => Some(launch::shared_launcher(config.threads, e)),
+            _ => None,
+        };
         Ok(World {
             seed: config.seed,
             steps: 0,
@@ -231,7 +240,9 @@ impl World {
             relations: Vec::new(),
             runner,
             level,
-            in_flight: None,
+            in_flight: false,
+            overlap: Arc::default(),
+            launcher,
             step_buffers: Default::default(),
             flows: Default::default(),
         })
@@ -259,7 +270,7 @@ impl World {
 
     /// `Err(Error::Busy)` while a step is in flight: changes wait for [`World::step_end`].
     fn idle(&self) -> Result<(), Error> {
-        if self.in_flight.is_some() {
+        if self.in_flight {
             Err(Error::Busy)
         } else {
             Ok(())
@@ -275,9 +286,7 @@ impl World {
     /// than a second thread saves.
     fn read_with<R: Send>(&self, n: usize, f: impl FnOnce(&dyn Exec) -> R + Send) -> R {
         match &self.runner {
-            Runner::Rayon(e, pool)
-                if self.in_flight.is_none() && n >= READ_PARALLEL_MIN && !e.single() =>
-            {
+            Runner::Rayon(e, pool) if !self.in_flight && n >= READ_PARALLEL_MIN && !e.single() => {
                 match pool {
                     Some(pool) => pool.install(|| f(&**e)),
                     // Rayon's global pool (`threads` 0): its loops go there from any thread.
@@ -338,7 +347,7 @@ impl World {
 
     /// Destroys every flock (nothing while a step is in flight).
     pub fn destroy_all(&mut self) {
-        if self.in_flight.is_some() {
+        if self.in_flight {
             return;
         }
         let ids: Vec<FlockId> = self.flock_ids().collect();
@@ -665,7 +674,7 @@ impl World {
     /// a host's job system, or while a step is in flight), e.g. to read back in parallel.
     pub fn in_pool<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         match &self.runner {
-            Runner::Rayon(_, Some(pool)) if self.in_flight.is_none() => pool.install(f),
+            Runner::Rayon(_, Some(pool)) if !self.in_flight => pool.install(f),
             _ => f(),
         }
     }

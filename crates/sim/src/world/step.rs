@@ -13,8 +13,7 @@ use crate::flock::{Boids, Flock, StepFlock, StepInput, Stepped, Work, prepare, s
 use crate::fnv::Fnv1a;
 use crate::world::{FlockId, MAX_DT};
 use boids_core::Vec3;
-use boids_index::{Exec, PARALLEL_MIN};
-use std::sync::atomic::{AtomicBool, Ordering};
+use boids_index::{Exec, PARALLEL_MIN, Spawned};
 use std::sync::{Arc, Condvar, LazyLock, Mutex, OnceLock};
 
 /// What a flock's state is while a synchronous step holds it (never read: the world is
@@ -202,36 +201,79 @@ fn restore_from_index(st: &mut Arc<Boids>, index: &boids_index::Index) {
 /// What a cancelled step reports in place of a panic: it fails, so nothing is installed.
 const CANCELLED: &str = "the step was cancelled: its world was dropped before it started";
 
-/// Where a step in flight leaves its job when done (and whether it panicked).
-type Slot = Arc<(Mutex<Option<(Job, Option<String>)>>, Condvar)>;
-
-/// A step begun by [`World::step_begin`] and not yet ended.
-pub(crate) struct InFlight {
-    slot: Slot,
-    /// Set when the world is dropped: a job that has not started yet finds it and does not run
-    /// (its result would be dropped anyway).
-    cancel: Arc<AtomicBool>,
+/// Locks `m`, whether or not a thread panicked holding it (what it guards is plain data,
+/// whole after every write).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-impl InFlight {
+/// A world's overlapped step: made with the world and handed to a worker at every
+/// [`World::step_begin`], the same one each time, so beginning a step allocates nothing.
+#[derive(Default)]
+pub(crate) struct Overlap {
+    state: Mutex<OverlapState>,
+    done: Condvar,
+}
+
+#[derive(Default)]
+struct OverlapState {
+    /// The job and the executor it runs on, from `step_begin` until a worker takes them.
+    pending: Option<(Job, Arc<dyn Exec>)>,
+    /// The job once done, and its panic message if it panicked.
+    result: Option<(Job, Option<String>)>,
+    /// Set when the world is dropped: a job no worker has taken yet does not run (its result
+    /// would be dropped anyway).
+    cancel: bool,
+}
+
+impl Spawned for Overlap {
+    fn run(&self) {
+        let (taken, cancelled) = {
+            let mut st = lock(&self.state);
+            (st.pending.take(), st.cancel)
+        };
+        let Some((mut job, exec)) = taken else {
+            return;
+        };
+        let panic = if cancelled {
+            Some(CANCELLED.to_owned())
+        } else {
+            run_caught(&mut job, &*exec)
+        };
+        // Let go of the executor before the result shows: once `step_end` sees it, the world
+        // holds the last reference, so a host's job system is dropped (its tasks finished) on
+        // the thread that destroys the world, never later on this worker.
+        drop(exec);
+        lock(&self.state).result = Some((job, panic));
+        self.done.notify_all();
+    }
+}
+
+impl Overlap {
+    /// Hands the next job over (before a worker is told to run it).
+    fn put(&self, job: Job, exec: Arc<dyn Exec>) {
+        let mut st = lock(&self.state);
+        st.pending = Some((job, exec));
+        st.result = None;
+        st.cancel = false;
+    }
+
     /// Waits until the job is done, without taking its result.
     fn wait_done(&self) {
-        let (lock, cv) = &*self.slot;
-        let mut done = lock.lock().unwrap_or_else(|p| p.into_inner());
-        while done.is_none() {
-            done = cv.wait(done).unwrap_or_else(|p| p.into_inner());
+        let mut st = lock(&self.state);
+        while st.result.is_none() {
+            st = self.done.wait(st).unwrap_or_else(|p| p.into_inner());
         }
     }
 
     /// Waits for the job; returns it and the panic message, if it panicked.
-    fn wait(self) -> (Job, Option<String>) {
-        let (lock, cv) = &*self.slot;
-        let mut done = lock.lock().unwrap_or_else(|p| p.into_inner());
+    fn wait(&self) -> (Job, Option<String>) {
+        let mut st = lock(&self.state);
         loop {
-            if let Some(r) = done.take() {
+            if let Some(r) = st.result.take() {
                 return r;
             }
-            done = cv.wait(done).unwrap_or_else(|p| p.into_inner());
+            st = self.done.wait(st).unwrap_or_else(|p| p.into_inner());
         }
     }
 }
@@ -255,7 +297,7 @@ impl World {
     /// exposed so benchmarks can time the build alone). Does nothing while a step is in
     /// flight.
     pub fn build_indices(&mut self) {
-        if self.in_flight.is_some() {
+        if self.in_flight {
             return;
         }
         let exec = self.runner.exec();
@@ -301,44 +343,32 @@ impl World {
     /// and waits for one that is running; either way its result is dropped.
     pub fn step_begin(&mut self, dt: f32) -> Result<(), Error> {
         let job = self.begin(dt, false)?;
-        let slot: Slot = Arc::new((Mutex::new(None), Condvar::new()));
-        let exec = self.runner.exec();
-        let done = Arc::clone(&slot);
-        let cancel = Arc::new(AtomicBool::new(false));
-        let cancelled = Arc::clone(&cancel);
-        let mut job = job;
-        let work = move || {
-            let panic = if cancelled.load(Ordering::Acquire) {
-                Some(CANCELLED.to_owned())
-            } else {
-                run_caught(&mut job, &*exec)
-            };
-            // Let go of the executor before the result shows: once `step_end` sees it, the
-            // world holds the last reference, so a host's job system is dropped (its tasks
-            // finished) on the thread that destroys the world, never later on this worker.
-            drop(exec);
-            let (lock, cv) = &*done;
-            *lock.lock().unwrap_or_else(|p| p.into_inner()) = Some((job, panic));
-            cv.notify_all();
-        };
-        // Without threads (WebAssembly) Rayon's executor runs it here and now; the world still
-        // reads as before the step until `step_end`.
-        self.runner.spawn(Box::new(work));
-        self.in_flight = Some(InFlight { slot, cancel });
+        self.overlap.put(job, self.runner.exec());
+        match &self.launcher {
+            // Rayon: the pool's launcher starts it (see `launch.rs`).
+            Some(l) => l.start(&self.overlap),
+            // A host's job system; or, without threads (WebAssembly), Rayon's executor, which
+            // runs it here and now (the world still reads as before the step until `step_end`).
+            None => self.runner.spawn(self.overlap.clone()),
+        }
+        self.in_flight = true;
         Ok(())
     }
 
     /// Waits for the step [`World::step_begin`] started and installs its result. Without a
     /// step in flight: an error, and nothing changes.
     pub fn step_end(&mut self) -> Result<(), Error> {
-        let in_flight = self.in_flight.take().ok_or_else(|| {
-            invalid("step_end without step_begin: no step is in flight on this world")
-        })?;
+        if !self.in_flight {
+            return Err(invalid(
+                "step_end without step_begin: no step is in flight on this world",
+            ));
+        }
+        self.in_flight = false;
         // A host's job system may not have started the step: it may run here now.
         if let Runner::Host(e) = &self.runner {
             e.finish_step();
         }
-        let (job, panic) = in_flight.wait();
+        let (job, panic) = self.overlap.wait();
         self.finish(job, panic)
     }
 
@@ -346,25 +376,25 @@ impl World {
     /// method, so reads on other threads go on meanwhile, and [`World::step_end`] then returns
     /// at once. A host's job system that has not started the step runs it here.
     pub fn step_wait(&self) {
-        if let Some(f) = &self.in_flight {
+        if self.in_flight {
             if let Runner::Host(e) = &self.runner {
                 e.finish_step();
             }
-            f.wait_done();
+            self.overlap.wait_done();
         }
     }
 
     /// `true` while a step begun with [`World::step_begin`] has not been ended.
     pub fn is_stepping(&self) -> bool {
-        self.in_flight.is_some()
+        self.in_flight
     }
 
     /// Ends a step in flight, if any, without installing it (used when the world is dropped):
     /// a step no worker has started never runs (a host's job system that has not started it
     /// is handed none of its loops), and one a worker is running is waited for.
     pub(crate) fn settle(&mut self) {
-        if let Some(f) = &self.in_flight {
-            f.cancel.store(true, Ordering::Release);
+        if self.in_flight {
+            lock(&self.overlap.state).cancel = true;
             let _ = self.step_end();
         }
     }
@@ -675,7 +705,7 @@ impl Runner {
     }
 
     /// Runs `job` on a worker: a Rayon pool's, or the host's.
-    pub(crate) fn spawn(&self, job: Box<dyn FnOnce() + Send>) {
+    pub(crate) fn spawn(&self, job: Arc<dyn Spawned>) {
         match self {
             Runner::Rayon(e, _) => e.spawn(job),
             Runner::Host(e) => e.spawn(job),

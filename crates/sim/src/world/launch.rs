@@ -1,0 +1,136 @@
+//! Where a Rayon world's overlapped steps start: one thread for each of the process's pools
+//! (and one for Rayon's global pool), shared by every world on it. Rayon's `spawn` allocates
+//! its record of each job it is given; waiting in the pool (`install`) from a thread outside
+//! it does not (Rayon's queue of work entering the pool allocates one block per 63 entries).
+//! So the world hands its step to this thread, which waits in the pool while the pool's
+//! workers take steps from the list of those begun, one each, as they come: each worker runs
+//! one with `join` (no allocation either) and leaves taking the next to the other side of the
+//! join, which an idle worker steals. Sixteen small worlds begun one after another run on both
+//! workers of a pool of two.
+
+use super::step::Overlap;
+use boids_index::{RayonExec, Spawned};
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+
+/// Steps a launcher's lists hold before they grow (a step begun allocates nothing until more
+/// than this many worlds of one pool have steps waiting to start at once).
+const ROOM: usize = 64;
+
+/// The launcher of one pool.
+pub(crate) struct Launcher {
+    shared: Arc<Shared>,
+    thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+    exec: Arc<RayonExec>,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    wake: Condvar,
+}
+
+struct State {
+    /// Steps begun and not started yet, in the order they were begun.
+    pending: VecDeque<Arc<Overlap>>,
+    /// The pool's last world is gone: the thread ends.
+    stop: bool,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Plain data, whole after every write: a panic elsewhere cannot leave it half-written.
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The launcher for the worlds on `exec` (`threads` as the world asked: 0 for Rayon's global
+/// pool), shared by them: made by the first, ended (its thread joined) with the last.
+pub(crate) fn shared_launcher(threads: usize, exec: &Arc<RayonExec>) -> Arc<Launcher> {
+    static LAUNCHERS: Mutex<Vec<(usize, Weak<Launcher>)>> = Mutex::new(Vec::new());
+    let mut all = lock(&LAUNCHERS);
+    all.retain(|(_, w)| w.strong_count() > 0);
+    // The launcher keeps its pool alive, so a live one for this count is on this pool.
+    if let Some(l) = all
+        .iter()
+        .filter(|(n, _)| *n == threads)
+        .find_map(|(_, w)| w.upgrade())
+        .filter(|l| l.exec.same_pool(exec))
+    {
+        return l;
+    }
+    let l = Arc::new(Launcher {
+        shared: Arc::new(Shared {
+            state: Mutex::new(State {
+                pending: VecDeque::with_capacity(ROOM),
+                stop: false,
+            }),
+            wake: Condvar::new(),
+        }),
+        thread: Mutex::new(None),
+        exec: Arc::clone(exec),
+    });
+    all.push((threads, Arc::downgrade(&l)));
+    l
+}
+
+impl Launcher {
+    /// Starts `step` (already holding its job) in the pool, soon. Its thread is made at the
+    /// first step; when the system will not make one, the step goes to Rayon's `spawn`.
+    pub(crate) fn start(&self, step: &Arc<Overlap>) {
+        {
+            let mut thread = lock(&self.thread);
+            if thread.is_none() {
+                *thread = self.spawn_thread();
+                if thread.is_none() {
+                    boids_index::Exec::spawn(&*self.exec, Arc::clone(step) as Arc<dyn Spawned>);
+                    return;
+                }
+            }
+        }
+        lock(&self.shared.state).pending.push_back(Arc::clone(step));
+        self.shared.wake.notify_one();
+    }
+
+    fn spawn_thread(&self) -> Option<std::thread::JoinHandle<()>> {
+        let shared = Arc::clone(&self.shared);
+        let exec = Arc::clone(&self.exec);
+        std::thread::Builder::new()
+            .name("boids-step".into())
+            // It only waits: the steps run on the pool's workers.
+            .stack_size(256 << 10)
+            .spawn(move || {
+                loop {
+                    {
+                        let mut st = lock(&shared.state);
+                        while st.pending.is_empty() && !st.stop {
+                            st = shared.wake.wait(st).unwrap_or_else(|p| p.into_inner());
+                        }
+                        if st.pending.is_empty() {
+                            return;
+                        }
+                    }
+                    exec.run_in_pool(|| drain(&shared));
+                }
+            })
+            .ok()
+    }
+}
+
+/// Runs the steps begun until none is left: the next one here, and the rest on the other side
+/// of a `join` (which waits on the stack), for an idle worker to steal.
+fn drain(shared: &Shared) {
+    let next = lock(&shared.state).pending.pop_front();
+    if let Some(step) = next {
+        rayon::join(|| step.run(), || drain(shared));
+    }
+}
+
+impl Drop for Launcher {
+    fn drop(&mut self) {
+        lock(&self.shared.state).stop = true;
+        self.shared.wake.notify_one();
+        if let Some(t) = lock(&self.thread).take() {
+            // Its worlds ended their steps (`World::settle`): the thread is asleep, or about to
+            // be, and ends now.
+            let _ = t.join();
+        }
+    }
+}
