@@ -8,10 +8,11 @@
 //! join, which an idle worker steals. Sixteen small worlds begun one after another run on both
 //! workers of a pool of two.
 
+use super::lock;
 use super::step::Overlap;
 use boids_index::{RayonExec, Spawned};
 use std::collections::VecDeque;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Condvar, Mutex, Weak};
 
 /// Steps a launcher's lists hold before they grow (a step begun allocates nothing until more
 /// than this many worlds of one pool have steps waiting to start at once).
@@ -34,11 +35,6 @@ struct State {
     pending: VecDeque<Arc<Overlap>>,
     /// The pool's last world is gone: the thread ends.
     stop: bool,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // Plain data, whole after every write: a panic elsewhere cannot leave it half-written.
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// The launcher for the worlds on `exec` (`threads` as the world asked: 0 for Rayon's global
@@ -98,15 +94,14 @@ impl Launcher {
             .stack_size(256 << 10)
             .spawn(move || {
                 loop {
-                    {
-                        let mut st = lock(&shared.state);
-                        while st.pending.is_empty() && !st.stop {
-                            st = shared.wake.wait(st).unwrap_or_else(|p| p.into_inner());
-                        }
-                        if st.pending.is_empty() {
-                            return;
-                        }
+                    let st = shared
+                        .wake
+                        .wait_while(lock(&shared.state), |st| st.pending.is_empty() && !st.stop)
+                        .unwrap_or_else(|p| p.into_inner());
+                    if st.pending.is_empty() {
+                        return;
                     }
+                    drop(st);
                     exec.run_in_pool(|| drain(&shared));
                 }
             })

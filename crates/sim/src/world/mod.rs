@@ -38,12 +38,17 @@ pub(crate) enum Runner {
     Host(Arc<dyn Exec>),
 }
 
+/// Locks `m`, whether or not a thread panicked holding it: everything the world's mutexes
+/// guard is plain data, whole after every write.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// The process's pool of `threads` workers: every world that asks for the same count shares it
 /// (ten worlds of 4 threads run on 4 workers, not 40), and it ends with the last such world.
 fn shared_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
     static POOLS: Mutex<Vec<(usize, Weak<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
-    // The list holds plain data; a panic elsewhere cannot leave it half-written.
-    let mut pools = POOLS.lock().unwrap_or_else(|p| p.into_inner());
+    let mut pools = lock(&POOLS);
     pools.retain(|(_, w)| w.strong_count() > 0);
     if let Some(pool) = pools
         .iter()

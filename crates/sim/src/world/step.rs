@@ -7,7 +7,7 @@
 //! before the step, and [`World::step_end`] waits for the job and installs what it made.
 //! [`World::step`] is the two in one, and computes exactly the same bits.
 
-use super::{GOAL_STREAM, Relation, Runner, World};
+use super::{GOAL_STREAM, Relation, Runner, World, lock};
 use crate::error::{Error, invalid};
 use crate::flock::{Boids, Flock, StepFlock, StepInput, Stepped, Work, prepare, step};
 use crate::fnv::Fnv1a;
@@ -201,12 +201,6 @@ fn restore_from_index(st: &mut Arc<Boids>, index: &boids_index::Index) {
 /// What a cancelled step reports in place of a panic: it fails, so nothing is installed.
 const CANCELLED: &str = "the step was cancelled: its world was dropped before it started";
 
-/// Locks `m`, whether or not a thread panicked holding it (what it guards is plain data,
-/// whole after every write).
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
 /// A world's overlapped step: made with the world and handed to a worker at every
 /// [`World::step_begin`], the same one each time, so beginning a step allocates nothing.
 #[derive(Default)]
@@ -258,23 +252,16 @@ impl Overlap {
         st.cancel = false;
     }
 
-    /// Waits until the job is done, without taking its result.
-    fn wait_done(&self) {
-        let mut st = lock(&self.state);
-        while st.result.is_none() {
-            st = self.done.wait(st).unwrap_or_else(|p| p.into_inner());
-        }
+    /// Waits until the job is done; its state, locked, then holds the result.
+    fn wait_done(&self) -> std::sync::MutexGuard<'_, OverlapState> {
+        self.done
+            .wait_while(lock(&self.state), |st| st.result.is_none())
+            .unwrap_or_else(|p| p.into_inner())
     }
 
     /// Waits for the job; returns it and the panic message, if it panicked.
     fn wait(&self) -> (Job, Option<String>) {
-        let mut st = lock(&self.state);
-        loop {
-            if let Some(r) = st.result.take() {
-                return r;
-            }
-            st = self.done.wait(st).unwrap_or_else(|p| p.into_inner());
-        }
+        self.wait_done().result.take().expect("waited for")
     }
 }
 
@@ -380,7 +367,7 @@ impl World {
             if let Runner::Host(e) = &self.runner {
                 e.finish_step();
             }
-            self.overlap.wait_done();
+            drop(self.overlap.wait_done());
         }
     }
 
