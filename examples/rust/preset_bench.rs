@@ -2,6 +2,7 @@
 //! the crowd per unit of space stays the same: `cargo run --release -p boids-examples --example
 //! preset_bench -- [boids] [threads]` (default 100000, 2).
 
+use boids_sim::Order;
 use boids_sim::{Bounds, Spawn, SpawnShape, Vec3, World, WorldConfig, presets};
 use std::time::Instant;
 
@@ -87,7 +88,7 @@ fn main() {
         let f = w.flock(id).unwrap();
         let (lo, hi) = f.positions().iter().fold(
             (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
-            |(a, b), &q| (a.min(q), b.max(q)),
+            |(a, b), &q| (a.at_most(q), b.at_least(q)),
         );
         let c = (lo + hi) * 0.5;
         let spawn = Spawn {
@@ -96,7 +97,7 @@ fn main() {
                 max: c + (hi - c) * s,
             },
             min_speed: params.min_speed,
-            max_speed: params.max_speed.max(params.min_speed),
+            max_speed: params.max_speed.at_least(params.min_speed),
             direction: None,
         };
         w.resize_flock(id, big, &spawn).unwrap();

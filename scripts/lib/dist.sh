@@ -177,6 +177,31 @@ exported() { # file [arch]
   esac | LC_ALL=C sort -u
 }
 
+# The names a library needs from elsewhere, one a line (without the Mach-O leading underscore
+# or an ELF version). Import libraries (.dll.a, .lib) name only the DLL's own functions: none.
+imported() { # file
+  case "$1" in
+    *.dll.a | *.lib) ;;
+    *.so | *.so.*) llvm-nm -D --undefined-only "$1" | awk '{print $NF}' | sed 's/@.*//' ;;
+    *.dll) llvm-readobj --coff-imports "$1" | sed -n 's/^ *Symbol: \([^ ]*\).*/\1/p' ;;
+    *.wasm) # the module's imports, as the engine that loads it sees them
+      node -e 'for (const i of WebAssembly.Module.imports(new WebAssembly.Module(require("fs").readFileSync(process.argv[1])))) console.log(i.name)' "$1" ;;
+    *.dylib | *.a) # machine code only (the bitcode is a newer LLVM's than Debian's)
+      llvm-nm --no-llvm-bc --undefined-only "$1" 2>/dev/null | awk 'NF >= 2 {print $NF}' | sed 's/^_//' ;;
+  esac | LC_ALL=C sort -u
+}
+
+# Fails (WHY set) if a library calls a C library's float max or min (fmax, fminf, fmaximum,
+# ...): those leave the sign of a zero result to the platform, so the engine's own compares
+# (boids_core::fmath::Order) must stand everywhere. 32-bit ARM, where no instruction does it,
+# is where they would appear.
+check_no_libm_order() { # file
+  local names bad
+  names="$(set -o pipefail; imported "$1")" || { WHY="could not list what $(basename "$1") imports"; return 1; }
+  bad="$(grep -E '^(fmax|fmin)(imum|imum_num|imum_mag|imum_mag_num)?[fl]?$' <<<"$names" | tr '\n' ' ')"
+  [ -z "$bad" ] || { WHY="$(basename "$1") calls the C library's float max/min: $bad"; return 1; }
+}
+
 # Fails (WHY set) unless every slice of a Mach-O library carries a valid ad-hoc signature: a code
 # directory whose page hashes match the file (what macOS checks before it maps an arm64 library;
 # a strip after signing breaks them). `rcodesign verify` lists problems per slice ("@0: ...");

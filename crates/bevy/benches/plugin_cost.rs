@@ -11,6 +11,7 @@
 //! `cargo bench -p boids-bevy --bench plugin_cost` (`BOIDS_BEVY_N=10000,100000`,
 //! `BOIDS_BEVY_FRAMES`, `BOIDS_BEVY_THREADS` change the sizes, frames and engine threads).
 
+use boids_sim::Order;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
@@ -136,7 +137,7 @@ fn main() {
             median(&mut w),
             median(&mut f),
         );
-        let plugin = sync + (step - bare_ms).max(0.0) + write;
+        let plugin = sync + (step - bare_ms).at_least(0.0) + write;
         println!(
             "{n:>8} {bare_ms:>9.3} {sync:>9.3} {step:>9.3} {write:>11.3} {frame:>9.3} {plugin:>9.3} {:>8.1}%",
             100.0 * plugin / bare_ms

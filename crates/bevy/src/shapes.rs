@@ -1,5 +1,6 @@
 //! Obstacle entities: their shapes, and the engine's obstacles and uploaded shape data for them.
 
+use boids_sim::{Extremes, Order};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -210,7 +211,7 @@ impl Registry {
             },
             _ => None,
         };
-        let max_scale = s.abs().max_element();
+        let max_scale = s.abs().largest();
         let obstacle = match shape {
             Obstacle::Sphere { radius } => boids_sim::Obstacle::Sphere {
                 centre: p,
@@ -229,7 +230,7 @@ impl Registry {
                 boids_sim::Obstacle::Capsule {
                     a: p - axis,
                     b: p + axis,
-                    radius: radius * s.x.abs().max(s.z.abs()),
+                    radius: radius * s.x.abs().at_least(s.z.abs()),
                 }
             }
             Obstacle::HalfSpace => boids_sim::Obstacle::Plane {

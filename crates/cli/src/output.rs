@@ -5,6 +5,7 @@
 //! stays the size of one sample however long the run.
 
 use crate::render::{Camera, Trails, draw, indexed, palette};
+use boids_sim::Order;
 use boids_sim::metrics::{FlockMetrics, measure};
 use boids_sim::{Vec3, World};
 use std::fs::File;
@@ -124,7 +125,7 @@ impl GifOut {
             pending: Some(pending),
             enc,
             pal,
-            delay_cs: (100.0 / fps).round().max(2.0) as u16,
+            delay_cs: (100.0 / fps).round().at_least(2.0) as u16,
         })
     }
 
@@ -365,7 +366,7 @@ pub fn write_metrics_png(path: &Path, rows: &[MetricsRow]) -> Result<(), String>
     {
         let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| plot(&e))?;
-        let t_max = rows.last().map_or(1.0, |r| r.time).max(1e-6);
+        let t_max = rows.last().map_or(1.0, |r| r.time).at_least(1e-6);
         let names: Vec<String> = rows
             .first()
             .map(|r| r.flocks.iter().map(|f| f.0.clone()).collect())
@@ -383,8 +384,8 @@ pub fn write_metrics_png(path: &Path, rows: &[MetricsRow]) -> Result<(), String>
             let top = rows
                 .iter()
                 .flat_map(|r| r.flocks.iter().map(|f| get(&f.1)))
-                .fold(0.0f32, f32::max)
-                .max(1e-6)
+                .fold(0.0f32, f32::at_least)
+                .at_least(1e-6)
                 * 1.1;
             let mut chart = ChartBuilder::on(area)
                 .caption(title, ("sans-serif", 16))

@@ -2,6 +2,7 @@
 //! animated GIF (gif crate, fixed palette) and single PNG frames with motion trails.
 
 use boids_sim::{Bounds, FlockId, Placed, PlaneLock, Vec3, World};
+use boids_sim::{Extremes, Order};
 use std::cell::OnceCell;
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
@@ -46,8 +47,8 @@ impl Camera {
     pub fn fit(world: &World, projection: Projection, width: u32, height: u32) -> Camera {
         let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
         let mut grow = |a: Vec3, b: Vec3| {
-            lo = lo.min(a);
-            hi = hi.max(b);
+            lo = lo.at_most(a);
+            hi = hi.at_least(b);
         };
         let mut xy = true;
         for id in world.flock_ids() {
@@ -75,8 +76,8 @@ impl Camera {
                     *centre + Vec3::splat(*radius),
                 ),
                 Placed::Capsule { a, b, radius } => grow(
-                    a.min(*b) - Vec3::splat(*radius),
-                    a.max(*b) + Vec3::splat(*radius),
+                    a.at_most(*b) - Vec3::splat(*radius),
+                    a.at_least(*b) + Vec3::splat(*radius),
                 ),
                 Placed::Mesh { place, .. } => grow(place.bounds.lo, place.bounds.hi),
                 // Boxes and planes are walls and rooms: the flocks' bounds frame them.
@@ -88,7 +89,7 @@ impl Camera {
             hi = Vec3::splat(10.0);
         }
         let centre = (lo + hi) * 0.5;
-        let half = ((hi - lo).max_element() * 0.5).max(1.0) * 1.08;
+        let half = ((hi - lo).largest() * 0.5).at_least(1.0) * 1.08;
         let forward = Vec3::new(-1.0, -0.9, -1.4).normalize();
         let right = forward.cross(Vec3::Y).normalize();
         let up = right.cross(forward);
@@ -182,7 +183,7 @@ pub fn draw(world: &World, cam: &Camera, trails: Option<&Trails>) -> Pixmap {
         let mut pb = PathBuilder::new();
         // A few boids (a predator, a leader) are drawn larger than a school's.
         let big = if f.len() < 10 { 3.0 } else { 1.0 };
-        let len = (cam.half * 0.018).max(0.05) * big;
+        let len = (cam.half * 0.018).at_least(0.05) * big;
         for (i, &p) in f.positions().iter().enumerate() {
             let h = f.headings()[i];
             if let (Some((x0, y0, s)), Some((x1, y1, _))) =
@@ -217,7 +218,7 @@ pub fn draw(world: &World, cam: &Camera, trails: Option<&Trails>) -> Pixmap {
 /// The shade of an obstacle face lit at `light` (0 = facing away, 1 = facing the light).
 fn shade(light: f32) -> [u8; 3] {
     let t = 0.45 + 0.75 * light.clamp(0.0, 1.0);
-    OBSTACLE.map(|c| (c as f32 * t).round().min(255.0) as u8)
+    OBSTACLE.map(|c| (c as f32 * t).round().at_most(255.0) as u8)
 }
 
 /// Shades of obstacle faces in the palette.
@@ -250,8 +251,8 @@ fn obstacle_layer(world: &World, cam: &Camera) -> Pixmap {
                     cam.project(*centre),
                     cam.project(*centre + cam.right * *radius),
                 ) {
-                    let r = ((x2 - x).abs()).max(radius * f);
-                    discs.push_circle(x, y, r.max(1.0));
+                    let r = ((x2 - x).abs()).at_least(radius * f);
+                    discs.push_circle(x, y, r.at_least(1.0));
                 }
             }
             Placed::Capsule { a, b, radius } => sticks.push((*a, *b, *radius)),
@@ -298,7 +299,7 @@ fn obstacle_layer(world: &World, cam: &Camera) -> Pixmap {
             pb.line_to(x1, y1);
             if let Some(path) = pb.finish() {
                 let stroke = Stroke {
-                    width: (2.0 * (xr - x0).abs()).max(2.0 * r * f).max(1.0),
+                    width: (2.0 * (xr - x0).abs()).at_least(2.0 * r * f).at_least(1.0),
                     line_cap: tiny_skia::LineCap::Round,
                     ..Stroke::default()
                 };

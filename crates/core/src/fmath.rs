@@ -98,6 +98,115 @@ pub fn floor_i32(x: f32) -> i32 {
     }
 }
 
+/// The larger or smaller of two values, with one answer on every platform: what the model uses
+/// instead of `f32::max`/`min` (and glam's `max`, `min`, `clamp`, `max_element`,
+/// `min_element`, which call them lane by lane). The lint `clippy::disallowed_methods` (the
+/// workspace's `clippy.toml`) keeps those out of the engine's crates.
+///
+/// Why: the standard library's `max`/`min` are IEEE 754 maxNum/minNum, which leave the sign of
+/// a zero result to the implementation. x86-64 and AArch64 compile them to instructions, but
+/// 32-bit ARM (VFPv3 has no such instruction) calls the C library's `fmaxf`/`fminf`, and
+/// Android's bionic is not glibc. These are compares and selects only, which are exact on
+/// every IEEE 754 machine, so the answer is this code's:
+///
+/// - `a.at_least(b)` is the larger, `a.at_most(b)` the smaller;
+/// - of `-0.0` and `+0.0` (in either order) the larger is `+0.0`, the smaller `-0.0`
+///   (IEEE 754-2019's `maximum`/`minimum`);
+/// - when one operand is NaN, the result is the other (as `f32::max`); NaN only when both are.
+///
+/// (`floor` is the one other libm function the library calls on 32-bit ARM. It is kept: its
+/// result is exact, the integer part, with no rounding left to choose, so every correct C
+/// library gives the same bits, the sign of a zero included.)
+pub trait Order: Copy {
+    /// The larger of `self` and `lo`: `self` raised to at least `lo`.
+    fn at_least(self, lo: Self) -> Self;
+    /// The smaller of `self` and `hi`: `self` lowered to at most `hi`.
+    fn at_most(self, hi: Self) -> Self;
+}
+
+macro_rules! order_float {
+    ($t:ty) => {
+        impl Order for $t {
+            #[inline]
+            fn at_least(self, o: Self) -> Self {
+                if self > o {
+                    self
+                } else if o > self {
+                    o
+                } else if self == o {
+                    // The same value: the same bits, or the two zeros, whose larger is +0.
+                    <$t>::from_bits(self.to_bits() & o.to_bits())
+                } else if self.is_nan() {
+                    o
+                } else {
+                    self
+                }
+            }
+            #[inline]
+            fn at_most(self, o: Self) -> Self {
+                if self < o {
+                    self
+                } else if o < self {
+                    o
+                } else if self == o {
+                    // The same value: the same bits, or the two zeros, whose smaller is -0.
+                    <$t>::from_bits(self.to_bits() | o.to_bits())
+                } else if self.is_nan() {
+                    o
+                } else {
+                    self
+                }
+            }
+        }
+    };
+}
+order_float!(f32);
+order_float!(f64);
+
+impl Order for glam::Vec3 {
+    #[inline]
+    fn at_least(self, o: Self) -> Self {
+        glam::Vec3::new(
+            self.x.at_least(o.x),
+            self.y.at_least(o.y),
+            self.z.at_least(o.z),
+        )
+    }
+    #[inline]
+    fn at_most(self, o: Self) -> Self {
+        glam::Vec3::new(
+            self.x.at_most(o.x),
+            self.y.at_most(o.y),
+            self.z.at_most(o.z),
+        )
+    }
+}
+
+/// Lane-wise extremes of a vector, by [`Order`]: glam's `max_element`, `min_element` and
+/// `clamp` with one answer on every platform.
+pub trait Extremes: Order {
+    /// The largest lane.
+    fn largest(self) -> f32;
+    /// The smallest lane.
+    fn smallest(self) -> f32;
+    /// Each lane held within `lo..=hi` (`lo` wins where `lo > hi`, as it would in glam).
+    #[inline]
+    fn within(self, lo: Self, hi: Self) -> Self {
+        self.at_least(lo).at_most(hi)
+    }
+}
+
+impl Extremes for glam::Vec3 {
+    #[inline]
+    fn largest(self) -> f32 {
+        self.x.at_least(self.y.at_least(self.z))
+    }
+    #[inline]
+    fn smallest(self) -> f32 {
+        self.x.at_most(self.y.at_most(self.z))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +290,71 @@ mod tests {
             }
         }
         assert!(checked > 1_000_000);
+    }
+
+    /// The zeros' order is pinned (+0 the larger, -0 the smaller, in both orders), NaN gives
+    /// way to the other operand, and everything else is the ordinary larger or smaller.
+    #[test]
+    fn order_pins_zeros_and_nan() {
+        let bits = |x: f32| x.to_bits();
+        for (a, b) in [(-0.0f32, 0.0f32), (0.0, -0.0)] {
+            assert_eq!(bits(a.at_least(b)), bits(0.0), "max({a}, {b})");
+            assert_eq!(bits(a.at_most(b)), bits(-0.0), "min({a}, {b})");
+        }
+        for z in [0.0f32, -0.0] {
+            assert_eq!(bits(z.at_least(z)), bits(z));
+            assert_eq!(bits(z.at_most(z)), bits(z));
+        }
+        for (a, b) in [(-0.0f64, 0.0f64), (0.0, -0.0)] {
+            assert_eq!(a.at_least(b).to_bits(), 0.0f64.to_bits());
+            assert_eq!(a.at_most(b).to_bits(), (-0.0f64).to_bits());
+        }
+        assert_eq!(f32::NAN.at_least(2.0), 2.0);
+        assert_eq!(2.0f32.at_least(f32::NAN), 2.0);
+        assert_eq!(f32::NAN.at_most(-2.0), -2.0);
+        assert_eq!((-2.0f32).at_most(f32::NAN), -2.0);
+        assert!(f32::NAN.at_least(f32::NAN).is_nan());
+        assert!(f64::NAN.at_most(f64::NAN).is_nan());
+        let xs = [
+            f32::NEG_INFINITY,
+            -3.5,
+            -f32::MIN_POSITIVE,
+            -1e-45,
+            1e-45,
+            1.0,
+            1.0 + f32::EPSILON,
+            f32::MAX,
+            f32::INFINITY,
+        ];
+        for a in xs {
+            for b in xs {
+                let (hi, lo) = if a >= b { (a, b) } else { (b, a) };
+                assert_eq!(bits(a.at_least(b)), bits(hi), "max({a}, {b})");
+                assert_eq!(bits(a.at_most(b)), bits(lo), "min({a}, {b})");
+            }
+        }
+        let v = glam::Vec3::new(-0.0, 3.0, f32::NAN);
+        let w = glam::Vec3::new(0.0, -1.0, 5.0);
+        assert_eq!(
+            v.at_least(w).to_array().map(bits),
+            [0.0f32, 3.0, 5.0].map(bits)
+        );
+        assert_eq!(
+            v.at_most(w).to_array().map(bits),
+            [-0.0f32, -1.0, 5.0].map(bits)
+        );
+        assert_eq!(
+            glam::Vec3::new(-0.0, 0.0, -0.0).largest().to_bits(),
+            bits(0.0)
+        );
+        assert_eq!(
+            glam::Vec3::new(0.0, -0.0, 0.0).smallest().to_bits(),
+            bits(-0.0)
+        );
+        assert_eq!(glam::Vec3::new(1.0, 7.0, -2.0).largest(), 7.0);
+        assert_eq!(glam::Vec3::new(1.0, 7.0, -2.0).smallest(), -2.0);
+        let c = glam::Vec3::new(-5.0, 0.5, 9.0).within(glam::Vec3::ZERO, glam::Vec3::ONE);
+        assert_eq!(c, glam::Vec3::new(0.0, 0.5, 1.0));
     }
 
     #[test]

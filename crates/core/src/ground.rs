@@ -41,6 +41,7 @@
 //! left and right (both avoidance modes, for a grounded flock).
 
 use crate::fmath;
+use crate::fmath::{Extremes, Order};
 use crate::geometry::Placement;
 use crate::geometry::ShapeData;
 use crate::math::normalize_or_zero;
@@ -77,7 +78,7 @@ const WALL_SKIN: f32 = 16.0;
 /// rounding of a height recomputed at the same point.
 #[inline]
 fn slack(p: Vec3) -> f32 {
-    1.0e-5 * (1.0 + p.abs().max_element())
+    1.0e-5 * (1.0 + p.abs().largest())
 }
 
 /// A unit normal turned to point up.
@@ -117,7 +118,7 @@ fn surface(
     if x < b.lo.x || x > b.hi.x || z < b.lo.z || z > b.hi.z {
         return None;
     }
-    let (top, bottom) = (top.min(b.hi.y), bottom.max(b.lo.y));
+    let (top, bottom) = (top.at_most(b.hi.y), bottom.at_least(b.lo.y));
     if top < bottom || top.is_nan() || bottom.is_nan() {
         return None;
     }
@@ -152,7 +153,7 @@ fn surface(
             };
             // A ray through an edge two triangles share can slip between them by rounding:
             // then four rays a few units in the last place to each side.
-            let e = 1.0e-6 * (1.0 + x.abs().max(z.abs()));
+            let e = 1.0e-6 * (1.0 + x.abs().at_least(z.abs()));
             let hit: CastHit = ray(x, z)
                 .or_else(|| ray(x + e, z))
                 .or_else(|| ray(x - e, z))
@@ -248,7 +249,7 @@ fn touch(o: &Placed, p: Vec3, r: f32) -> Option<(f32, Vec3)> {
                 Some((_, inv)) => inv * (p - centre),
                 None => p - centre,
             };
-            let q = local.clamp(-half, half);
+            let q = local.within(-half, half);
             let (dist, n) = if q != local {
                 let d = local - q;
                 (d.length(), normalize_or_zero(d))
@@ -398,12 +399,12 @@ pub fn reaches_region(o: &Placed, lo: [f32; 2], hi: [f32; 2]) -> bool {
             let r = half.length();
             (*centre - r, *centre + r)
         }
-        Placed::Capsule { a, b, radius } => (a.min(*b) - *radius, a.max(*b) + *radius),
+        Placed::Capsule { a, b, radius } => (a.at_most(*b) - *radius, a.at_least(*b) + *radius),
         Placed::Plane { .. } => return true,
         Placed::Mesh { place, .. } => (place.bounds.lo, place.bounds.hi),
     };
     // A margin far above the rounding of the bounds.
-    let e = 1.0e-4 * (1.0 + a.abs().max(b.abs()).max_element());
+    let e = 1.0e-4 * (1.0 + a.abs().at_least(b.abs()).largest());
     !(b.x + e < lo[0] || a.x - e > hi[0] || b.z + e < lo[1] || a.z - e > hi[1])
 }
 
@@ -438,7 +439,7 @@ impl<'a> Walker<'a> {
             solids,
             settings,
             cos_slope: fmath::cos(fmath::to_radians(settings.max_slope_deg)),
-            radius: radius.max(0.0),
+            radius: radius.at_least(0.0),
             nearby: None,
         }
     }
@@ -516,8 +517,8 @@ impl<'a> Walker<'a> {
         // rounding) could leave on either side of it. (A ball already that close moves along
         // or away from the wall, never toward it.)
         let skin = slack(feet0) * WALL_SKIN;
-        let knee = Vec3::Y * self.settings.step_height.max(skin * 2.0);
-        let ground = self.ground_in(feet0.min(feet1) - skin, feet0.max(feet1) + skin);
+        let knee = Vec3::Y * self.settings.step_height.at_least(skin * 2.0);
+        let ground = self.ground_in(feet0.at_most(feet1) - skin, feet0.at_least(feet1) + skin);
         if let Some(h) = cast_segment(ground, feet0 + knee, feet1 + knee, skin) {
             return Err(Some(horizontal(h.normal)));
         }
@@ -549,7 +550,7 @@ impl<'a> Walker<'a> {
         let solids = self.solids_in(a - reach, a + reach);
         // A solid the body already touches (a cast from there does not see it): no deeper.
         // A point (no radius) on a solid's surface to within rounding counts as touching it.
-        let feel = r.max(slack(a));
+        let feel = r.at_least(slack(a));
         let near = Near::new(solids, a, reach + feel);
         for o in near.iter() {
             if let Some((depth, n)) = touch(o, a, feel)

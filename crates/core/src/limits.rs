@@ -2,6 +2,7 @@
 //! be finite and at most [`MAX_MAGNITUDE`] in magnitude, and every message that refuses one
 //! states that limit. (Probabilities, angles and fractions have their own natural ranges.)
 
+use crate::fmath::Extremes;
 use glam::Vec3;
 
 /// Largest magnitude accepted for any coordinate, length, speed or weight: far beyond any
@@ -37,7 +38,7 @@ pub fn in_range(x: f32, lo: f32, hi: f32) -> Result<(), String> {
 /// `Ok` when every component of `v` is finite and at most [`MAX_MAGNITUDE`] in magnitude; else
 /// the reason, with the limit.
 pub fn point(v: Vec3) -> Result<(), String> {
-    if v.is_finite() && v.abs().max_element() <= MAX_MAGNITUDE {
+    if v.is_finite() && v.abs().largest() <= MAX_MAGNITUDE {
         Ok(())
     } else {
         Err(format!(

@@ -1,6 +1,7 @@
 //! Small vector helpers that never produce NaN or infinity from finite input.
 
 use crate::fmath;
+use crate::fmath::Order;
 use glam::{Quat, Vec3};
 
 /// A periodic box (wrap-around bounds): leaving one face re-enters at the opposite one, and
@@ -48,8 +49,8 @@ impl Period {
         );
         // Adding `min` back may round up to exactly `max`.
         (self.min + r)
-            .min(self.max - self.size * f32::EPSILON)
-            .max(self.min)
+            .at_most(self.max - self.size * f32::EPSILON)
+            .at_least(self.min)
     }
 }
 
@@ -189,7 +190,7 @@ pub fn smooth_damp(
     smooth_time: f32,
     dt: f32,
 ) -> Vec3 {
-    let smooth_time = smooth_time.max(1e-4);
+    let smooth_time = smooth_time.at_least(1e-4);
     let omega = 2.0 / smooth_time;
     let x = omega * dt;
     let exp = 1.0 / (1.0 + x + 0.48 * x * x + 0.235 * x * x * x);
@@ -350,7 +351,7 @@ mod tests {
             assert!(q.dot(old) > 0.999_99, "{f}: {q} against {old}");
             for (got, want) in q.to_array().into_iter().zip(want) {
                 let u = ulps(got, want);
-                worst = worst.max(u);
+                worst = worst.at_least(u);
                 assert!(u <= 1.0, "{f}: {q} against {want:?} ({u:.2} ulp)");
             }
         }

@@ -4,6 +4,7 @@
 //! order boids are visited, which is what makes a parallel step reproducible.
 
 use crate::fmath;
+use crate::fmath::Order;
 use glam::Vec3;
 
 /// A small deterministic generator (SplitMix64 over a keyed state). The keys are mixed on the
@@ -73,7 +74,7 @@ impl Rng {
     pub fn unit_vector(&mut self) -> Vec3 {
         let z = self.range(-1.0, 1.0);
         let a = self.range(0.0, std::f32::consts::TAU);
-        let r = (1.0 - z * z).max(0.0).sqrt();
+        let r = (1.0 - z * z).at_least(0.0).sqrt();
         Vec3::new(r * fmath::cos(a), r * fmath::sin(a), z)
     }
 

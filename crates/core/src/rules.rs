@@ -1,6 +1,7 @@
 //! The per-boid update: a pure function of (own state, neighbourhood, environment, params, rng).
 
 use crate::fmath;
+use crate::fmath::{Extremes, Order};
 use crate::ground::{Walker, horizontal};
 use crate::limits::MAX_MAGNITUDE;
 use crate::math::{Period, clamp_length, look_rotation, normalize_or_zero, smooth_damp};
@@ -207,7 +208,7 @@ pub fn stand_radius(p: &FlockParams, at_target: usize) -> f32 {
         .into_iter()
         .find(|&r| r > 0.0)
         .unwrap_or(0.5 * p.perception_radius);
-    (r * (1.15 * (at_target as f32 / 0.8).sqrt() + 1.0)).min(p.arrival_radius)
+    (r * (1.15 * (at_target as f32 / 0.8).sqrt() + 1.0)).at_most(p.arrival_radius)
 }
 
 /// The point `lookahead` further along the polyline from the point on it nearest to `p`.
@@ -241,7 +242,7 @@ fn path_target(path: &[Vec3], closed: bool, p: Vec3, lookahead: f32) -> Option<V
         let rest = len * (1.0 - t);
         if left <= rest || (!closed && k + 1 == segments) {
             let along = if len > 0.0 {
-                (t + left / len).min(1.0)
+                (t + left / len).at_most(1.0)
             } else {
                 1.0
             };
@@ -267,7 +268,7 @@ fn avoid_obstacles(own: &BoidState, p: &FlockParams, obstacles: &[Placed]) -> Op
     let near = Near::new(
         obstacles,
         own.position,
-        p.look_ahead + p.boid_radius.max(0.0),
+        p.look_ahead + p.boid_radius.at_least(0.0),
     );
     if near.is_empty() {
         return None;
@@ -315,10 +316,10 @@ fn bounds_push(b: &Bounds, p: Vec3) -> Vec3 {
                 let d_min = p[axis] - min[axis];
                 let d_max = max[axis] - p[axis];
                 if d_min < distance {
-                    push[axis] += 1.0 / (d_min / distance).abs().max(WALL_FLOOR);
+                    push[axis] += 1.0 / (d_min / distance).abs().at_least(WALL_FLOOR);
                 }
                 if d_max < distance {
-                    push[axis] -= 1.0 / (d_max / distance).abs().max(WALL_FLOOR);
+                    push[axis] -= 1.0 / (d_max / distance).abs().at_least(WALL_FLOOR);
                 }
             }
             push
@@ -470,7 +471,7 @@ pub fn confine(
     let world = Vec3::splat(MAX_MAGNITUDE);
     clamp_into(&mut position, &mut velocity, -world, world);
     // A speed of MAX_MAGNITUDE along a unit vector can round one ulp past it.
-    let velocity = velocity.clamp(-world, world);
+    let velocity = velocity.within(-world, world);
     // The plane lock wins over a wrap or clamp box that does not hold the plane.
     (p.plane.apply(position), p.plane.apply(velocity))
 }
@@ -580,7 +581,7 @@ pub fn step_boid(
             if p.arrival_radius > 0.0 {
                 // Reynolds arrival: the desired speed falls linearly inside the radius.
                 let desired =
-                    normalize_or_zero(d) * p.max_speed * (dist / p.arrival_radius).min(1.0);
+                    normalize_or_zero(d) * p.max_speed * (dist / p.arrival_radius).at_most(1.0);
                 arrival = Some(desired - v);
                 Part::new(w.target, desired - v, true)
             } else {
@@ -626,7 +627,7 @@ pub fn step_boid(
             under,
             own.heading,
             p.look_ahead,
-            p.boid_radius.max(p.body_radius),
+            p.boid_radius.at_least(p.body_radius),
         ),
         None => avoid_obstacles(own, p, env.obstacles),
     } {

@@ -9,6 +9,7 @@
 // Lane loops index several fixed-size arrays by one lane number: the form LLVM vectorizes.
 #![allow(clippy::needless_range_loop)]
 
+use crate::fmath::Order;
 use crate::limits::MAX_MAGNITUDE;
 use crate::params::{
     AlignmentMode, Bounds, Combine, FlockParams, Integrator, ObstacleAvoidance, PlaneLock,
@@ -356,9 +357,9 @@ fn bounds_push(b: &Bounds, p: V8) -> V8 {
                 let d_min = p.0[axis] - F8::splat(min[axis]);
                 let d_max = F8::splat(max[axis]) - p.0[axis];
                 let mut push = F8::splat(0.0);
-                let add = push + one / (d_min / dist).map(f32::abs).zip(floor, f32::max);
+                let add = push + one / (d_min / dist).map(f32::abs).zip(floor, f32::at_least);
                 push = d_min.lt(dist).select(add, push);
-                let sub = push - one / (d_max / dist).map(f32::abs).zip(floor, f32::max);
+                let sub = push - one / (d_max / dist).map(f32::abs).zip(floor, f32::at_least);
                 out.0[axis] = d_max.lt(dist).select(sub, push);
             }
             out
@@ -491,7 +492,7 @@ fn step_boids8_impl(own: &States8, n: &Hoods8, wander: &V8, p: &FlockParams, dt:
         position.0[k] = below.select(lo, above.select(hi, pk));
         let abs = vk.map(f32::abs);
         velocity.0[k] = below.select(abs, above.select(abs.map(|x| -x), vk));
-        velocity.0[k] = velocity.0[k].zip(lo, f32::max).zip(hi, f32::min);
+        velocity.0[k] = velocity.0[k].zip(lo, f32::at_least).zip(hi, f32::at_most);
     }
     let (position, velocity) = (position.plane(p.plane), velocity.plane(p.plane));
     let vlen = velocity.length();

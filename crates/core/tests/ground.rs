@@ -1,6 +1,7 @@
 //! Grounded boids one at a time (`boids_core::ground::Walker`): each situation the rule names,
 //! checked against heights and walls computed here from the scene's own numbers.
 
+use boids_core::fmath::{Extremes, Order};
 use boids_core::ground::{Walker, ground_below};
 use boids_core::{Ground, MeshId, MeshShape, Obstacle, ObstacleAvoidance, Placed, Quat, Vec3};
 use std::sync::Arc;
@@ -113,7 +114,7 @@ fn a_slope_steeper_than_the_max_is_a_wall_the_boid_slides_along() {
         81,
         41,
         0.25,
-        |x, _| (x - 5.0).max(0.0) * t,
+        |x, _| (x - 5.0).at_least(0.0) * t,
         Vec3::ZERO,
     )];
     let w = Walker::new(&ground, &[], settings(45.0, 0.5, 0.0), 0.0);
@@ -356,10 +357,10 @@ fn a_ball_against_a_turned_scaled_closed_mesh_gets_the_exact_depth_and_normal_ou
         let local = Vec3::new(next() * 2.8, next() * 1.8, next() * 2.3);
         let p = position + rotation * local;
         // The box's own frame, in world units: half extents = scale.
-        let q = local.clamp(-half, half);
+        let q = local.within(-half, half);
         let inside = q == local;
         let dist = if inside {
-            (half - local.abs()).min_element()
+            (half - local.abs()).smallest()
         } else {
             (local - q).length()
         };
@@ -379,7 +380,7 @@ fn a_ball_against_a_turned_scaled_closed_mesh_gets_the_exact_depth_and_normal_ou
         );
         // Out of the box: moving the centre along the normal by the depth leaves it clear.
         let after = rotation.inverse() * (p + n * depth - position);
-        let gap = (after - after.clamp(-half, half)).length();
+        let gap = (after - after.within(-half, half)).length();
         assert!(
             (gap - r).abs() < 2.0e-3,
             "{p}: {gap} from the box after, want {r}"

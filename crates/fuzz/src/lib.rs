@@ -14,6 +14,7 @@
 
 use arbitrary::Unstructured;
 use boids_ffi::*;
+use boids_sim::Extremes;
 use boids_sim::Scene;
 use std::ffi::CStr;
 
@@ -33,7 +34,7 @@ fn check_sim_world(world: &boids_sim::World) {
         let f = world.flock(id).expect("listed");
         for v in f.positions().iter().chain(f.velocities()) {
             assert!(
-                v.is_finite() && v.abs().max_element() <= BOIDS_MAX_MAGNITUDE,
+                v.is_finite() && v.abs().largest() <= BOIDS_MAX_MAGNITUDE,
                 "flock '{}' left the domain: {v}",
                 f.name()
             );

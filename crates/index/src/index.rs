@@ -4,6 +4,7 @@ use crate::exec::{Exec, RayonExec, chunks_mut};
 use crate::kernel::{self, PAD, Raw, Soa, Spec, dist2};
 use crate::layout::{Layout, Run, counting_sort_with};
 use crate::{Hit, NeighbourIndex, Period, Points, kdtree::Tree, offset};
+use boids_core::fmath::{Extremes, Order};
 use boids_core::{IndexKind, Neighbourhood, Vec3};
 
 mod build;
@@ -572,12 +573,12 @@ impl NeighbourIndex for Index {
             // Grow the search radius from a cell until it holds k points (or everything).
             let e = Vec3::from_array(self.layout.dims.map(|d| d as f32)) / self.layout.inv;
             let (lo, hi) = (self.layout.min, self.layout.min + e);
-            let outside = (lo - q).max(q - hi).max(Vec3::ZERO).length();
+            let outside = (lo - q).at_least(q - hi).at_least(Vec3::ZERO).length();
             // A sphere this large around q holds every point of the grid.
             let everything = outside + e.length() + 1.0;
-            let mut r = (1.0 / self.layout.inv.max_element()).max(f32::MIN_POSITIVE);
+            let mut r = (1.0 / self.layout.inv.largest()).at_least(f32::MIN_POSITIVE);
             loop {
-                let reach = r.min(radius);
+                let reach = r.at_most(radius);
                 out.clear();
                 self.for_each_within(q, reach, exclude, |h| out.push(h));
                 if out.len() >= k || reach >= radius || r >= everything {
@@ -612,7 +613,7 @@ impl NeighbourIndex for Index {
                 // A tie (or a near one, where kiddo's rounding could differ from ours): take
                 // every point at distance <= the k-th and break ties by slot, as everywhere.
                 out.clear();
-                let reach = (kth.sqrt() * (1.0 + 1e-4)).max(1e-18).min(radius);
+                let reach = (kth.sqrt() * (1.0 + 1e-4)).at_least(1e-18).at_most(radius);
                 self.for_each_within(q, reach, exclude, |h| {
                     if h.d2 <= kth {
                         out.push(h)

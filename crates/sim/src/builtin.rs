@@ -9,6 +9,7 @@ use crate::{
     AlignmentMode, Bounds, Error, FlockParams, IndexKind, ObstacleAvoidance, PlaneLock,
     SeparationMode, Weights,
 };
+use boids_core::fmath::Order;
 use boids_core::{BoidState, Vec3, fmath};
 
 /// Mean number of others within radius 1 the benchmark's density gives (far from walls).
@@ -69,7 +70,7 @@ pub fn bench_flock(world: &mut World, n: usize, index: IndexKind) -> Result<Floc
 
 /// Side of the `torus2d` field for `n` agents: `floor(sqrt(10 n))` (0.1 agents per unit²).
 pub fn torus2d_side(n: usize) -> f32 {
-    (10.0 * n as f64).sqrt().floor().max(1.0) as f32
+    (10.0 * n as f64).sqrt().floor().at_least(1.0) as f32
 }
 
 /// The time step of `torus2d`: one unit of time a step (agents move 0.7 units a step).
@@ -189,7 +190,7 @@ pub fn clustered_world(
 pub fn default_school_scene(n: usize) -> Scene {
     let radius = 2.5f64;
     let rho = 4.0 / (4.0 / 3.0 * std::f64::consts::PI * (radius * radius * radius));
-    let half = (fmath::cbrt64(n as f64 / rho) as f32 / 2.0).max(6.0);
+    let half = (fmath::cbrt64(n as f64 / rho) as f32 / 2.0).at_least(6.0);
     let params = FlockParams {
         perception_radius: radius as f32,
         separation_radius: 1.0,
@@ -204,7 +205,7 @@ pub fn default_school_scene(n: usize) -> Scene {
         bounds: Bounds::SoftBox {
             min: Vec3::splat(-half),
             max: Vec3::splat(half),
-            distance: 4.0_f32.min(half),
+            distance: 4.0_f32.at_most(half),
         },
         ..FlockParams::default()
     };
@@ -281,10 +282,10 @@ pub fn naive_step(boids: &[BoidState], p: &FlockParams, dt: f32) -> (Vec<BoidSta
             for k in 0..3 {
                 let (dl, dh) = (b.position[k] - lo[k], hi[k] - b.position[k]);
                 if dl < dist {
-                    a[k] += p.weights.bounds / (dl / dist).abs().max(1e-6);
+                    a[k] += p.weights.bounds / (dl / dist).abs().at_least(1e-6);
                 }
                 if dh < dist {
-                    a[k] -= p.weights.bounds / (dh / dist).abs().max(1e-6);
+                    a[k] -= p.weights.bounds / (dh / dist).abs().at_least(1e-6);
                 }
             }
             let v = b.velocity + a * dt;
@@ -317,7 +318,7 @@ pub enum ReefObstacles {
 pub fn reef_layout(n: usize) -> crate::presets::ReefLayout {
     let depth = 12.0f32;
     let area = n as f32 / depth;
-    let half = (area.sqrt() * 0.5).max(6.0);
+    let half = (area.sqrt() * 0.5).at_least(6.0);
     crate::presets::ReefLayout {
         boids: n,
         half,
@@ -413,7 +414,7 @@ pub fn level_ground(n: usize, ground: LevelGround, side: f32) -> (crate::scene::
             }
             // Rocks: within the school's square (at least 64 wide) and, a third of them,
             // anywhere on the level.
-            let near = layout.half.max(32.0).min(half * 0.95);
+            let near = layout.half.at_least(32.0).at_most(half * 0.95);
             let ground_at = |x: f32, z: f32| {
                 let (i, j) = (
                     ((x / cell) as u32).min(cells),

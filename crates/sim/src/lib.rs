@@ -35,6 +35,7 @@ pub mod scenario {
 mod world;
 
 pub use boids_core::flow::{self, FlowField, FlowGrid};
+pub use boids_core::fmath::{Extremes, Order};
 pub use boids_core::geometry::{MAX_HEIGHTFIELD_SAMPLES, MAX_TRIANGLES, MAX_VERTICES};
 pub use boids_core::table::CEnum;
 pub use boids_core::{

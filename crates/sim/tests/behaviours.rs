@@ -1,6 +1,7 @@
 //! Interacting flocks (flee, chase), wander, arrival, leader and path following, and the level
 //! of detail tiers.
 
+use boids_core::fmath::Order;
 use boids_sim::*;
 
 const DT: f32 = 1.0 / 60.0;
@@ -90,7 +91,7 @@ fn predator_distance(flee: bool, seed: u64) -> f32 {
                 .positions()
                 .iter()
                 .map(|p| (*p - s).length())
-                .fold(f32::INFINITY, f32::min);
+                .fold(f32::INFINITY, f32::at_most);
             total += d;
         }
     }
@@ -159,7 +160,7 @@ fn a_chaser_closes_in_on_a_single_target() {
     let mut closest = d0;
     for _ in 0..600 {
         w.step(DT).unwrap();
-        closest = closest.min(dist(&w));
+        closest = closest.at_most(dist(&w));
     }
     assert!(closest < 0.5, "got within {closest} (started {d0})");
 }
@@ -254,7 +255,7 @@ fn path_followers_stay_near_the_path() {
                 let t = ((q - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
                 (a + (b - a) * t - q).length()
             })
-            .fold(f32::INFINITY, f32::min)
+            .fold(f32::INFINITY, f32::at_most)
     };
     let mut worst = 0.0f32;
     let start = w.flock(f).unwrap().positions()[0];
@@ -262,7 +263,7 @@ fn path_followers_stay_near_the_path() {
         w.step(DT).unwrap();
         if step > 120 {
             for &q in w.flock(f).unwrap().positions() {
-                worst = worst.max(off_path(q));
+                worst = worst.at_least(off_path(q));
             }
         }
     }
@@ -431,7 +432,7 @@ fn a_sleeping_flock_costs_nothing_and_does_not_move() {
         .iter()
         .zip(&p0)
         .map(|(a, b)| (*a - *b).length())
-        .fold(0.0f32, f32::max);
+        .fold(0.0f32, f32::at_least);
     assert!(
         jump <= 5.0 * DT + 1e-4,
         "one step of motion at most, got {jump}"

@@ -3,6 +3,7 @@
 //! its radius of it). Once, a swept sphere starting between the box rounded by its radius and
 //! the box grown with square edges missed the box, and such boids sank into it.
 
+use boids_core::fmath::Order;
 use boids_sim::*;
 
 const DT: f32 = 1.0 / 60.0;
@@ -10,7 +11,7 @@ const DT: f32 = 1.0 / 60.0;
 /// Distance from `p` to the box (`centre`, `half`, rotated by `q`).
 fn box_distance(p: Vec3, centre: Vec3, half: Vec3, q: Quat) -> f32 {
     let l = q.conjugate() * (p - centre);
-    (l.abs() - half).max(Vec3::ZERO).length()
+    (l.abs() - half).at_least(Vec3::ZERO).length()
 }
 
 /// The deepest any boid's sphere (radius 0.5) went into the box over 4 s, for the axis-aligned
@@ -97,7 +98,7 @@ fn worst_overlap(look_ahead: f32, speed: f32, max_force: f32, from: f32) -> [f32
         for _ in 0..240 {
             w.step(DT).unwrap();
             for p in w.flock(f).unwrap().positions() {
-                worst = worst.min(box_distance(*p, centre, half, q) - radius);
+                worst = worst.at_most(box_distance(*p, centre, half, q) - radius);
             }
         }
         out[rotated as usize] = worst;

@@ -7,6 +7,7 @@
 mod oracle;
 
 use boids_core::Rng;
+use boids_core::fmath::{Extremes, Order};
 use boids_sim::{
     Bounds, FlockId, FlockParams, Ground, MeshId, Obstacle, ObstacleAvoidance, Placed, Quat, Vec3,
     Weights, World, WorldConfig,
@@ -20,7 +21,7 @@ const DECK: (f32, f32, f32) = (8.0, 12.0, 3.0); // x from, x to, height
 fn terrain(x: f32, z: f32) -> f32 {
     let hills = 1.2 * (x / 4.0).sin() * (z / 5.0).cos();
     // A ridge too steep for the herd (70°) around x = 24, 2.5 high.
-    let ridge = ((1.0 - (x - 24.0).abs() / 0.9) * 2.5).max(0.0);
+    let ridge = ((1.0 - (x - 24.0).abs() / 0.9) * 2.5).at_least(0.0);
     // A cliff: beyond z = 27 the ground is 4 lower.
     let cliff = if z > 27.0 { -4.0 } else { 0.0 };
     hills + ridge + cliff
@@ -162,9 +163,9 @@ fn depth(o: &Obstacle, p: Vec3) -> f64 {
             let mut inside = f64::INFINITY;
             for k in 0..3 {
                 let (l, h) = (f64::from(lo[k]), f64::from(hi[k]));
-                let d = (l - p[k]).max(p[k] - h).max(0.0);
+                let d = (l - p[k]).at_least(p[k] - h).at_least(0.0);
                 out2 += d * d;
-                inside = inside.min((p[k] - l).min(h - p[k]));
+                inside = inside.at_most((p[k] - l).at_most(h - p[k]));
             }
             if out2 > 0.0 { -out2.sqrt() } else { inside }
         }
@@ -472,9 +473,9 @@ fn a_three_d_school_with_bodies_never_overlaps_nor_enters_a_ball_a_box_or_a_mesh
                 assert!(d >= 0.4 - 0.002, "step {step}: overlap {}", 0.4 - d);
             }
             let to_ball = (*a - ball).length() - radius;
-            let to_box = (*a - a.clamp(lo, hi)).length();
+            let to_box = (*a - a.within(lo, hi)).length();
             let local = turn.inverse() * (*a - at);
-            let to_mesh = (local - local.clamp(-half, half)).length();
+            let to_mesh = (local - local.within(-half, half)).length();
             assert!(
                 to_ball >= clear && to_box >= clear && to_mesh >= clear,
                 "step {step}: fish {i} at {a}: {to_ball} from the ball, {to_box} from the box, \
@@ -652,7 +653,7 @@ fn the_ground_height_is_the_highest_ground_surface_the_oracle_finds() {
         }
         let top = (s.ground.under(f64::from(x), f64::from(z)).iter())
             .map(|u| u.0)
-            .reduce(f64::max);
+            .reduce(f64::at_least);
         match (s.world.ground_height(x, z).unwrap(), top) {
             (None, None) => none += 1,
             (Some(h), Some(top)) => {

@@ -17,6 +17,7 @@
 mod oracle;
 
 use boids_core::Rng;
+use boids_core::fmath::Order;
 use boids_sim::{
     Bounds, FlockParams, Ground, GroundUp, Obstacle, ObstacleAvoidance, Placed, Quat, Target, Vec3,
     Weights, World, WorldConfig,
@@ -62,7 +63,7 @@ impl Solid {
                 let d = tris
                     .iter()
                     .map(|t| distance(p, *t))
-                    .fold(f64::INFINITY, f64::min);
+                    .fold(f64::INFINITY, f64::at_most);
                 if inside(p, tris) { -d } else { d }
             }
         }
@@ -174,7 +175,7 @@ fn build(seed: u64) -> Case {
     for t in &terrain {
         for p in t {
             let p = Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32);
-            (lo, hi) = (lo.min(p), hi.max(p));
+            (lo, hi) = (lo.at_most(p), hi.at_least(p));
         }
     }
     let at = |rng: &mut Rng| {

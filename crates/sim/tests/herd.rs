@@ -9,6 +9,7 @@
 #[path = "support/oracle.rs"]
 mod oracle;
 
+use boids_core::fmath::Order;
 use boids_core::geometry::{ShapeData, Transform};
 use boids_sim::scene::{FlockSpec, MeshSpec};
 use boids_sim::{
@@ -78,7 +79,7 @@ impl Oracle {
                     let reach = world
                         .iter()
                         .map(|&p| dot(sub(p, centre), sub(p, centre)).sqrt())
-                        .fold(0.0, f64::max);
+                        .fold(0.0, f64::at_least);
                     o.rocks.push(Rock {
                         triangles: tris.iter().map(|t| t.map(|k| world[k as usize])).collect(),
                         centre,
@@ -177,7 +178,7 @@ impl Oracle {
                     .triangles
                     .iter()
                     .map(|t| distance(at, *t))
-                    .fold(f64::INFINITY, f64::min);
+                    .fold(f64::INFINITY, f64::at_most);
                 assert!(
                     !within && near >= r * 0.99 - 1e-3,
                     "step {step}, {} {b} at {q}: body {near} from a rock (inside: {within})",
@@ -187,7 +188,12 @@ impl Oracle {
             for &(lo, hi) in &self.boards {
                 let (lo, hi) = (v(lo), v(hi));
                 let out2: f64 = (0..3)
-                    .map(|k| (lo[k] - at[k]).max(at[k] - hi[k]).max(0.0).powi(2))
+                    .map(|k| {
+                        (lo[k] - at[k])
+                            .at_least(at[k] - hi[k])
+                            .at_least(0.0)
+                            .powi(2)
+                    })
                     .sum();
                 assert!(
                     out2.sqrt() >= r * 0.99 - 1e-3,
@@ -310,10 +316,10 @@ fn the_herd_stands_on_walkable_ground_clear_of_rocks_fence_and_each_other_for_60
             }
         }
         for q in world.flock(to_ridge).unwrap().positions() {
-            nearest_ridge = nearest_ridge.min(ridge_x - q.x);
+            nearest_ridge = nearest_ridge.at_most(ridge_x - q.x);
         }
         for q in world.flock(to_ravine).unwrap().positions() {
-            nearest_ravine = nearest_ravine.min(ravine_z - q.z);
+            nearest_ravine = nearest_ravine.at_most(ravine_z - q.z);
         }
         travelled += before
             .iter()

@@ -3,6 +3,7 @@
 //! still; the fields give the same bits on any thread count and after a load, are shared, and
 //! refuse bad settings.
 
+use boids_core::fmath::Order;
 use boids_sim::presets::{MazeLayout, maze, maze_target};
 use boids_sim::{FlockId, Obstacle, Vec3, World, WorldConfig};
 
@@ -513,7 +514,7 @@ fn the_overlay_arrows_follow_the_field_on_the_ground() {
     let g = f.grid;
     let far = (0..g.cells())
         .filter_map(|c| f.distance_at(c))
-        .fold(0.0f32, f32::max);
+        .fold(0.0f32, f32::at_least);
     // Every sampled cell with a way gets one arrow, in row order (the maze's ground covers the
     // whole grid).
     let mut want = Vec::new();

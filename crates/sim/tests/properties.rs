@@ -10,6 +10,7 @@
 #[path = "support/strategies.rs"]
 mod strategies;
 
+use boids_core::fmath::Extremes;
 use boids_sim::*;
 use proptest::prelude::*;
 use strategies::*;
@@ -40,7 +41,7 @@ fn assert_in_domain(w: &World, f: FlockId, when: &str) {
     }
     if let Some(t) = fl.target() {
         assert!(
-            t.is_finite() && t.abs().max_element() <= MAX_MAGNITUDE,
+            t.is_finite() && t.abs().largest() <= MAX_MAGNITUDE,
             "{when}: target {t}"
         );
     }

@@ -1,6 +1,7 @@
 //! Long runs (alone in this test binary, so the resident-memory check sees only the soak). `BOIDS_SOAK_STEPS` sets the soak length (100,000 by default, the
 //! CI version; 1,000,000 for the full soak).
 
+use boids_core::fmath::{Extremes, Order};
 use boids_sim::*;
 use std::time::Instant;
 
@@ -24,8 +25,8 @@ fn outside(b: &Bounds, p: Vec3) -> f32 {
         Bounds::SoftBox { min, max, .. }
         | Bounds::Wrap { min, max }
         | Bounds::Clamp { min, max }
-        | Bounds::TurnBack { min, max } => (min - p).max(p - max).max_element().max(0.0),
-        Bounds::SoftSphere { centre, radius, .. } => ((p - centre).length() - radius).max(0.0),
+        | Bounds::TurnBack { min, max } => (min - p).at_least(p - max).largest().at_least(0.0),
+        Bounds::SoftSphere { centre, radius, .. } => ((p - centre).length() - radius).at_least(0.0),
         Bounds::None => 0.0,
     }
 }
@@ -144,7 +145,7 @@ fn soak_every_bounds_kind_with_extreme_params() {
                 for i in 0..f.len() {
                     let b = f.boid(i);
                     assert!(b.is_finite(), "{bounds:?}: NaN at step {step}");
-                    worst = worst.max(outside(&bounds, b.position));
+                    worst = worst.at_least(outside(&bounds, b.position));
                 }
             }
         }

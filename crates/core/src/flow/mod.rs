@@ -43,6 +43,7 @@ pub use search::{FlowField, Join, UNREACHED};
 pub use terrain::{CLEARANCE, Rows, Terrain, survey_row};
 pub use terrain_build::{HeightRows, TerrainBuild};
 
+use crate::fmath::Order;
 use glam::Vec3;
 
 /// Cost of a move to a cell beside (a cell's width).
@@ -188,7 +189,7 @@ impl FlowGrid {
     pub fn clamped_cell(&self, x: f32, z: f32) -> (u32, u32) {
         let at = |v: f32, o: f32, n: u32| -> u32 {
             // `as` saturates, and maps NaN to 0.
-            (((v - o) / self.cell).max(0.0) as u32).min(n - 1)
+            (((v - o) / self.cell).at_least(0.0) as u32).min(n - 1)
         };
         (
             at(x, self.origin[0], self.size[0]),

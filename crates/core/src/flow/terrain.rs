@@ -2,6 +2,7 @@
 
 use super::terrain_build::TerrainBuild;
 use super::{FlowGrid, MOVES, STRAIGHT};
+use crate::fmath::Order;
 use crate::ground::{contact, ground_below, reaches_region};
 use crate::obstacle::Placed;
 use crate::{Ground, MAX_MAGNITUDE, fmath};
@@ -248,7 +249,7 @@ pub(super) fn link_row(
 pub(super) fn climbs(cell: f32, step: f32, max_slope_deg: f32) -> (f32, f32) {
     let a = fmath::to_radians(max_slope_deg.clamp(0.0, crate::MAX_SLOPE_DEG));
     let tan = fmath::sin(a) / fmath::cos(a);
-    let step = step.max(0.0);
+    let step = step.at_least(0.0);
     (
         step + cell * tan,
         step + cell * std::f32::consts::SQRT_2 * tan,
@@ -269,7 +270,7 @@ pub fn survey_row(
     height: &mut [f32],
 ) {
     let cos_slope = fmath::cos(fmath::to_radians(g.max_slope_deg));
-    let reach = body_radius.max(0.0) + 0.75 * grid.cell;
+    let reach = body_radius.at_least(0.0) + 0.75 * grid.cell;
     let (_, z) = grid.centre(0, k);
     let x0 = grid.origin[0];
     let x1 = grid.origin[0] + grid.size[0] as f32 * grid.cell;

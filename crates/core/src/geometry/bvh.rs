@@ -7,6 +7,7 @@
 //! the same distance and a lower index: the result never depends on the traversal order.
 
 use super::Aabb;
+use crate::fmath::{Extremes, Order};
 use glam::Vec3;
 
 /// Triangles at most in a leaf.
@@ -32,7 +33,7 @@ pub(crate) struct Bvh {
 }
 
 fn area(lo: Vec3, hi: Vec3) -> f32 {
-    let d = (hi - lo).max(Vec3::ZERO);
+    let d = (hi - lo).at_least(Vec3::ZERO);
     (d.x * d.y + d.y * d.z) + d.z * d.x
 }
 
@@ -61,10 +62,10 @@ impl Bvh {
             let mut chi = hi;
             for &i in items {
                 let b = &bounds[i as usize];
-                lo = lo.min(b.lo);
-                hi = hi.max(b.hi);
-                clo = clo.min(centre[i as usize]);
-                chi = chi.max(centre[i as usize]);
+                lo = lo.at_most(b.lo);
+                hi = hi.at_least(b.hi);
+                clo = clo.at_most(centre[i as usize]);
+                chi = chi.at_least(centre[i as usize]);
             }
             nodes[node].lo = lo;
             nodes[node].hi = hi;
@@ -97,8 +98,8 @@ impl Bvh {
                 let mut bn = [0usize; BINS];
                 for &i in items {
                     let k = bin(i);
-                    blo[k] = blo[k].min(bounds[i as usize].lo);
-                    bhi[k] = bhi[k].max(bounds[i as usize].hi);
+                    blo[k] = blo[k].at_most(bounds[i as usize].lo);
+                    bhi[k] = bhi[k].at_least(bounds[i as usize].hi);
                     bn[k] += 1;
                 }
                 // Sweep from the right, then from the left: the cost of each split plane.
@@ -109,8 +110,8 @@ impl Bvh {
                     0,
                 );
                 for k in (1..BINS).rev() {
-                    rlo = rlo.min(blo[k]);
-                    rhi = rhi.max(bhi[k]);
+                    rlo = rlo.at_most(blo[k]);
+                    rhi = rhi.at_least(bhi[k]);
                     rn += bn[k];
                     right_cost[k] = area(rlo, rhi) * rn as f32;
                 }
@@ -121,8 +122,8 @@ impl Bvh {
                 );
                 let mut best = (f32::INFINITY, 0usize);
                 for k in 0..BINS - 1 {
-                    llo = llo.min(blo[k]);
-                    lhi = lhi.max(bhi[k]);
+                    llo = llo.at_most(blo[k]);
+                    lhi = lhi.at_least(bhi[k]);
                     ln += bn[k];
                     if ln == 0 || ln == count {
                         continue;
@@ -195,8 +196,8 @@ pub(crate) fn slab(
 ) -> Option<f32> {
     let t1 = (lo - grow - origin) * inv;
     let t2 = (hi + grow - origin) * inv;
-    let near = t1.min(t2).max_element().max(0.0);
-    let far = t1.max(t2).min_element().min(max);
+    let near = t1.at_most(t2).largest().at_least(0.0);
+    let far = t1.at_least(t2).smallest().at_most(max);
     (near <= far).then_some(near)
 }
 
@@ -221,8 +222,7 @@ pub(crate) fn reaches(lo: Vec3, hi: Vec3, grow: Vec3, origin: Vec3, dir: Vec3, m
         0.0
     };
     let gap = (rel - d * t).length();
-    let slack =
-        1.0e-5 * (c.abs().max_element() + o.abs().max_element() + max * d.abs().max_element());
+    let slack = 1.0e-5 * (c.abs().largest() + o.abs().largest() + max * d.abs().largest());
     gap <= 1.0 + e + slack
 }
 
@@ -255,7 +255,7 @@ mod tests {
                 a = m1;
             }
         }
-        at(0.0).min(at(max as f64)).min(at((a + b) / 2.0))
+        at(0.0).at_most(at(max as f64)).at_most(at((a + b) / 2.0))
     }
 
     #[test]

@@ -8,6 +8,7 @@
 use super::bvh::slab;
 use super::mesh::{MeshShape, Placement, ShapeData};
 use super::prim::{closest_on_triangle, sweep_triangle};
+use crate::fmath::{Extremes, Order};
 use glam::Vec3;
 
 /// The direction of the inside test's ray: (1, 2, 3) / √14, along no axis or diagonal, so that
@@ -27,8 +28,8 @@ impl MeshShape {
         }
         let o = pl.xf.local_point(p);
         // The rounding of the change of space, far above a few ulps of the magnitudes.
-        let size = (self.bounds().hi - self.bounds().lo).abs().max_element();
-        let slack = (o.abs().max_element() + size) * pl.xf.scale.max_element() * 2.0e-5 + 1.0e-30;
+        let size = (self.bounds().hi - self.bounds().lo).abs().largest();
+        let slack = (o.abs().largest() + size) * pl.xf.scale.largest() * 2.0e-5 + 1.0e-30;
         let mut best: Best = None;
         let mut lim = limit;
         self.closest_in(0, pl, p, o, slack, &mut best, &mut lim);
@@ -38,7 +39,7 @@ impl MeshShape {
     /// A lower bound of the world distance from `p` (at `o` in the shape's space) to any
     /// point of the shape-space box `[lo, hi]`.
     fn gap(lo: Vec3, hi: Vec3, o: Vec3, pl: &Placement, slack: f32) -> f32 {
-        let d = (lo - o).max(o - hi).max(Vec3::ZERO);
+        let d = (lo - o).at_least(o - hi).at_least(Vec3::ZERO);
         (pl.xf.scale * d).length() * (1.0 - 1.0e-5) - slack
     }
 
@@ -100,8 +101,8 @@ impl MeshShape {
         let o = xf.local_point(p);
         let d = xf.local_vector(PARITY_DIR);
         let inv = Vec3::ONE / d;
-        let size = (self.bounds().hi - self.bounds().lo).abs().max_element();
-        let span = o.abs().max_element() + max * d.abs().max_element() + size;
+        let size = (self.bounds().hi - self.bounds().lo).abs().largest();
+        let span = o.abs().largest() + max * d.abs().largest() + size;
         let grow = Vec3::splat(span * 2.0e-5 + 1.0e-30);
         let ray = Ray {
             p,

@@ -11,6 +11,7 @@
 use super::bvh::{reaches, slab};
 use super::prim::sweep_triangle;
 use super::{Aabb, CastHit, keep_nearest};
+use crate::fmath::Order;
 use crate::fmath::floor_i32;
 use glam::Vec3;
 
@@ -127,8 +128,8 @@ impl Pyramid {
                         for j in 2 * bj..=(2 * bj + 2).min(cz) {
                             let row = &g.heights[(j * g.columns) as usize..];
                             for &y in &row[(2 * bi) as usize..=(2 * bi + 2).min(cx) as usize] {
-                                lo = lo.min(y);
-                                hi = hi.max(y);
+                                lo = lo.at_most(y);
+                                hi = hi.at_least(y);
                             }
                         }
                     } else {
@@ -136,8 +137,8 @@ impl Pyramid {
                         for j in 2 * bj..(2 * bj + 2).min(*ph) {
                             for i in 2 * bi..(2 * bi + 2).min(*pw) {
                                 let [a, b] = prev[(j * pw + i) as usize];
-                                lo = lo.min(a);
-                                hi = hi.max(b);
+                                lo = lo.at_most(a);
+                                hi = hi.at_least(b);
                             }
                         }
                     }
@@ -163,7 +164,10 @@ impl Pyramid {
         if level == 0 {
             let h = |i: u32, j: u32| g.heights[(j * g.columns + i) as usize];
             let (a, b, c, e) = (h(i, j), h(i + 1, j), h(i, j + 1), h(i + 1, j + 1));
-            (a.min(b).min(c.min(e)), a.max(b).max(c.max(e)))
+            (
+                a.at_most(b).at_most(c.at_most(e)),
+                a.at_least(b).at_least(c.at_least(e)),
+            )
         } else {
             let (w, _, mm) = &self.levels[level as usize - 1];
             let [lo, hi] = mm[(j * w + i) as usize];
@@ -193,7 +197,7 @@ fn start_block(g: &HeightGrid, top: u32, local: &Local, max: f32) -> (u32, u32, 
     let (cx, cz) = g.cells();
     let Local { o, d, grow, .. } = *local;
     let end = o + d * max;
-    let (lo, hi) = (o.min(end) - grow, o.max(end) + grow);
+    let (lo, hi) = (o.at_most(end) - grow, o.at_least(end) + grow);
     let cell = |v: f32, size: f32, n: u32| -> Option<u32> {
         let c = (v / size).floor();
         (c >= 0.0 && c < n as f32).then_some(c as u32)
@@ -239,7 +243,7 @@ const NEARBY_CELLS: i64 = 5;
 fn misses_nearby(g: &HeightGrid, p: &Pyramid, local: &Local, max: f32) -> bool {
     let Local { o, d, inv, grow } = *local;
     let end = o + d * max;
-    let (lo, hi) = (o.min(end) - grow, o.max(end) + grow);
+    let (lo, hi) = (o.at_most(end) - grow, o.at_least(end) + grow);
     if !(lo.is_finite() && hi.is_finite()) {
         return false;
     }

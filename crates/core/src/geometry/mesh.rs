@@ -12,6 +12,7 @@ use super::bvh::{Bvh, reaches, slab};
 use super::field::{self, HeightGrid, Pyramid};
 use super::prim::sweep_triangle;
 use super::{Aabb, CastHit, keep_nearest};
+use crate::fmath::{Extremes, Order};
 use crate::limits::{self, MAX_MAGNITUDE};
 use glam::{Quat, Vec3};
 
@@ -173,7 +174,7 @@ impl MeshShape {
             .heights
             .iter()
             .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &y| {
-                (lo.min(y), hi.max(y))
+                (lo.at_most(y), hi.at_least(y))
             });
         let bounds = Aabb {
             lo: Vec3::new(0.0, lo, 0.0),
@@ -202,8 +203,8 @@ impl MeshShape {
                     vertices[t[2] as usize],
                 );
                 Aabb {
-                    lo: a.min(b).min(c),
-                    hi: a.max(b).max(c),
+                    lo: a.at_most(b).at_most(c),
+                    hi: a.at_least(b).at_least(c),
                 }
             })
             .collect();
@@ -396,8 +397,8 @@ impl MeshShape {
         let o = xf.local_point(origin);
         let d = xf.local_vector(dir);
         let inv = Vec3::ONE / d;
-        let size = (self.bounds.hi - self.bounds.lo).abs().max_element();
-        let span = o.abs().max_element() + max * d.abs().max_element() + size;
+        let size = (self.bounds.hi - self.bounds.lo).abs().largest();
+        let span = o.abs().largest() + max * d.abs().largest() + size;
         let grow = xf.inv_scale * r * 1.0001 + Vec3::splat(span * 2.0e-5 + 1.0e-30);
         if let ShapeData::Heightfield(g) = &self.data {
             let local = field::Local { o, d, inv, grow };
@@ -421,7 +422,7 @@ impl MeshShape {
                     let t = self.triangles[k as usize];
                     let v = &self.vertices;
                     let (la, lb, lc) = (v[t[0] as usize], v[t[1] as usize], v[t[2] as usize]);
-                    let (lo, hi) = (la.min(lb).min(lc), la.max(lb).max(lc));
+                    let (lo, hi) = (la.at_most(lb).at_most(lc), la.at_least(lb).at_least(lc));
                     if slab(lo, hi, grow, o, d, inv, limit).is_none()
                         || !reaches(lo, hi, grow, o, d, limit)
                     {
@@ -663,13 +664,13 @@ impl Transform {
                 if k & 4 == 0 { b.lo.z } else { b.hi.z },
             );
             let p = self.point(c);
-            lo = lo.min(p);
-            hi = hi.max(p);
+            lo = lo.at_most(p);
+            hi = hi.at_least(p);
         }
         let margin = Vec3::splat(
             (hi - lo)
-                .max_element()
-                .max(lo.abs().max(hi.abs()).max_element())
+                .largest()
+                .at_least(lo.abs().at_least(hi.abs()).largest())
                 * 4.0e-6,
         );
         Aabb {

@@ -12,6 +12,7 @@
 )]
 
 use super::CastHit;
+use crate::fmath::{Extremes, Order};
 use crate::math::normalize_or_zero;
 use glam::Vec3;
 
@@ -124,7 +125,7 @@ pub fn ray_ball(origin: Vec3, dir: Vec3, centre: Vec3, radius: f32, max: f32) ->
     if disc < 0.0 {
         return None;
     }
-    let t = (-b - disc.sqrt()).max(0.0);
+    let t = (-b - disc.sqrt()).at_least(0.0);
     (t <= max).then(|| CastHit {
         distance: t,
         normal: normalize_or_zero(origin + dir * t - centre),
@@ -173,7 +174,7 @@ fn ray_cylinder_side(
     if disc < 0.0 {
         return None;
     }
-    let t = (tc - disc.sqrt()).max(0.0);
+    let t = (tc - disc.sqrt()).at_least(0.0);
     if t > max {
         return None;
     }
@@ -220,7 +221,7 @@ pub fn ray_capsule(
 
 /// Distance from `p` to the box of half extents `h` centred on the origin (axis aligned).
 fn box_distance_squared(p: Vec3, h: Vec3) -> f32 {
-    let q = (p.abs() - h).max(Vec3::ZERO);
+    let q = (p.abs() - h).at_least(Vec3::ZERO);
     q.length_squared()
 }
 
@@ -251,7 +252,7 @@ pub fn ray_rounded_box(origin: Vec3, dir: Vec3, h: Vec3, r: f32, max: f32) -> Op
             t0 = near;
             axis = a;
         }
-        t1 = t1.min(far);
+        t1 = t1.at_most(far);
         if t0 > t1 {
             return None;
         }
@@ -373,11 +374,10 @@ pub fn sweep_triangle(
         // determinant is mostly rounding: a hit must lie on the triangle's bounds, within the
         // rounding of the numbers involved.
         let hit = origin + dir * t;
-        let tol = Vec3::splat(
-            2.0e-6 * (origin.abs().max_element() + t + (e1.abs() + e2.abs()).max_element()),
-        );
-        let lo = a.min(b).min(c) - tol;
-        let hi = a.max(b).max(c) + tol;
+        let tol =
+            Vec3::splat(2.0e-6 * (origin.abs().largest() + t + (e1.abs() + e2.abs()).largest()));
+        let lo = a.at_most(b).at_most(c) - tol;
+        let hi = a.at_least(b).at_least(c) + tol;
         if !(hit.cmpge(lo).all() && hit.cmple(hi).all()) {
             return None;
         }
@@ -391,10 +391,15 @@ pub fn sweep_triangle(
     // contact up to `max` is lost, and the answer does not depend on the `max` passed (a
     // hierarchy passes the best distance so far, the brute force its whole range).
     let reach = dir * max;
-    let (lo, hi) = (origin.min(origin + reach), origin.max(origin + reach));
-    let slack = r + 1.0e-5 * (origin.abs().max_element() + max + r);
+    let (lo, hi) = (
+        origin.at_most(origin + reach),
+        origin.at_least(origin + reach),
+    );
+    let slack = r + 1.0e-5 * (origin.abs().largest() + max + r);
     let rr = Vec3::splat(slack);
-    if (lo - rr).cmpgt(a.max(b).max(c)).any() || (hi + rr).cmplt(a.min(b).min(c)).any() {
+    if (lo - rr).cmpgt(a.at_least(b).at_least(c)).any()
+        || (hi + rr).cmplt(a.at_most(b).at_most(c)).any()
+    {
         return None;
     }
     // The plane: its unit normal (the triangle's winding) and the origin's signed distance.
@@ -445,7 +450,7 @@ pub fn sweep_triangle(
         // first), unless that test and the plane's distance disagree by their rounding (a
         // sphere touching the face to within it): that is a touch now, at 0.
         if dn < 0.0 {
-            let t = ((s0 - r) / -dn).max(0.0);
+            let t = ((s0 - r) / -dn).at_least(0.0);
             let p = origin + dir * t - n * r;
             // Against the triangle's own winding (not the flipped normal).
             let inside = (b - a).cross(p - a).dot(nf) >= 0.0

@@ -4,6 +4,7 @@
 
 use super::Obstacle;
 use crate::fmath;
+use crate::fmath::{Extremes, Order};
 use crate::geometry::CastHit;
 use crate::geometry::prim::{ray_ball, ray_capsule, ray_rounded_box};
 use crate::geometry::{MeshShape, Placement, Transform};
@@ -105,7 +106,7 @@ impl Placed {
     /// is not hit (as Unity's casts); a mesh or heightfield is a surface, hit from both sides
     /// (see [`crate::geometry::prim::sweep_triangle`] for a start that overlaps it).
     pub fn cast(&self, origin: Vec3, r: f32, dir: Vec3, max: f32) -> Option<CastHit> {
-        let r = r.max(0.0);
+        let r = r.at_least(0.0);
         let hit = match self {
             Placed::Ball { centre, radius } => ray_ball(origin, dir, *centre, radius + r, max),
             Placed::Box {
@@ -162,7 +163,7 @@ impl Placed {
     pub fn hit_part(&self, origin: Vec3, r: f32, dir: Vec3, max: f32) -> Option<u32> {
         match self {
             Placed::Mesh { shape, place } => {
-                let r = r.max(0.0);
+                let r = r.at_least(0.0);
                 if !place.reaches(origin, r, dir, max) {
                     return None;
                 }
@@ -178,7 +179,7 @@ impl Placed {
         match self {
             Placed::Mesh { shape, place } => {
                 (k as usize) < shape.triangle_count()
-                    && shape.triangle_hits(place, k, origin, r.max(0.0), dir, max)
+                    && shape.triangle_hits(place, k, origin, r.at_least(0.0), dir, max)
             }
             _ => self.cast(origin, r, dir, max).is_some(),
         }
@@ -384,7 +385,7 @@ impl Placed {
     /// when it surely cannot).
     pub fn within(&self, p: Vec3, reach: f32) -> bool {
         // A margin far above the rounding of the distances below.
-        let slack = |scale: f32| reach + 1.0e-4 * (1.0 + scale + p.abs().max_element());
+        let slack = |scale: f32| reach + 1.0e-4 * (1.0 + scale + p.abs().largest());
         match self {
             Placed::Ball { centre, radius } => (p - *centre).length() <= radius + slack(*radius),
             Placed::Box { centre, half, .. } => {
@@ -398,8 +399,8 @@ impl Placed {
             Placed::Plane { point, normal } => (p - *point).dot(*normal) <= slack(0.0),
             Placed::Mesh { place, .. } => {
                 let b = &place.bounds;
-                let d = (b.lo - p).max(p - b.hi).max(Vec3::ZERO);
-                d.length() <= slack((b.hi - b.lo).max_element())
+                let d = (b.lo - p).at_least(p - b.hi).at_least(Vec3::ZERO);
+                d.length() <= slack((b.hi - b.lo).largest())
             }
         }
     }

@@ -9,6 +9,7 @@
 
 mod placed;
 
+use boids_core::fmath::Order;
 use boids_core::geometry::prim::{closest_on_segment, closest_on_triangle, sweep_triangle};
 use boids_core::geometry::{MeshShape, Placement, Transform};
 use boids_core::{MeshId, Obstacle, Placed, Quat, Rng, Vec3};
@@ -545,7 +546,7 @@ fn a_box_with_a_rotation_agrees_with_sphere_tracing() {
         let inv = q.conjugate();
         let dist = move |p: Vec3| {
             let l = inv * (p - centre);
-            (l.abs() - half).max(Vec3::ZERO).length() - rad
+            (l.abs() - half).at_least(Vec3::ZERO).length() - rad
         };
         agrees(
             &format!("oriented box {k}"),
@@ -577,7 +578,12 @@ fn a_ball_and_an_axis_aligned_box_agree_with_sphere_tracing() {
     let (lo, hi) = (Vec3::new(-1.0, 0.0, 2.0), Vec3::new(2.0, 0.5, 3.0));
     let aabb = solid(Obstacle::Box { min: lo, max: hi });
     let c = (lo + hi) * 0.5;
-    let dist = move |p: Vec3| ((p - c).abs() - (hi - lo) * 0.5).max(Vec3::ZERO).length() - 0.3;
+    let dist = move |p: Vec3| {
+        ((p - c).abs() - (hi - lo) * 0.5)
+            .at_least(Vec3::ZERO)
+            .length()
+            - 0.3
+    };
     agrees(
         "axis-aligned box",
         |r| aim(r, c, 2.0, 8.0),

@@ -3,6 +3,7 @@
 //! edge and corner regions, and the free-direction search.
 
 use super::*;
+use boids_core::fmath::Order;
 
 #[test]
 fn a_placed_mesh_is_found_through_its_world_bounds_and_moves_without_a_rebuild() {
@@ -137,7 +138,7 @@ fn edge_or_corner_start(r: &mut Rng, half: Vec3, rad: f32) -> Vec3 {
                 sign * (half[a] + r.range(0.0, rad))
             };
         }
-        let outside = (p.abs() - half).max(Vec3::ZERO);
+        let outside = (p.abs() - half).at_least(Vec3::ZERO);
         // Outside the rounded box by more than rounding: in the region between it and the square one.
         if outside.length() > rad * 1.001 + 1e-5 {
             return p;
@@ -175,7 +176,7 @@ fn casts_from_the_edge_and_corner_regions_of_a_box_agree_with_sphere_tracing() {
             let inv = q.conjugate();
             let dist = move |p: Vec3| {
                 let l = inv * (p - centre);
-                (l.abs() - half).max(Vec3::ZERO).length() - rad
+                (l.abs() - half).at_least(Vec3::ZERO).length() - rad
             };
             agrees(
                 &format!("box {k} (rotated {rotated}), edge and corner starts"),

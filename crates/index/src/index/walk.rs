@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::kernel::Raw8;
+use boids_core::fmath::{Extremes, Order};
 use boids_core::rules8::{Hoods8, LANES, States8};
 
 /// Boids' sums gathered one by one into batches of consecutive slots.
@@ -203,7 +204,7 @@ impl Index {
                 let (mut lo, mut hi) = (self.position(first), self.position(first));
                 for s in first + 1..first + n {
                     let p = self.position(s);
-                    (lo, hi) = (lo.min(p), hi.max(p));
+                    (lo, hi) = (lo.at_most(p), hi.at_least(p));
                 }
                 let nr = self
                     .layout
@@ -251,8 +252,8 @@ impl Index {
             let mut end = slot + 1;
             while end < slots.end && end - slot < 32 {
                 let p = self.position(end);
-                let (l, h) = (lo.min(p), hi.max(p));
-                if (h - l).max_element() > radius {
+                let (l, h) = (lo.at_most(p), hi.at_least(p));
+                if (h - l).largest() > radius {
                     break;
                 }
                 (lo, hi) = (l, h);

@@ -2,7 +2,7 @@
 
 use super::batch::*;
 use super::knn::hoods_knn;
-use super::lanes::{self, Scalar};
+use super::lanes::Scalar;
 use super::*;
 
 /// A runs kernel instance: `(soa, spec, size, first, n, runs)`: the boids in slots
@@ -100,21 +100,27 @@ macro_rules! instances {
 
 instances!(runs_scalar, list_scalar, knn_scalar, Scalar);
 #[cfg(target_arch = "x86_64")]
-instances!(runs_sse2, list_sse2, knn_sse2, lanes::Sse2);
+instances!(runs_sse2, list_sse2, knn_sse2, super::lanes::Sse2);
 #[cfg(target_arch = "x86_64")]
-instances!(runs_avx2, list_avx2, knn_avx2, lanes::Avx, "avx2,popcnt");
+instances!(
+    runs_avx2,
+    list_avx2,
+    knn_avx2,
+    super::lanes::Avx,
+    "avx2,popcnt"
+);
 #[cfg(target_arch = "x86_64")]
 instances!(
     runs_avx512,
     list_avx512,
     knn_avx512,
-    lanes::Avx512,
+    super::lanes::Avx512,
     "avx2,popcnt,avx512f,avx512vl,avx512bw,avx512dq"
 );
 #[cfg(target_arch = "aarch64")]
-instances!(runs_neon, list_neon, knn_neon, lanes::Neon);
+instances!(runs_neon, list_neon, knn_neon, super::lanes::Neon);
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-instances!(runs_simd128, list_simd128, knn_simd128, lanes::Wasm);
+instances!(runs_simd128, list_simd128, knn_simd128, super::lanes::Wasm);
 
 /// The kernel's compile-time form of a spec (`K`): with `sep`, the separation form, or (when
 /// the spec asks for heading or speed sums) `SEP_ANY | XTRA`; without, `SEP_ANY | XTRA`.

@@ -2,6 +2,7 @@
 
 use super::batch::{FOV_ALL, FOV_COS, SEP_INV2, SEP_OFFSET, SEP_UNIT, sep_form};
 use super::*;
+use boids_core::fmath::Order;
 
 /// The neighbourhood of the boid in slot `own` over the candidate slots `cands` (ascending,
 /// any may be out of radius or be `own`), one candidate at a time in plain `f32`: a lane of the
@@ -59,7 +60,7 @@ pub fn one_boid(
             continue;
         }
         let unit = if needs_inv {
-            1.0 / d2.max(f32::MIN_POSITIVE).sqrt()
+            1.0 / d2.at_least(f32::MIN_POSITIVE).sqrt()
         } else {
             0.0
         };

@@ -1,6 +1,7 @@
 //! The kernel against the plain one-by-one loop, on every instruction set this CPU has.
 
 use super::*;
+use boids_core::fmath::Order;
 
 /// One boid's sums the plain way: its candidates one by one in slot order, the kernel's
 /// operations in the kernel's order, in f32 (the reference every lane of every
@@ -42,7 +43,7 @@ fn reference(
         if d2.partial_cmp(&spec.r2) != Some(std::cmp::Ordering::Less) {
             continue;
         }
-        let inv = 1.0 / d2.max(f32::MIN_POSITIVE).sqrt();
+        let inv = 1.0 / d2.at_least(f32::MIN_POSITIVE).sqrt();
         let dot = (hq[0] * e[0] + hq[1] * e[1]) + hq[2] * e[2];
         let seen = if spec.cos == f32::NEG_INFINITY {
             true

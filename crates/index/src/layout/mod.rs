@@ -4,6 +4,7 @@
 
 use crate::Period;
 use crate::exec::{Exec, RayonExec, chunks_mut};
+use boids_core::fmath::Order;
 use glam::Vec3;
 
 mod sort;
@@ -80,14 +81,14 @@ impl Layout {
                     let mut quads = ps.chunks_exact(4);
                     for q in &mut quads {
                         for (b, p) in b.iter_mut().zip(q) {
-                            *b = (b.0.min(*p), b.1.max(*p));
+                            *b = (b.0.at_most(*p), b.1.at_least(*p));
                         }
                     }
                     for p in quads.remainder() {
-                        b[0] = (b[0].0.min(*p), b[0].1.max(*p));
+                        b[0] = (b[0].0.at_most(*p), b[0].1.at_least(*p));
                     }
                     b.iter()
-                        .fold((lo, hi), |(lo, hi), b| (lo.min(b.0), hi.max(b.1)))
+                        .fold((lo, hi), |(lo, hi), b| (lo.at_most(b.0), hi.at_least(b.1)))
                 };
                 let (lo, hi) = if n < 16_384 {
                     fold(empty, positions)
@@ -103,7 +104,7 @@ impl Layout {
                     });
                     parts
                         .iter()
-                        .fold(empty, |a, b| (a.0.min(b.0), a.1.max(b.1)))
+                        .fold(empty, |a, b| (a.0.at_most(b.0), a.1.at_least(b.1)))
                 };
                 (lo, hi - lo)
             }
@@ -112,7 +113,7 @@ impl Layout {
         let mut cell = if radius > 0.0 && radius.is_finite() {
             f64::from(radius)
         } else {
-            e.iter().copied().fold(1.0, f64::max)
+            e.iter().copied().fold(1.0, f64::at_least)
         };
         let fine = f64::from(FINE_X);
         let periodic = period.is_some();
@@ -120,18 +121,18 @@ impl Layout {
             std::array::from_fn(|i| {
                 let c = if i == 0 { cell / fine } else { cell };
                 let k = (e[i] / c).floor();
-                let k = if periodic { k.max(1.0) } else { k + 1.0 };
-                k.min(MAX_CELLS_PER_AXIS)
+                let k = if periodic { k.at_least(1.0) } else { k + 1.0 };
+                k.at_most(MAX_CELLS_PER_AXIS)
             })
         };
         let max_cells = n as f64 * MAX_CELLS_PER_POINT + 64.0;
         let mut dims = dims_for(cell);
         while dims[0] * dims[1] * dims[2] > max_cells {
             let over = dims[0] * dims[1] * dims[2] / max_cells;
-            cell *= boids_core::fmath::cbrt64(over).max(1.01);
+            cell *= boids_core::fmath::cbrt64(over).at_least(1.01);
             dims = dims_for(cell);
         }
-        let dims = dims.map(|d| d.max(1.0) as u32);
+        let dims = dims.map(|d| d.at_least(1.0) as u32);
         let inv = if periodic {
             // Cells divide the periodic box exactly; each is at least the radius wide (x: a
             // quarter of it).
@@ -176,7 +177,9 @@ impl Layout {
                 clippy::manual_clamp,
                 reason = "`max` sends a NaN to 0; `clamp` keeps it"
             )]
-            let t = ((p[a] - self.min[a]) * self.inv[a]).max(0.0).min(4.0e9);
+            let t = ((p[a] - self.min[a]) * self.inv[a])
+                .at_least(0.0)
+                .at_most(4.0e9);
             (t as u32).min(self.dims[a] - 1)
         });
         (c[2] * self.dims[1] + c[1]) * self.dims[0] + c[0]

@@ -2,6 +2,7 @@
 //! through each, as runs of consecutive slots (one boid's, or a batch's union).
 
 use super::*;
+use boids_core::fmath::Order;
 
 /// The rows of cells a query from one (y, z) row reaches: see [`Layout::rows`].
 #[derive(Clone, Copy, Debug)]
@@ -183,8 +184,8 @@ impl Layout {
             if c == 0.0 {
                 return [0.0; 4];
             }
-            let below = (low - rows.lo[a] - ch.slack[1 + a]).max(0.0);
-            let above = (rows.lo[a] + c - high - ch.slack[1 + a]).max(0.0);
+            let below = (low - rows.lo[a] - ch.slack[1 + a]).at_least(0.0);
+            let above = (rows.lo[a] + c - high - ch.slack[1 + a]).at_least(0.0);
             [0.0, below * below, above * above, 0.0]
         };
         let (gy, gz) = (sides(0, lo.y, hi.y), sides(1, lo.z, hi.z));
@@ -196,7 +197,7 @@ impl Layout {
         let top = 3.0 * nx;
         let cell_of = |t: f32| -> i64 {
             // `max`/`min` also send a NaN to a bound.
-            let t = t.max(0.0).min(top);
+            let t = t.at_least(0.0).at_most(top);
             // SAFETY: `t` is finite and in [0, 3 nx], nx <= 1e9 (MAX_CELLS_PER_AXIS): an i64
             // holds it (one truncating conversion, which is the floor of a non-negative value).
             let c: i64 = unsafe { t.to_int_unchecked() };
@@ -223,12 +224,13 @@ impl Layout {
                 // over an exponent period in `sqrt_bound_is_an_upper_bound`); times 1.023, it
                 // is never below. A denormal `rest` (below 2^-126) has a square root below
                 // 2^-63, far under the slack.
-                let half = f32::from_bits((rest.max(0.0).to_bits() >> 1) + SQRT_MAGIC) * SQRT_OVER;
+                let half =
+                    f32::from_bits((rest.at_least(0.0).to_bits() >> 1) + SQRT_MAGIC) * SQRT_OVER;
                 let w = (half + ch.slack[0]) * ch.inv_x;
                 // `max` sends a NaN to 0; the bounds are then in [0, top], top < 2^31
                 // (MAX_CELLS_PER_AXIS), where truncation is the floor.
-                let a = (qlo - w).max(0.0).min(top);
-                let b = (qhi + w).max(0.0).min(top);
+                let a = (qlo - w).at_least(0.0).at_most(top);
+                let b = (qhi + w).at_least(0.0).at_most(top);
                 // SAFETY: `a` and `b` are in [0, top] (above): an i32 holds each.
                 unsafe {
                     x0[i] = a.to_int_unchecked();
@@ -336,8 +338,8 @@ impl Layout {
         let gap = |a: usize, c: i64| {
             let lo = self.min[a] + c as f32 * cell[a];
             let hi = lo + cell[a];
-            let g = (lo - q[a]).max(q[a] - hi).max(0.0);
-            (g - self.slack(a, q[a], reach + cell[a])).max(0.0)
+            let g = (lo - q[a]).at_least(q[a] - hi).at_least(0.0);
+            (g - self.slack(a, q[a], reach + cell[a])).at_least(0.0)
         };
         let r2 = reach * reach * (1.0 + 4.0 * WINDOW_SLACK);
         let (nx, ny, nz) = (

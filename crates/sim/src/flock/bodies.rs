@@ -34,6 +34,7 @@
 //! (spawned so) never ends a step closer than it began it.
 
 use super::body_grid::Grid;
+use boids_core::fmath::{Extremes, Order};
 use boids_core::ground::{Slide, Walker, contact, horizontal, lift};
 use boids_core::obstacle::Placed;
 use boids_core::{FlockParams, PlaneLock, Rng, Vec3, confine};
@@ -88,8 +89,8 @@ pub(crate) struct Resolved {
 fn cells_per_unit(positions: &[Vec3], reach: f32) -> f32 {
     let far = positions
         .iter()
-        .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
-    1.0 / reach.max(far * (1.0 / (1u32 << 30) as f32))
+        .fold(0.0f32, |m, p| m.at_least(p.abs().largest()));
+    1.0 / reach.at_least(far * (1.0 / (1u32 << 30) as f32))
 }
 
 /// The jam rule of [`resolve`]: puts the bodies of every pair overlapping by more than
@@ -252,7 +253,7 @@ pub(crate) fn resolve(
         if depth <= TOLERANCE * r {
             return false;
         }
-        let d = u * (depth / len).min(depth + diameter);
+        let d = u * (depth / len).at_most(depth + diameter);
         match walker {
             None => {
                 (positions[i], velocities[i]) =
@@ -340,7 +341,7 @@ pub(crate) fn resolve(
                 }
                 let dist = dist2.sqrt();
                 let overlap = diameter - dist;
-                worst = worst.max(overlap / r);
+                worst = worst.at_least(overlap / r);
                 let mut dir = plane.apply(o);
                 let len = dir.length();
                 dir = if len > 0.0 {
@@ -386,7 +387,7 @@ pub(crate) fn resolve(
                 // sideways instead, as far as clears them, either way round.
                 if !mi && !mj && flat {
                     let clear = diameter + SLACK * r;
-                    let side = (clear * clear - dist2).max(0.0).sqrt();
+                    let side = (clear * clear - dist2).at_least(0.0).sqrt();
                     let e = Vec3::new(-dir.z, 0.0, dir.x) * (side * 0.5);
                     for e in [e, -e] {
                         if push(positions, velocities, i, e) {
@@ -481,7 +482,7 @@ fn coincident(a: u32, b: u32, seed: u64, step: u64, plane: PlaneLock) -> Vec3 {
         PlaneLock::XY => Vec3::new(c, s, 0.0),
         PlaneLock::None => {
             let y = rng.range(-1.0, 1.0);
-            let h = (1.0 - y * y).max(0.0).sqrt();
+            let h = (1.0 - y * y).at_least(0.0).sqrt();
             Vec3::new(c * h, y, s * h)
         }
     };

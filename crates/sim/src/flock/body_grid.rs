@@ -257,6 +257,7 @@ impl Grid {
 mod tests {
     use super::*;
     use boids_core::Rng;
+    use boids_core::fmath::Extremes;
 
     /// The boids around every boid's cell, as `Grid::gather_around` lists them.
     fn around_all(grid: &mut Grid, dys: &[i32]) -> Vec<Vec<u32>> {
@@ -295,7 +296,7 @@ mod tests {
             for (i, l) in listed.iter().enumerate() {
                 assert!(l.contains(&(i as u32)));
                 for j in 0..crowd.len() {
-                    if (crowd[i] - crowd[j]).abs().max_element() < 0.8 {
+                    if (crowd[i] - crowd[j]).abs().largest() < 0.8 {
                         assert!(l.contains(&(j as u32)), "{i} misses {j}");
                     }
                 }

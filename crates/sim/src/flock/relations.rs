@@ -2,6 +2,7 @@
 //! flocks' indices.
 
 use boids_core::Vec3;
+use boids_core::fmath::Order;
 use boids_index::exec::{Exec, chunks_mut};
 use boids_index::{Hit, Index, NeighbourIndex, PARALLEL_MIN};
 
@@ -15,7 +16,7 @@ pub(crate) fn external_steering(
     others: &[(&crate::world::Relation, &Index)],
 ) -> Vec<Vec3> {
     use crate::world::RelationKind;
-    let max_speed = max_speed.max(1e-3);
+    let max_speed = max_speed.at_least(1e-3);
     let steer = |hits: &mut Vec<Hit>, s: usize| {
         let (p, v) = (own.position(s), own.velocity_at(s));
         let mut ext = Vec3::ZERO;
@@ -31,7 +32,7 @@ pub(crate) fn external_steering(
                         let (t, sign) = if r.kind == RelationKind::Chase {
                             (dist / max_speed, 1.0)
                         } else {
-                            (dist / (v.length() + vb.length()).max(1e-3), -1.0)
+                            (dist / (v.length() + vb.length()).at_least(1e-3), -1.0)
                         };
                         // Where the other boid will be, relative to this one.
                         let ahead = h.offset + vb * t;

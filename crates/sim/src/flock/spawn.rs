@@ -2,6 +2,7 @@
 
 use super::{Flock, SPAWN_STREAM, check_extra, check_point, check_vec};
 use crate::error::{Error, invalid};
+use boids_core::fmath::Extremes;
 use boids_core::math::look_rotation;
 use boids_core::{BoidState, PlaneLock, Rng, Vec3, fmath, limits};
 use std::collections::TryReserveError;
@@ -220,7 +221,7 @@ impl Flock {
                 limits::length(radius).map_err(|e| invalid(format!("spawn radius {e}")))?;
                 // Every point of the ball, not only its centre, must be inside the limit, or
                 // a spawn puts boids where `write_positions` would refuse them.
-                let reach = centre.abs().max_element() + radius;
+                let reach = centre.abs().largest() + radius;
                 if reach > limits::MAX_MAGNITUDE {
                     return Err(invalid(format!(
                         "spawn centre {centre} ± radius {radius} reaches {}, beyond the limit {}: every spawned coordinate must stay within it",

@@ -11,6 +11,7 @@
 
 use super::{Boids, Flock, RULE_STREAM, Work};
 use boids_core::FlockParams;
+use boids_core::fmath::Order;
 use boids_core::rules8::{LANES, V8, fast_rules_apply, step_boids8_on};
 use boids_core::{
     AlignmentMode, BoidState, Bounds, Env, Extra, Neighbourhood, Rng, Vec3, step_boid,
@@ -80,7 +81,7 @@ fn nearby_region(
 ) -> Option<([f32; 2], [f32; 2])> {
     let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
     for p in positions {
-        (lo, hi) = (lo.min(p), hi.max(p));
+        (lo, hi) = (lo.at_most(p), hi.at_least(p));
     }
     let (lo, hi) = ([lo.x - grow, lo.z - grow], [hi.x + grow, hi.z + grow]);
     if !lo.iter().chain(&hi).all(|v| v.is_finite()) {
@@ -265,10 +266,10 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
     // look-ahead, a body and a step's move of where its boids are, and a unit more.
     let region = f.params.ground.and_then(|_| {
         let p = &f.params;
-        let grow = p.look_ahead.max(0.0)
-            + p.boid_radius.max(0.0)
-            + p.body_radius.max(0.0)
-            + p.max_speed.max(p.min_speed).max(0.0) * input.dt
+        let grow = p.look_ahead.at_least(0.0)
+            + p.boid_radius.at_least(0.0)
+            + p.body_radius.at_least(0.0)
+            + p.max_speed.at_least(p.min_speed).at_least(0.0) * input.dt
             + 1.0;
         // The prepared index holds the boids' positions (in its cell order).
         let index = &w.index;

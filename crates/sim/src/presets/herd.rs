@@ -9,6 +9,7 @@ use crate::{
     AlignmentMode, Bounds, Combine, FlockParams, Ground, GroundUp, Obstacle, ObstacleAvoidance,
     SeparationMode, Weights,
 };
+use boids_core::fmath::Order;
 use boids_core::geometry::ShapeData;
 use boids_core::{MeshId, Quat, Rng, Vec3};
 
@@ -88,8 +89,8 @@ pub fn herd(name: &str, layout: HerdLayout) -> Scene {
     };
     let corner = Vec3::new(-half, 0.0, -half);
     let ground = |x: f32, z: f32| grid.height_at(x + half, z + half).unwrap_or(0.0);
-    let top = grid.heights.iter().fold(0.0f32, |m, &h| m.max(h));
-    let bottom = grid.heights.iter().fold(0.0f32, |m, &h| m.min(h));
+    let top = grid.heights.iter().fold(0.0f32, |m, &h| m.at_least(h));
+    let bottom = grid.heights.iter().fold(0.0f32, |m, &h| m.at_most(h));
     // Where the sheep start: clear of rocks, the fence, the ridge and the ravine.
     let field = (
         Vec3::new(-0.8 * half, 0.0, -0.35 * half),
@@ -152,14 +153,14 @@ pub fn herd(name: &str, layout: HerdLayout) -> Scene {
     // units long in the preset), each from 1 below to 1.2 above the ground along it (sampled
     // every cell).
     let fence_z = -0.5 * half;
-    let board = (0.65 * half / 26.0).max(2.0);
+    let board = (0.65 * half / 26.0).at_least(2.0);
     let mut x = -0.95 * half;
     while x < -0.3 * half {
         let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
         let samples = (board / cell).ceil() as usize;
         for k in 0..=samples {
             let y = ground(x + board * k as f32 / samples as f32, fence_z);
-            (lo, hi) = (lo.min(y), hi.max(y));
+            (lo, hi) = (lo.at_most(y), hi.at_least(y));
         }
         obstacle.push(Obstacle::Box {
             min: Vec3::new(x, lo - 1.0, fence_z - 0.1),

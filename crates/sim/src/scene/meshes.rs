@@ -4,6 +4,7 @@
 //! rounded result and the engine's own sine and cosine (`boids_core::fmath`), so every
 //! platform generates the same bits.
 
+use boids_core::fmath::Order;
 use boids_core::{MeshShape, Rng, Vec3, fmath};
 use std::collections::HashMap;
 
@@ -295,13 +296,13 @@ pub struct Walls {
 /// 1 at `d = 0` falling to 0 at `|d| >= w` along a smoothstep (polynomial: the same bits
 /// everywhere).
 fn bump(d: f32, w: f32) -> f32 {
-    let t = 1.0 - (d.abs() / w).min(1.0);
+    let t = 1.0 - (d.abs() / w).at_most(1.0);
     t * t * (3.0 - 2.0 * t)
 }
 
 /// 1 inside `lo..hi`, fading to 0 over `fade` beyond either end.
 fn span(x: f32, lo: f32, hi: f32, fade: f32) -> f32 {
-    let out = (lo - x).max(x - hi).max(0.0);
+    let out = (lo - x).at_least(x - hi).at_least(0.0);
     bump(out, fade)
 }
 
@@ -316,15 +317,15 @@ pub fn terrain(seed: u64, columns: u32, rows: u32, cell: f32, height: f32, w: Wa
             if w.ridge > 0.0 {
                 // Straight sides up to a flat crest half the foot's width.
                 let along = span(z, 0.15 * depth, 0.65 * depth, w.ridge_width);
-                let t = 1.0 - ((x - 0.7 * width).abs() / w.ridge_width).min(1.0);
-                *h += w.ridge * along * (2.0 * t).min(1.0);
+                let t = 1.0 - ((x - 0.7 * width).abs() / w.ridge_width).at_most(1.0);
+                *h += w.ridge * along * (2.0 * t).at_most(1.0);
             }
             if w.ravine > 0.0 {
                 // A flat floor between near-vertical sides one cell wide.
                 let along = span(x, 0.15 * width, 0.60 * width, cell);
                 let inside =
                     ((w.ravine_width - (z - 0.82 * depth).abs()) / cell + 1.0).clamp(0.0, 1.0);
-                *h -= w.ravine * along.min(inside);
+                *h -= w.ravine * along.at_most(inside);
             }
         }
     }

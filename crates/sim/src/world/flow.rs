@@ -12,6 +12,7 @@ use super::FlockId;
 use super::{Scenery, World};
 use crate::error::{Error, invalid};
 use boids_core::flow::{FieldBuild, FlowError, FlowField, FlowGrid, Terrain, TerrainBuild};
+use boids_core::fmath::Order;
 use boids_core::{FlockParams, Ground, Placed, Vec3};
 use boids_index::Exec;
 use std::sync::Arc;
@@ -135,8 +136,8 @@ pub(crate) fn grid_over(ground: &[Placed], cell: f32) -> Option<Result<FlowGrid,
     for o in ground {
         if let Placed::Mesh { place, .. } = o {
             let b = &place.bounds;
-            lo = [lo[0].min(b.lo.x), lo[1].min(b.lo.z)];
-            hi = [hi[0].max(b.hi.x), hi[1].max(b.hi.z)];
+            lo = [lo[0].at_most(b.lo.x), lo[1].at_most(b.lo.z)];
+            hi = [hi[0].at_least(b.hi.x), hi[1].at_least(b.hi.z)];
         }
     }
     (lo[0] <= hi[0]).then(|| FlowGrid::over(lo, hi, cell))
@@ -744,7 +745,7 @@ impl World {
         let stride = g.size[0].max(g.size[1]).div_ceil(per_side.max(1));
         let far = (0..g.cells())
             .filter_map(|c| f.distance_at(c))
-            .fold(0.0f32, f32::max);
+            .fold(0.0f32, f32::at_least);
         let (half, lift) = (0.4 * g.cell * stride as f32, 0.2 * g.cell);
         for k in (stride / 2..g.size[1]).step_by(stride as usize) {
             for i in (stride / 2..g.size[0]).step_by(stride as usize) {

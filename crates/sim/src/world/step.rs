@@ -13,6 +13,7 @@ use crate::flock::{Boids, Flock, StepFlock, StepInput, Stepped, Work, prepare, s
 use crate::fnv::Fnv1a;
 use crate::world::{FlockId, MAX_DT};
 use boids_core::Vec3;
+use boids_core::fmath::Extremes;
 use boids_index::{Exec, PARALLEL_MIN, Spawned};
 use std::sync::{Arc, Condvar, LazyLock, Mutex, OnceLock};
 
@@ -438,7 +439,7 @@ impl World {
                 // Inside the world's limits, so the target a host reads back is one it may set.
                 let m = Vec3::splat(boids_core::MAX_MAGNITUDE);
                 let t = b.position + boids_core::math::look_rotation(b.heading) * offset;
-                f.target = Some(t.clamp(-m, m));
+                f.target = Some(t.within(-m, m));
             }
             let by_region = match (f.wake_region, observer) {
                 (Some((lo, hi)), Some(o)) => !(o.cmpge(lo).all() && o.cmple(hi).all()),

@@ -9,6 +9,7 @@
 
 mod references;
 
+use boids_core::fmath::Order;
 use boids_sim::presets;
 use boids_sim::*;
 use references::*;
@@ -76,8 +77,8 @@ fn deviations(engine: &[B], reference: &[B]) -> Vec<f32> {
         .iter()
         .zip(reference)
         .map(|(e, r)| {
-            let dp = (e.p - r.p).length() / r.p.length().max(1.0);
-            let dv = (e.v - r.v).length() / r.v.length().max(1.0);
+            let dp = (e.p - r.p).length() / r.p.length().at_least(1.0);
+            let dv = (e.v - r.v).length() / r.v.length().at_least(1.0);
             worst([dp, dv])
         })
         .collect()
@@ -90,7 +91,7 @@ fn worst(xs: impl IntoIterator<Item = f32>) -> f32 {
         if a.is_nan() || b.is_nan() {
             f32::NAN
         } else {
-            a.max(b)
+            a.at_least(b)
         }
     })
 }
@@ -461,7 +462,7 @@ fn target_flock_lone_boid_uses_the_nearest_and_a_moving_target() {
         .enumerate()
         .filter(|(j, _)| *j != isolated)
         .map(|(_, p)| (p - pos[isolated]).length())
-        .fold(f32::INFINITY, f32::min);
+        .fold(f32::INFINITY, f32::at_most);
     assert!(
         nearest > radius,
         "the isolated boid has no neighbour: {nearest} > {radius}"

@@ -2,6 +2,7 @@
 //! brute force over all pairs, double-buffered, nothing shared with the engine's rule code.
 
 use super::*;
+use boids_core::fmath::{Extremes, Order};
 
 // ----------------------------------------------------------------------------------------------
 // fish-tank (the Unity fish-school script)
@@ -58,7 +59,7 @@ pub(super) fn ref001(bs: &[B], goal: Vec3, rules: bool, obstacles: &[(Vec3, f32)
             let mut speed = b.v.length();
             let mut q = b.q;
             let f = q * Vec3::Z;
-            let inside = b.p.abs().max_element() <= half;
+            let inside = b.p.abs().largest() <= half;
             let mut dir = None;
             if !inside {
                 dir = Some(-b.p);
@@ -91,7 +92,7 @@ pub(super) fn ref001(bs: &[B], goal: Vec3, rules: bool, obstacles: &[(Vec3, f32)
                 }
             }
             if let Some(d) = dir {
-                q = q.slerp(look(d), (turn * DT).min(1.0)).normalize();
+                q = q.slerp(look(d), (turn * DT).at_most(1.0)).normalize();
             }
             let f = q * Vec3::Z;
             B {

@@ -3,6 +3,7 @@
 //! a point of the xz plane, all by brute force over triangles the test takes from the scene.
 #![allow(dead_code)]
 
+use boids_core::fmath::Order;
 use boids_sim::Vec3;
 
 pub type V = [f64; 3];
@@ -142,8 +143,8 @@ impl Surfaces {
         let mut hi = [f64::NEG_INFINITY; 2];
         for t in &triangles {
             for p in t {
-                lo = [lo[0].min(p[0]), lo[1].min(p[2])];
-                hi = [hi[0].max(p[0]), hi[1].max(p[2])];
+                lo = [lo[0].at_most(p[0]), lo[1].at_most(p[2])];
+                hi = [hi[0].at_least(p[0]), hi[1].at_least(p[2])];
             }
         }
         let (lo, hi) = ([lo[0] - 1.0, lo[1] - 1.0], [hi[0] + 1.0, hi[1] + 1.0]);
@@ -155,8 +156,8 @@ impl Surfaces {
         for (k, t) in triangles.iter().enumerate() {
             let (mut a, mut b) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
             for p in t {
-                a = [a[0].min(p[0]), a[1].min(p[2])];
-                b = [b[0].max(p[0]), b[1].max(p[2])];
+                a = [a[0].at_most(p[0]), a[1].at_most(p[2])];
+                b = [b[0].at_least(p[0]), b[1].at_least(p[2])];
             }
             let i0 = ((a[0] - 1e-3 - lo[0]) / cell).floor() as usize;
             let i1 = ((b[0] + 1e-3 - lo[0]) / cell).floor() as usize;
@@ -202,9 +203,9 @@ pub fn box_distance(lo: Vec3, hi: Vec3, p: V) -> f64 {
     let mut out2 = 0.0;
     let mut depth = f64::INFINITY;
     for k in 0..3 {
-        let d = (lo[k] - p[k]).max(p[k] - hi[k]).max(0.0);
+        let d = (lo[k] - p[k]).at_least(p[k] - hi[k]).at_least(0.0);
         out2 += d * d;
-        depth = depth.min((p[k] - lo[k]).min(hi[k] - p[k]));
+        depth = depth.at_most((p[k] - lo[k]).at_most(hi[k] - p[k]));
     }
     if out2 > 0.0 { out2.sqrt() } else { -depth }
 }

@@ -3,6 +3,7 @@
 //! `crates/sim/tests/properties.rs`, `memory.rs` and the C ABI's `crates/ffi/tests/properties.rs`.
 #![allow(dead_code)]
 
+use boids_sim::Order;
 use boids_sim::*;
 use proptest::prelude::*;
 
@@ -44,7 +45,7 @@ pub fn strict_box() -> impl Strategy<Value = (Vec3, Vec3)> {
         .prop_filter("a box needs extent on every axis", |(a, b)| {
             a.cmpne(*b).all()
         })
-        .prop_map(|(a, b)| (a.min(b), a.max(b)))
+        .prop_map(|(a, b)| (a.at_most(b), a.at_least(b)))
 }
 
 pub fn bounds() -> BoxedStrategy<Bounds> {
@@ -144,8 +145,8 @@ pub fn params() -> BoxedStrategy<FlockParams> {
                 weights,
                 separation: sep,
                 alignment: align,
-                min_speed: s1.min(s2),
-                max_speed: s1.max(s2),
+                min_speed: s1.at_most(s2),
+                max_speed: s1.at_least(s2),
                 max_force,
                 max_turn_rate: turn,
                 velocity_smoothing: smoothing,
@@ -167,8 +168,8 @@ pub fn params() -> BoxedStrategy<FlockParams> {
                 target_needs_neighbours: needs,
                 target_relocation: reloc.map(|(probability, a, b)| TargetRelocation {
                     probability,
-                    min: a.min(b),
-                    max: a.max(b),
+                    min: a.at_most(b),
+                    max: a.at_least(b),
                 }),
                 cohesion_smooth_time: smooth_t,
                 fallback_to_nearest: fallback,
@@ -198,8 +199,8 @@ pub fn obstacle() -> BoxedStrategy<Obstacle> {
         (point(), mag().prop_filter("radius > 0", |r| *r > 0.0))
             .prop_map(|(centre, radius)| Obstacle::Sphere { centre, radius }),
         (point(), point()).prop_map(|(a, b)| Obstacle::Box {
-            min: a.min(b),
-            max: a.max(b)
+            min: a.at_most(b),
+            max: a.at_least(b)
         }),
         (
             point(),

@@ -4,6 +4,7 @@
 
 mod worlds;
 
+use boids_core::fmath::{Extremes, Order};
 use boids_sim::builtin::{bench_world, default_school};
 use boids_sim::metrics::measure;
 use boids_sim::*;
@@ -277,9 +278,9 @@ fn every_bounds_kind_keeps_boids_inside_for_10000_steps() {
             for &p in w.flock(id).unwrap().positions() {
                 let out = match bounds {
                     Bounds::SoftSphere { centre, radius, .. } => (p - centre).length() - radius,
-                    _ => (lo - p).max(p - hi).max_element(),
+                    _ => (lo - p).at_least(p - hi).largest(),
                 };
-                worst = worst.max(out);
+                worst = worst.at_least(out);
                 assert!(p.is_finite());
             }
         }
