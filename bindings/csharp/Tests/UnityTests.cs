@@ -22,6 +22,7 @@ static unsafe partial class BoidsTests
         Test("Unity: the shark preset away from the origin: its scene follows the object, both flocks drawn with their own looks", UnityTwoFlocks);
         Test("Unity: the step overlaps the frame by default: one step behind, the same bits, changes after FinishStep", UnityOverlap);
         Test("Unity: several controllers share one worker pool", UnitySharedPool);
+        Test("Unity: on Android and iOS the default is two workers (all cores but two elsewhere); a setting overrides it", UnityPhoneWorkers);
         Test("Unity: a set-up that fails frees its world and disables the component", UnityFailedSetup);
         Test("Unity: edit-mode gizmos show the preset's own bounds where the object is", UnityGizmos);
         Test("Unity: the maze preset's flow field drawn as gizmos: arrows on the ground along the engine's way, out of the U's cup, where the object puts them", UnityFlowOverlay);
@@ -364,6 +365,22 @@ static unsafe partial class BoidsTests
         c.gameObject.SetActive(false);
     }
 
+    /// The threads named prefix*, once there are want of them or the count stops changing for
+    /// a minute: workers of pools that ended earlier leave a little after (a loaded machine
+    /// ends threads slowly).
+    static int SettledThreads(string prefix, int want)
+    {
+        int workers = ThreadsNamed(prefix);
+        var changed = System.Diagnostics.Stopwatch.StartNew();
+        while (workers != want && changed.Elapsed.TotalSeconds < 60)
+        {
+            System.Threading.Thread.Sleep(10);
+            int now = ThreadsNamed(prefix);
+            if (now != workers) { workers = now; changed.Restart(); }
+        }
+        return workers;
+    }
+
     static int ThreadsNamed(string prefix)
     {
         int n = 0;
@@ -383,18 +400,43 @@ static unsafe partial class BoidsTests
             cs.Add(Controller("pool " + k, FlockPreset.Custom, new UnityEngine.Vector3(k * 50f, 0f, 0f), UnityEngine.Quaternion.identity,
                 new UnityEngine.Vector3(1f, 1f, 1f), x => { x.Threads = 3; x.Count = 3000; }));
         foreach (var c in cs) Frame(c);
-        int workers = ThreadsNamed("boids-3-");
-        // Workers of pools that ended earlier leave a little after: wait for the count, failing
-        // only when it stops changing for a minute (a loaded machine ends threads slowly).
-        var changed = System.Diagnostics.Stopwatch.StartNew();
-        while (workers != 3 && changed.Elapsed.TotalSeconds < 60)
-        {
-            System.Threading.Thread.Sleep(10);
-            int now = ThreadsNamed("boids-3-");
-            if (now != workers) { workers = now; changed.Restart(); }
-        }
+        int workers = SettledThreads("boids-3-", 3);
         Assert(workers == 3, "four controllers of 3 threads run on " + workers + " workers (want 3, not 12)");
         foreach (var c in cs) c.gameObject.SetActive(false);
+    }
+
+    static void UnityPhoneWorkers()
+    {
+        Assert(BoidsFlockController.WorkerThreads(-1, 8, true) == 2, "an 8-core phone: 2 workers");
+        Assert(BoidsFlockController.WorkerThreads(-1, 6, true) == 2, "a 6-core iPhone: 2 workers");
+        Assert(BoidsFlockController.WorkerThreads(-1, 3, true) == 1, "a 3-core phone: all cores but two, at least 1");
+        Assert(BoidsFlockController.WorkerThreads(-1, 8, false) == 6, "an 8-core desktop: all cores but two");
+        Assert(BoidsFlockController.WorkerThreads(5, 8, true) == 5, "a phone with Threads = 5: 5");
+        Assert(BoidsFlockController.WorkerThreads(0, 8, true) == 0, "a phone with Threads = 0: one per core");
+        if (!Directory.Exists("/proc/self/task")) { Console.WriteLine("     (no /proc: the controller's pool not counted)"); return; }
+        // Through the controller, as a player on an 8-core phone starts it: its pool has the
+        // phone's two workers (named boids-2-*), where a desktop's would have 6.
+        var platform = UnityEngine.Application.StandInPlatform;
+        UnityEngine.SystemInfo.StandInProcessorCount = 8;
+        try
+        {
+            foreach (var p in new[] { UnityEngine.RuntimePlatform.Android, UnityEngine.RuntimePlatform.IPhonePlayer })
+            {
+                UnityEngine.Application.StandInPlatform = p;
+                var c = Controller("phone " + p, FlockPreset.Custom, UnityEngine.Vector3.zero, UnityEngine.Quaternion.identity,
+                    new UnityEngine.Vector3(1f, 1f, 1f), x => { x.Count = 3000; });
+                Frame(c);
+                int two = SettledThreads("boids-2-", 2);
+                Assert(two == 2, p + ": the controller's pool has " + two + " boids-2-* workers, want 2");
+                Assert(ThreadsNamed("boids-6-") == 0, p + ": a pool of 6 workers was made");
+                c.gameObject.SetActive(false);
+            }
+        }
+        finally
+        {
+            UnityEngine.Application.StandInPlatform = platform;
+            UnityEngine.SystemInfo.StandInProcessorCount = 0;
+        }
     }
 
     static void UnityFailedSetup()

@@ -579,7 +579,22 @@ namespace UnityEngine
         public static float time { get { return StandInTime; } }
     }
 
-    public static class SystemInfo { public static int processorCount { get { return Environment.ProcessorCount; } } }
+    public static class SystemInfo
+    {
+        /// <summary>Stand-in only: the core count processorCount reports (0: this machine's).</summary>
+        public static int StandInProcessorCount;
+        public static int processorCount { get { return StandInProcessorCount > 0 ? StandInProcessorCount : Environment.ProcessorCount; } }
+    }
+
+    // Unity's values for the platforms the package names.
+    public enum RuntimePlatform { OSXEditor = 0, OSXPlayer = 1, WindowsPlayer = 2, WindowsEditor = 7, IPhonePlayer = 8, Android = 11, LinuxPlayer = 13, LinuxEditor = 16, WebGLPlayer = 17 }
+
+    public static class Application
+    {
+        /// <summary>Stand-in only: the platform the game runs on.</summary>
+        public static RuntimePlatform StandInPlatform = RuntimePlatform.LinuxPlayer;
+        public static RuntimePlatform platform { get { return StandInPlatform; } }
+    }
 
     public static class Mathf
     {

@@ -69,7 +69,7 @@ namespace BoidsFlocking.UnityIntegration
         [Tooltip("Boids of a Custom flock (presets bring their own count).")]
         [Min(0)] [SerializeField] int count = 2000;
         [SerializeField] int seed = 1;
-        [Tooltip("Worker threads. -1: all cores but two, left to Unity's main thread and job workers (at least 1). 0: one per core. Controllers with the same count share one pool of workers.")]
+        [Tooltip("Worker threads. -1: all cores but two, left to Unity's main thread and job workers (at least 1), and at most 2 on Android and iOS (heat, throttling, the render thread). 0: one per core. Controllers with the same count share one pool of workers.")]
         [Min(-1)] [SerializeField] int threads = -1;
         [Tooltip("Run the steps while Unity renders: they begin after every LateUpdate and end at the start of the next frame, so scripts may change the world from FixedUpdate to LateUpdate in any order.")]
         [SerializeField] bool overlapStep = true;
@@ -259,11 +259,32 @@ namespace BoidsFlocking.UnityIntegration
             }
         }
 
-        /// <summary>The threads setting as the world takes it.</summary>
+        /// <summary>The workers a phone gets by default (Threads = -1 on Android and iOS). A phone's
+        /// 6 or 8 cores are not a desktop's: half are small, efficiency cores; every core
+        /// running through the frame heats the phone until it throttles (a lower clock for the
+        /// whole game); and Unity's main and render threads want the big cores. Two workers
+        /// beside the main thread keep a step short without that. Set Threads to override.</summary>
+        public const int PhoneWorkers = 2;
+
+        /// <summary>Android and iOS: where Threads = -1 means at most <see cref="PhoneWorkers"/>.</summary>
+        public static bool IsPhone(RuntimePlatform platform)
+        {
+            return platform == RuntimePlatform.Android || platform == RuntimePlatform.IPhonePlayer;
+        }
+
+        /// <summary>The threads setting as the world takes it, on the platform the game runs on.</summary>
         public static int WorkerThreads(int setting, int processorCount)
         {
+            return WorkerThreads(setting, processorCount, IsPhone(Application.platform));
+        }
+
+        /// <summary>The threads setting as the world takes it: a setting of 0 or more as it is;
+        /// -1 all cores but two (at least one), and at most <see cref="PhoneWorkers"/> on a phone.</summary>
+        public static int WorkerThreads(int setting, int processorCount, bool phone)
+        {
             if (setting >= 0) return setting;
-            return Math.Max(1, processorCount - 2);
+            int spare = Math.Max(1, processorCount - 2);
+            return phone ? Math.Min(PhoneWorkers, spare) : spare;
         }
 
         /// <summary>The inspector's settings take a newly chosen preset's values (once: later

@@ -93,6 +93,7 @@ impl Launcher {
             // It only waits: the steps run on the pool's workers.
             .stack_size(256 << 10)
             .spawn(move || {
+                super::serve_the_frame();
                 loop {
                     let st = shared
                         .wake
