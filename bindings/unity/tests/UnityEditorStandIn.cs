@@ -42,6 +42,8 @@ namespace UnityEditor
     public enum BuildTargetGroup { Standalone = 1, iOS = 4, Android = 7 }
     public enum ScriptingImplementation { Mono2x = 0, IL2CPP = 1 }
     public enum iOSSdkVersion { DeviceSDK = 988, SimulatorSDK = 989 }
+    [Flags]
+    public enum AndroidArchitecture : uint { None = 0, ARMv7 = 1, ARM64 = 2, X86_64 = 8, All = 4294967295 }
 
     [AttributeUsage(AttributeTargets.Class)]
     public sealed class InitializeOnLoadAttribute : Attribute { }
@@ -58,6 +60,7 @@ namespace UnityEditor
         }
         public static void SetScriptingBackend(Build.NamedBuildTarget target, ScriptingImplementation b) { backends[target.TargetName] = b; }
         public static class iOS { public static iOSSdkVersion sdkVersion { get; set; } }
+        public static class Android { public static AndroidArchitecture targetArchitectures { get; set; } = AndroidArchitecture.ARMv7 | AndroidArchitecture.ARM64; }
     }
 
     public class AssetImporter
@@ -76,6 +79,12 @@ namespace UnityEditor
         public static PluginImporter[] GetAllImporters() { return StandInImporters.ToArray(); }
         public void SetIncludeInBuildDelegate(IncludeInBuildDelegate d) { StandInIncludeInBuild = d; }
         public bool ShouldIncludeInBuild() { return StandInIncludeInBuild == null || StandInIncludeInBuild(assetPath); }
+        readonly System.Collections.Generic.HashSet<BuildTarget> compatible = new System.Collections.Generic.HashSet<BuildTarget>();
+        readonly System.Collections.Generic.Dictionary<string, string> data = new System.Collections.Generic.Dictionary<string, string>();
+        public bool GetCompatibleWithPlatform(BuildTarget platform) { return compatible.Contains(platform); }
+        public void SetCompatibleWithPlatform(BuildTarget platform, bool enable) { if (enable) compatible.Add(platform); else compatible.Remove(platform); }
+        public string GetPlatformData(BuildTarget platform, string key) { string v; return data.TryGetValue(platform + "/" + key, out v) ? v : ""; }
+        public void SetPlatformData(BuildTarget platform, string key, string value) { data[platform + "/" + key] = value; }
     }
 }
 
