@@ -99,6 +99,21 @@ static unsafe partial class BoidsTests
             so.Sync();
         }
         Assert(GC.GetAllocatedBytesForCurrentThread() == before, "Sync allocated " + (GC.GetAllocatedBytesForCurrentThread() - before) + " bytes");
+        // Scaled to zero (a tween shrinking it away), it leaves the world, and frame after frame
+        // of that allocates nothing (no engine refusal, no exception); scaled back, it returns.
+        boat.transform.localScale = new UnityEngine.Vector3(0f, 0f, 0f);
+        so.Sync();
+        Assert(so.Find(boat) == null && so.MovingCount == 1, "the zero-scaled boat is out of the world, still followed");
+        before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 200; i++)
+        {
+            boat.transform.position = new UnityEngine.Vector3(i * 0.01f, 9f, 1f);
+            so.Sync();
+        }
+        Assert(GC.GetAllocatedBytesForCurrentThread() == before, "a zero-scaled collider's Sync allocated " + (GC.GetAllocatedBytesForCurrentThread() - before) + " bytes");
+        boat.transform.localScale = one;
+        so.Sync();
+        Assert(so.Find(boat) != null && so.TryGetShape(boat, out sh) && Near(sh.B, new UnityEngine.Vector3(0.5f, 0.5f, 0.5f)), "scaled back, the boat is an obstacle again");
         // A destroyed collider's obstacle goes with it.
         UnityEngine.Object.Destroy(boat.gameObject);
         so.Sync();

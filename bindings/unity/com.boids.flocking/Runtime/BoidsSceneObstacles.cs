@@ -133,6 +133,7 @@ namespace BoidsFlocking.UnityIntegration
         bool Shape(Collider c, out ObstacleShape shape, out string why)
         {
             if (!ColliderShape(c, out shape, out why)) return false;
+            if (!Sized(shape)) { why = "scaled to zero (no size on some axis)"; return false; }
             shape.Ground = (groundLayers.value & (1 << c.gameObject.layer)) != 0 &&
                 (shape.Kind == ObstacleKind.Mesh || shape.Kind == ObstacleKind.Heightfield);
             return true;
@@ -302,6 +303,27 @@ namespace BoidsFlocking.UnityIntegration
         }
 
         // ---- From Unity's colliders to the engine's shapes, in the world's space ----
+
+        /// <summary>Whether the sizes a collider's scale gives are ones the engine takes (more
+        /// than zero on every axis): checked here, so that a collider scaled to zero (by a
+        /// tween, say) leaves the world without an engine refusal, an exception and its garbage
+        /// every frame.</summary>
+        static bool Sized(ObstacleShape s)
+        {
+            switch (s.Kind)
+            {
+                case ObstacleKind.Sphere:
+                case ObstacleKind.Capsule:
+                    return s.Radius > 0f;
+                case ObstacleKind.OrientedBox:
+                    return s.B.X > 0f && s.B.Y > 0f && s.B.Z > 0f;
+                case ObstacleKind.Mesh:
+                case ObstacleKind.Heightfield:
+                    return s.Scale.X > 0f && s.Scale.Y > 0f && s.Scale.Z > 0f;
+                default:
+                    return true;
+            }
+        }
 
         Matrix4x4 SpaceMatrix()
         {
