@@ -269,6 +269,35 @@ static unsafe partial class BoidsTests
         Assert(UnityEngine.Object.StandInDestroyed.Contains(copy), "the copy is destroyed with the component");
     }
 
+    static void UnityReadsAndSubmeshes()
+    {
+        foreach (bool interpolate in new[] { false, true })
+        {
+            var c = Controller("reads " + interpolate, FlockPreset.Custom, new UnityEngine.Vector3(2f, 0f, 0f), UnityEngine.Quaternion.identity,
+                new UnityEngine.Vector3(1f, 1f, 1f), x => { x.Count = 1500; x.Interpolate = interpolate; });
+            c.Mesh.subMeshCount = 2;
+            for (int f = 0; f < 5; f++) Frame(c);
+            long reads = c.MatrixReads, steps = c.StepsTaken;
+            // 60 frames a second, steps of 1/60 s: one new state a frame (now and then none or
+            // two, as the frame times add up), each read from the engine once: for the draw
+            // (placed by the transform) without interpolation, into the newest state with it
+            // (the draw blends from there). A frame of two steps reads the state between them
+            // too when interpolating.
+            for (int f = 0; f < 60; f++) Frame(c);
+            long r = c.MatrixReads - reads, s = c.StepsTaken - steps;
+            Assert(s >= 55 && s <= 65, "steps " + s);
+            Assert(r <= s && r >= s - 3, (interpolate ? "interpolated" : "unblended") + ": " + r + " matrix reads for " + s + " new states");
+            // A mesh of two submeshes: both drawn, with every boid each.
+            int n = c.Flock.Count;
+            var parts = Graphics.Draws.Where(d => d.Mesh == c.Mesh).GroupBy(d => d.Submesh)
+                .ToDictionary(g => g.Key, g => g.Sum(d => d.Positions.Length));
+            Assert(parts.Count == 2 && parts[0] == n && parts[1] == n,
+                "submeshes drawn: " + string.Join(", ", parts.Select(kv => kv.Key + ": " + kv.Value)));
+            c.FinishStep();
+            c.gameObject.SetActive(false);
+        }
+    }
+
     static void UnityFixedSteps()
     {
         // The same flock at 60 and at 144 frames a second, fixed steps of 1/60 s. Only one of

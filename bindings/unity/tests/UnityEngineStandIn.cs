@@ -307,6 +307,8 @@ namespace UnityEngine
             }
         }
         public Bounds bounds { get; set; }
+        /// <summary>As Unity: one submesh unless set.</summary>
+        public int subMeshCount { get; set; } = 1;
         public void RecalculateNormals() { }
         public void RecalculateBounds()
         {
@@ -520,6 +522,7 @@ namespace UnityEngine
         {
             public RenderParams Params;
             public Mesh Mesh;
+            public int Submesh;
             public Vector3[] Positions;
         }
 
@@ -542,7 +545,7 @@ namespace UnityEngine
                     Matrix4x4 m = matrices[startInstance + i];
                     positions[i] = new Vector3(m.m03, m.m13, m.m23);
                 }
-            Draws.Add(new StandInDraw { Params = rparams, Mesh = mesh, Positions = positions });
+            Draws.Add(new StandInDraw { Params = rparams, Mesh = mesh, Submesh = submeshIndex, Positions = positions });
         }
 
         /// <summary>Stand-in only: whether calls record where each instance is (off for timing).</summary>

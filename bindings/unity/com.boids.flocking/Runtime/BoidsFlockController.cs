@@ -155,6 +155,9 @@ namespace BoidsFlocking.UnityIntegration
         // A state the draw has not read yet (steps ran since), and whether `previous` already
         // holds the state just before it (read between the steps of one frame).
         bool newState, previousReady;
+        // Whether `current` holds the newest state's matrices (read for interpolation); without
+        // interpolation only `counts` is kept, and the draw reads each state once.
+        bool currentHeld;
         double accumulator;
         long stepsTaken;
         BoidsSceneObstacles sceneObstacles;
@@ -241,6 +244,14 @@ namespace BoidsFlocking.UnityIntegration
 
         /// <summary>Boids drawn in the last frame, all flocks together.</summary>
         public int Drawn { get; private set; }
+
+        /// <summary>How many times the controller has read a flock's matrices from the engine
+        /// (each read is a pass over the flock: one per new state and flock, plus one for the
+        /// state before the last step of a frame that took several, when interpolating).</summary>
+        public long MatrixReads { get; private set; }
+
+        /// <summary>Draws blend the last two states (fixed steps with interpolation on).</summary>
+        bool Interpolating { get { return fixedStep && interpolate; } }
 
         static string PresetName(FlockPreset p)
         {
@@ -567,7 +578,7 @@ namespace BoidsFlocking.UnityIntegration
             for (int k = 0; k < n; k++)
             {
                 bool last = k == n - 1;
-                if (last && n > 1)
+                if (last && n > 1 && Interpolating)
                 {
                     // The state just before the last step, for interpolation.
                     ReadInto(previous, previousCounts);
@@ -599,12 +610,25 @@ namespace BoidsFlocking.UnityIntegration
             if (stepping) return;
             if (newState)
             {
-                if (!previousReady)
+                if (Interpolating)
                 {
-                    Swap(ref previous, ref current);
-                    Swap(ref previousCounts, ref counts);
+                    if (!previousReady)
+                    {
+                        Swap(ref previous, ref current);
+                        Swap(ref previousCounts, ref counts);
+                        // Counts kept without their matrices (interpolation was off): nothing
+                        // to blend from yet.
+                        if (!currentHeld) for (int i = 0; i < previousCounts.Length; i++) previousCounts[i] = -1;
+                    }
+                    ReadInto(current, counts);
+                    currentHeld = true;
                 }
-                ReadInto(current, counts);
+                else
+                {
+                    // Drawn unblended: the draw reads the state once, placed by the transform.
+                    CountInto(counts);
+                    currentHeld = false;
+                }
                 if (drawFlowField) flowOverlay.Read(world, flock, flowFieldArrows);
                 newState = false;
                 previousReady = false;
@@ -648,7 +672,26 @@ namespace BoidsFlocking.UnityIntegration
                 Look(i, out m, out mat, out s);
                 int n = flocks[i].Count;
                 if (into[i].Length < n) into[i] = new Matrix4x4[n];
-                sizes[i] = m == null || mat == null ? 0 : flocks[i].ReadMatrices(into[i], s);
+                if (m == null || mat == null)
+                {
+                    sizes[i] = 0;
+                    continue;
+                }
+                sizes[i] = flocks[i].ReadMatrices(into[i], s);
+                MatrixReads++;
+            }
+        }
+
+        /// <summary>Every drawn flock's boid count (what ReadInto would read) without reading.</summary>
+        void CountInto(int[] sizes)
+        {
+            for (int i = 0; i < flocks.Length; i++)
+            {
+                Mesh m;
+                Material mat;
+                float s;
+                Look(i, out m, out mat, out s);
+                sizes[i] = m == null || mat == null ? 0 : flocks[i].Count;
             }
         }
 
@@ -685,7 +728,8 @@ namespace BoidsFlocking.UnityIntegration
                 else if (!drawnCurrent || !toWorld.Equals(drawnToWorld))
                 {
                     // The newest state, placed by this frame's transform (by the library).
-                    flocks[i].ReadMatrices(o, toWorld, s);
+                    n = flocks[i].ReadMatrices(o, toWorld, s);
+                    MatrixReads++;
                 }
                 Matrix4x4[] source = o;
                 RenderParams rp = new RenderParams(mat);
@@ -697,10 +741,14 @@ namespace BoidsFlocking.UnityIntegration
                 rp.renderingLayerMask = renderingLayerMask;
                 // One box for every batch: Unity need not compute bounds per draw.
                 rp.worldBounds = WorldBounds(bounds[i], toWorld, m.bounds.extents.magnitude * s);
+                // Every submesh (a mesh of several materials' parts), each with the flock's
+                // material.
+                int parts = Math.Max(1, m.subMeshCount);
                 for (int start = 0; start < n; start += 1023)
                 {
                     int batch = Math.Min(1023, n - start);
-                    Graphics.RenderMeshInstanced(rp, m, 0, source, batch, start);
+                    for (int sub = 0; sub < parts; sub++)
+                        Graphics.RenderMeshInstanced(rp, m, sub, source, batch, start);
                     Drawn += batch;
                 }
             }
