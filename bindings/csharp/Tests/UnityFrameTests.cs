@@ -298,6 +298,85 @@ static unsafe partial class BoidsTests
         }
     }
 
+    static void UnityDrawAfterLateUpdate()
+    {
+        var c = Controller("late parent", FlockPreset.Custom, new UnityEngine.Vector3(5f, 0f, 0f), UnityEngine.Quaternion.identity,
+            new UnityEngine.Vector3(1f, 1f, 1f), x => { x.Count = 1200; x.BoxSize = new UnityEngine.Vector3(200f, 200f, 200f); });
+        // A camera rig, say: a script whose LateUpdate runs after the controller's moves it.
+        var mover = new GameObject("rig").AddComponent<Scripted>();
+        int frame = 0;
+        mover.OnLateUpdate = () => c.transform.position = new UnityEngine.Vector3(5f + frame, 2f * frame, 0f);
+        for (frame = 0; frame < 20; frame++)
+        {
+            Frame(1f / 60f, c, mover);
+            var draws = Graphics.Draws.Where(d => d.Mesh == c.Mesh).ToArray();
+            // Where this frame's transform (set in the later LateUpdate) puts the boids.
+            DrawnWhereTheObjectPutsThem(c, c.Flock, draws, "frame " + frame);
+            // The box is around the boids drawn (a spawn in the middle of a 200-unit space),
+            // grown by the mesh's reach: not the flock's whole space.
+            var all = draws.SelectMany(d => d.Positions).ToArray();
+            var lo = new UnityEngine.Vector3(all.Min(p => p.x), all.Min(p => p.y), all.Min(p => p.z));
+            var hi = new UnityEngine.Vector3(all.Max(p => p.x), all.Max(p => p.y), all.Max(p => p.z));
+            float reach = (c.Mesh.bounds.center.magnitude + c.Mesh.bounds.extents.magnitude) * c.Scale;
+            foreach (var d in draws)
+            {
+                UnityEngine.Vector3 size = d.Params.worldBounds.size, spread = hi - lo;
+                Assert(size.x <= spread.x + 2f * reach + 1e-3f && size.y <= spread.y + 2f * reach + 1e-3f && size.z <= spread.z + 2f * reach + 1e-3f,
+                    "frame " + frame + ": culling box " + size + " for boids spread over " + spread + " (reach " + reach + ")");
+            }
+            c.FinishStep();
+        }
+        UnityEngine.Object.Destroy(mover.gameObject);
+        c.gameObject.SetActive(false);
+    }
+
+    static void UnityMotionVectors()
+    {
+        var c = Controller("motion", FlockPreset.Custom, new UnityEngine.Vector3(1f, 0f, 0f), UnityEngine.Quaternion.identity,
+            new UnityEngine.Vector3(1f, 1f, 1f), x => { x.Count = 1500; x.Interpolate = true; });
+        Assert(c.MotionVectors, "on by default, as a MeshRenderer's Per Object Motion");
+        UnityEngine.Vector3[] last = null;
+        for (int frame = 0; frame < 30; frame++)
+        {
+            // Frame times that are not a step each: some frames blend, some take two steps.
+            Frame(frame % 3 == 0 ? 1f / 90f : 1f / 45f, c);
+            var draws = Graphics.Draws.Where(d => d.Mesh == c.Mesh && d.Submesh == 0).ToArray();
+            foreach (var d in draws)
+                Assert(d.Params.motionVectorMode == MotionVectorGenerationMode.Object && d.PrevPositions != null, "per-object motion vectors");
+            var now = draws.SelectMany(d => d.Positions).ToArray();
+            var prev = draws.SelectMany(d => d.PrevPositions).ToArray();
+            Assert(now.Length == 1500 && prev.Length == 1500, "every boid drawn");
+            if (last != null)
+            {
+                int moved = 0;
+                for (int i = 0; i < now.Length; i++)
+                {
+                    Assert(prev[i].Equals(last[i]), "frame " + frame + ", boid " + i + ": previous " + prev[i] + ", drawn last frame at " + last[i]);
+                    if (!now[i].Equals(last[i])) moved++;
+                }
+                // (The first frames draw the spawn: the overlapped steps show a frame later.)
+                if (frame >= 3) Assert(moved > 1000, "frame " + frame + ": only " + moved + " boids moved");
+            }
+            last = now;
+            c.FinishStep();
+        }
+        // Paused (no step, the same transform): the first paused frame shows the step that was
+        // in flight; the next has no motion.
+        Frame(0f, c);
+        Frame(0f, c);
+        var still = Graphics.Draws.Where(d => d.Mesh == c.Mesh).ToArray();
+        foreach (var d in still)
+            for (int i = 0; i < d.Positions.Length; i++)
+                Assert(d.PrevPositions[i].Equals(d.Positions[i]), "paused: boid " + i + " has motion");
+        // Off: camera motion only, plain matrices.
+        c.MotionVectors = false;
+        Frame(1f / 60f, c);
+        foreach (var d in Graphics.Draws.Where(d => d.Mesh == c.Mesh))
+            Assert(d.Params.motionVectorMode == MotionVectorGenerationMode.Camera && d.PrevPositions == null, "off");
+        c.FinishStep();
+        c.gameObject.SetActive(false);
+    }
+
     static void UnityFixedSteps()
     {
         // The same flock at 60 and at 144 frames a second, fixed steps of 1/60 s. Only one of

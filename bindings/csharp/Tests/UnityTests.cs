@@ -34,6 +34,8 @@ static unsafe partial class BoidsTests
         Test("Unity: fixed steps: 60 and 144 frames a second reach the same state at the same simulated time; interpolated draws lie between the last two states", UnityFixedSteps);
         Test("Unity: the preset table (edit mode, no native library) holds what the engine makes", UnityPresetTable);
         Test("Unity: without interpolation each new state is read once; interpolated, once too; every submesh is drawn", UnityReadsAndSubmeshes);
+        Test("Unity: drawn after every LateUpdate: a parent moved in a later script's LateUpdate carries the flock the same frame; culled by a box around the boids", UnityDrawAfterLateUpdate);
+        Test("Unity: per-object motion vectors: each boid drawn with last frame's matrix (none when nothing moved, none when off)", UnityMotionVectors);
         Test("Unity: colliders on the obstacle layers become obstacles (box, sphere, capsule, mesh once per shared mesh, terrain), in the object's space; moving ones follow without allocating", UnityColliders);
         UnitySceneTests();
     }

@@ -502,8 +502,11 @@ namespace UnityEngine
         public Color(float r, float g, float b) : this(r, g, b, 1f) { }
     }
 
+    public enum MotionVectorGenerationMode { Camera = 0, Object = 1, ForceNoMotion = 2 }
+
     public struct RenderParams
     {
+        public MotionVectorGenerationMode motionVectorMode { get; set; }
         public Material material { get; set; }
         public int layer { get; set; }
         public Rendering.ShadowCastingMode shadowCastingMode { get; set; }
@@ -524,6 +527,8 @@ namespace UnityEngine
             public Mesh Mesh;
             public int Submesh;
             public Vector3[] Positions;
+            /// <summary>Where each instance was last frame (prevObjectToWorld), when given.</summary>
+            public Vector3[] PrevPositions;
         }
 
         /// <summary>Stand-in only: the instance count of every call since the last clear.</summary>
@@ -538,6 +543,7 @@ namespace UnityEngine
             Batches.Add(instanceCount);
             if (!StandInRecord) return;
             var positions = new Vector3[instanceCount];
+            Vector3[] prev = null;
             var matrices = instanceData as Matrix4x4[];
             if (matrices != null)
                 for (int i = 0; i < instanceCount; i++)
@@ -545,7 +551,26 @@ namespace UnityEngine
                     Matrix4x4 m = matrices[startInstance + i];
                     positions[i] = new Vector3(m.m03, m.m13, m.m23);
                 }
-            Draws.Add(new StandInDraw { Params = rparams, Mesh = mesh, Submesh = submeshIndex, Positions = positions });
+            else
+            {
+                // As Unity: the fields named objectToWorld and prevObjectToWorld.
+                var now = typeof(T).GetField("objectToWorld");
+                var before = typeof(T).GetField("prevObjectToWorld");
+                if (now == null) throw new ArgumentException("RenderMeshInstanced: " + typeof(T) + " has no objectToWorld field");
+                if (before != null) prev = new Vector3[instanceCount];
+                for (int i = 0; i < instanceCount; i++)
+                {
+                    object boxed = instanceData[startInstance + i];
+                    Matrix4x4 m = (Matrix4x4)now.GetValue(boxed);
+                    positions[i] = new Vector3(m.m03, m.m13, m.m23);
+                    if (before != null)
+                    {
+                        Matrix4x4 p = (Matrix4x4)before.GetValue(boxed);
+                        prev[i] = new Vector3(p.m03, p.m13, p.m23);
+                    }
+                }
+            }
+            Draws.Add(new StandInDraw { Params = rparams, Mesh = mesh, Submesh = submeshIndex, Positions = positions, PrevPositions = prev });
         }
 
         /// <summary>Stand-in only: whether calls record where each instance is (off for timing).</summary>

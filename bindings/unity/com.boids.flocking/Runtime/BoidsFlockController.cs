@@ -18,8 +18,10 @@
 //
 // Overlap Step (on by default): the steps run while Unity renders. BoidsFrameLoop ends them at the
 // very start of the next frame and begins them after every LateUpdate, so from FixedUpdate to
-// LateUpdate the world takes changes from any script in any order; this component reads and
-// draws in LateUpdate, after animation. Without it, the steps run in Update.
+// LateUpdate the world takes changes from any script in any order. Reading and drawing
+// (BoidsFlockController.Drawing.cs) happen after every LateUpdate, in the frame loop's system
+// just before the steps begin, so a parent moved by any script's LateUpdate carries the flock
+// the same frame. Without Overlap Step, the steps run in Update.
 using System;
 using System.Collections.Generic;
 using UnityEngine;
@@ -61,7 +63,7 @@ namespace BoidsFlocking.UnityIntegration
     }
 
     [AddComponentMenu("Boids/Boids Flock Controller")]
-    public sealed class BoidsFlockController : MonoBehaviour
+    public sealed partial class BoidsFlockController : MonoBehaviour
     {
         [Header("Set-up (read when enabled)")]
         [Tooltip("A preset starts from the engine's tuning of one of the classic Unity boids tutorials, with its whole scene (second flock, rocks, targets) in this object's local space; Custom uses the settings below.")]
@@ -132,6 +134,8 @@ namespace BoidsFlocking.UnityIntegration
         [SerializeField] ReflectionProbeUsage reflectionProbes = ReflectionProbeUsage.BlendProbes;
         [Tooltip("Rendering layers the boids are on (URP and HDRP light and decal layers).")]
         [SerializeField] uint renderingLayerMask = 1;
+        [Tooltip("Per-object motion vectors: each boid's last-frame matrix goes with it, so TAA, DLSS, FSR and motion blur see the fish move (as a MeshRenderer's Per Object Motion). Off: camera motion only.")]
+        [SerializeField] bool motionVectors = true;
 
         [Header("Debug")]
         [Tooltip("Draw the main flock's flow field with Gizmos (a walking flock with a target, in a world with a flow cell size, such as the Maze preset): arrows along the way to the target, on the ground, green near it and red far. Read from the engine only while on.")]
@@ -210,6 +214,8 @@ namespace BoidsFlocking.UnityIntegration
         public LightProbeUsage LightProbes { get { return lightProbes; } set { lightProbes = value; } }
         public ReflectionProbeUsage ReflectionProbes { get { return reflectionProbes; } set { reflectionProbes = value; } }
         public uint RenderingLayerMask { get { return renderingLayerMask; } set { renderingLayerMask = value; } }
+        /// <summary>Per-object motion vectors (see the field's tooltip).</summary>
+        public bool MotionVectors { get { return motionVectors; } set { motionVectors = value; } }
         /// <summary>Draw the main flock's flow field with Gizmos (see the field's tooltip).</summary>
         public bool DrawFlowField { get { return drawFlowField; } set { drawFlowField = value; } }
         /// <summary>Most arrows along each side of the drawn flow field.</summary>
@@ -389,6 +395,7 @@ namespace BoidsFlocking.UnityIntegration
             drawn = new Matrix4x4[n][];
             previousCounts = new int[n];
             counts = new int[n];
+            ResetDrawing(n);
             for (int i = 0; i < n; i++)
             {
                 bounds[i] = flocks[i].Bounds;
@@ -516,6 +523,7 @@ namespace BoidsFlocking.UnityIntegration
         internal void FrameStart()
         {
             if (world == null) return;
+            drewInLateUpdate = false;
             FinishStep();
             if (FlocksChanged()) Collect();
             if (dirty && flock != null)
@@ -599,228 +607,36 @@ namespace BoidsFlocking.UnityIntegration
         }
 
         int endRunsSeen = -1;
+        // Drawn in LateUpdate this frame (the player loop had lost its systems): the frame loop's
+        // draw then skips, so the flock is drawn once.
+        bool drewInLateUpdate;
 
         void LateUpdate()
         {
             if (world == null) return;
             // The frame loop's end system ran since the last LateUpdate, unless a script replaced
-            // the player loop: then put the two systems back (from the next frame on).
-            if (endRunsSeen == BoidsFrameLoop.EndRuns) BoidsFrameLoop.Install();
+            // the player loop: then put the two systems back (from the next frame on), and read
+            // and draw here this frame.
+            if (endRunsSeen == BoidsFrameLoop.EndRuns)
+            {
+                BoidsFrameLoop.Install();
+                ReadAndDraw();
+                drewInLateUpdate = true;
+            }
             endRunsSeen = BoidsFrameLoop.EndRuns;
-            if (stepping) return;
-            if (newState)
+        }
+
+        /// <summary>BoidsFrameLoop, after every LateUpdate (before any step begins): the newest
+        /// state read and drawn, placed by the transform as every script left it.</summary>
+        internal void FrameDraw()
+        {
+            if (world == null) return;
+            if (drewInLateUpdate)
             {
-                if (Interpolating)
-                {
-                    if (!previousReady)
-                    {
-                        Swap(ref previous, ref current);
-                        Swap(ref previousCounts, ref counts);
-                        // Counts kept without their matrices (interpolation was off): nothing
-                        // to blend from yet.
-                        if (!currentHeld) for (int i = 0; i < previousCounts.Length; i++) previousCounts[i] = -1;
-                    }
-                    ReadInto(current, counts);
-                    currentHeld = true;
-                }
-                else
-                {
-                    // Drawn unblended: the draw reads the state once, placed by the transform.
-                    CountInto(counts);
-                    currentHeld = false;
-                }
-                if (drawFlowField) flowOverlay.Read(world, flock, flowFieldArrows);
-                newState = false;
-                previousReady = false;
-                drawnCurrent = false;
+                drewInLateUpdate = false;
+                return;
             }
-            // After animation and cameras have moved: the transform as drawn this frame.
-            Draw(transform.localToWorldMatrix);
-        }
-
-        static void Swap<T>(ref T a, ref T b)
-        {
-            T t = a;
-            a = b;
-            b = t;
-        }
-
-        /// <summary>The mesh, material and scale flock i is drawn with.</summary>
-        void Look(int i, out Mesh m, out Material mat, out float s)
-        {
-            m = mesh;
-            mat = material;
-            s = scale;
-            FlockLook look = i > 0 && i - 1 < otherFlocks.Length ? otherFlocks[i - 1] : null;
-            if (look != null)
-            {
-                if (look.mesh != null) m = look.mesh;
-                if (look.material != null) mat = look.material;
-                s = look.scale;
-            }
-        }
-
-        /// <summary>Every drawn flock's matrices, in the world's (this object's local) space, into
-        /// buffers.</summary>
-        void ReadInto(Matrix4x4[][] into, int[] sizes)
-        {
-            for (int i = 0; i < flocks.Length; i++)
-            {
-                Mesh m;
-                Material mat;
-                float s;
-                Look(i, out m, out mat, out s);
-                int n = flocks[i].Count;
-                if (into[i].Length < n) into[i] = new Matrix4x4[n];
-                if (m == null || mat == null)
-                {
-                    sizes[i] = 0;
-                    continue;
-                }
-                sizes[i] = flocks[i].ReadMatrices(into[i], s);
-                MatrixReads++;
-            }
-        }
-
-        /// <summary>Every drawn flock's boid count (what ReadInto would read) without reading.</summary>
-        void CountInto(int[] sizes)
-        {
-            for (int i = 0; i < flocks.Length; i++)
-            {
-                Mesh m;
-                Material mat;
-                float s;
-                Look(i, out m, out mat, out s);
-                sizes[i] = m == null || mat == null ? 0 : flocks[i].Count;
-            }
-        }
-
-        /// <summary>How far between the previous state and the current one the frame is drawn.</summary>
-        float Blend()
-        {
-            if (!fixedStep || !interpolate) return 1f;
-            return Mathf.Clamp((float)(accumulator / fixedTimeStep), 0f, 1f);
-        }
-
-        void Draw(Matrix4x4 toWorld)
-        {
-            Drawn = 0;
-            float t = Blend();
-            for (int i = 0; i < flocks.Length; i++)
-            {
-                Mesh m;
-                Material mat;
-                float s;
-                Look(i, out m, out mat, out s);
-                mat = Drawable(mat);
-                int n = counts[i];
-                if (m == null || mat == null || n == 0) continue;
-                Matrix4x4[] o = drawn[i];
-                if (o.Length < n) drawn[i] = o = new Matrix4x4[n];
-                if (t < 1f && previousCounts[i] == n)
-                {
-                    // Interpolated, as Rigidbody interpolation: component by component (the
-                    // steps are short, so the blend of two rotations stays near a rotation), in
-                    // the world's space, then placed by this frame's transform.
-                    Matrix4x4[] a = previous[i], b = current[i];
-                    for (int k = 0; k < n; k++) LerpPlaced(ref toWorld, ref a[k], ref b[k], t, out o[k]);
-                }
-                else if (!drawnCurrent || !toWorld.Equals(drawnToWorld))
-                {
-                    // The newest state, placed by this frame's transform (by the library).
-                    n = flocks[i].ReadMatrices(o, toWorld, s);
-                    MatrixReads++;
-                }
-                Matrix4x4[] source = o;
-                RenderParams rp = new RenderParams(mat);
-                rp.layer = layer;
-                rp.shadowCastingMode = castShadows;
-                rp.receiveShadows = receiveShadows;
-                rp.lightProbeUsage = lightProbes;
-                rp.reflectionProbeUsage = reflectionProbes;
-                rp.renderingLayerMask = renderingLayerMask;
-                // One box for every batch: Unity need not compute bounds per draw.
-                rp.worldBounds = WorldBounds(bounds[i], toWorld, m.bounds.extents.magnitude * s);
-                // Every submesh (a mesh of several materials' parts), each with the flock's
-                // material.
-                int parts = Math.Max(1, m.subMeshCount);
-                for (int start = 0; start < n; start += 1023)
-                {
-                    int batch = Math.Min(1023, n - start);
-                    for (int sub = 0; sub < parts; sub++)
-                        Graphics.RenderMeshInstanced(rp, m, sub, source, batch, start);
-                    Drawn += batch;
-                }
-            }
-            // `drawn` holds the newest state under toWorld unless this frame blended.
-            drawnCurrent = !(t < 1f);
-            drawnToWorld = toWorld;
-        }
-
-        /// <summary>r = w (a + (b - a) t) for affine matrices (the last rows stay 0 0 0 1): the
-        /// blend of two states in the world's space, placed by w; by reference, as the matrices
-        /// are 64 bytes.</summary>
-        static void LerpPlaced(ref Matrix4x4 w, ref Matrix4x4 a, ref Matrix4x4 b, float t, out Matrix4x4 r)
-        {
-            float u = 1f - t;
-            float l00 = a.m00 * u + b.m00 * t, l10 = a.m10 * u + b.m10 * t, l20 = a.m20 * u + b.m20 * t;
-            float l01 = a.m01 * u + b.m01 * t, l11 = a.m11 * u + b.m11 * t, l21 = a.m21 * u + b.m21 * t;
-            float l02 = a.m02 * u + b.m02 * t, l12 = a.m12 * u + b.m12 * t, l22 = a.m22 * u + b.m22 * t;
-            float l03 = a.m03 * u + b.m03 * t, l13 = a.m13 * u + b.m13 * t, l23 = a.m23 * u + b.m23 * t;
-            r.m00 = w.m00 * l00 + w.m01 * l10 + w.m02 * l20;
-            r.m10 = w.m10 * l00 + w.m11 * l10 + w.m12 * l20;
-            r.m20 = w.m20 * l00 + w.m21 * l10 + w.m22 * l20;
-            r.m01 = w.m00 * l01 + w.m01 * l11 + w.m02 * l21;
-            r.m11 = w.m10 * l01 + w.m11 * l11 + w.m12 * l21;
-            r.m21 = w.m20 * l01 + w.m21 * l11 + w.m22 * l21;
-            r.m02 = w.m00 * l02 + w.m01 * l12 + w.m02 * l22;
-            r.m12 = w.m10 * l02 + w.m11 * l12 + w.m12 * l22;
-            r.m22 = w.m20 * l02 + w.m21 * l12 + w.m22 * l22;
-            r.m03 = w.m00 * l03 + w.m01 * l13 + w.m02 * l23 + w.m03;
-            r.m13 = w.m10 * l03 + w.m11 * l13 + w.m12 * l23 + w.m13;
-            r.m23 = w.m20 * l03 + w.m21 * l13 + w.m22 * l23 + w.m23;
-            r.m30 = 0f; r.m31 = 0f; r.m32 = 0f; r.m33 = 1f;
-        }
-
-        /// <summary>The local box a flock's bounds keep it in (soft walls let boids overshoot a
-        /// little, so a quarter of the size is added), or null when its bounds do not hold it.</summary>
-        static bool LocalBox(FlockBounds b, out Vector3 min, out Vector3 max)
-        {
-            switch (b.Kind)
-            {
-                case BoundsKind.SoftSphere:
-                    Vector3 c = b.Centre.ToVector3(), r = new Vector3(b.Radius, b.Radius, b.Radius);
-                    min = c - r * 1.25f;
-                    max = c + r * 1.25f;
-                    return true;
-                case BoundsKind.SoftBox:
-                case BoundsKind.TurnBack:
-                case BoundsKind.Wrap:
-                case BoundsKind.Clamp:
-                    Vector3 lo = b.Min.ToVector3(), hi = b.Max.ToVector3(), pad = (hi - lo) * 0.25f;
-                    min = lo - pad;
-                    max = hi + pad;
-                    return true;
-                default:
-                    min = max = Vector3.zero;
-                    return false;
-            }
-        }
-
-        /// <summary>World-space bounds of a flock's local box under toWorld, grown by one boid.</summary>
-        static Bounds WorldBounds(FlockBounds b, Matrix4x4 toWorld, float boid)
-        {
-            Vector3 min, max;
-            if (!LocalBox(b, out min, out max))
-                return new Bounds(toWorld.MultiplyPoint3x4(Vector3.zero), new Vector3(2e6f, 2e6f, 2e6f));
-            var box = new Bounds(toWorld.MultiplyPoint3x4(min), Vector3.zero);
-            for (int k = 1; k < 8; k++)
-            {
-                var corner = new Vector3((k & 1) != 0 ? max.x : min.x, (k & 2) != 0 ? max.y : min.y, (k & 4) != 0 ? max.z : min.z);
-                box.Encapsulate(toWorld.MultiplyPoint3x4(corner));
-            }
-            box.Expand(2f * boid);
-            return box;
+            ReadAndDraw();
         }
 
         void OnDrawGizmos()

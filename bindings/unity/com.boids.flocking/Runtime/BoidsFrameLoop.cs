@@ -4,9 +4,10 @@
 //   Initialization (first thing in the frame): every controller ends the step begun last frame
 //       (the world takes changes again), moves its moving obstacles, pushes edited settings.
 //   ... FixedUpdate, Update, LateUpdate: gameplay scripts may change the world freely, in any
-//       script order; each controller reads and draws in its LateUpdate ...
-//   PostLateUpdate (after every LateUpdate, before rendering): every controller begins its next
-//       step, which runs while Unity renders and until the next frame's Initialization.
+//       script order ...
+//   PostLateUpdate (after every LateUpdate, before rendering): every controller reads and draws
+//       (placed by its transform as every LateUpdate left it), then every controller begins its
+//       next step, which runs while Unity renders and until the next frame's Initialization.
 //
 // One pass ends every controller's step before any reads, and one begins them all after every
 // read: controllers that share a worker pool never wait for each other's steps. Each controller
@@ -26,7 +27,7 @@ namespace BoidsFlocking.UnityIntegration
         /// <summary>Marker type of the system that ends the steps (in Initialization).</summary>
         public struct EndSteps { }
 
-        /// <summary>Marker type of the system that begins the steps (in PostLateUpdate).</summary>
+        /// <summary>Marker type of the system that draws and begins the steps (in PostLateUpdate).</summary>
         public struct BeginSteps { }
 
         static readonly List<BoidsFlockController> controllers = new List<BoidsFlockController>();
@@ -63,6 +64,15 @@ namespace BoidsFlocking.UnityIntegration
 
         static void RunBegin()
         {
+            // Every controller reads and draws first, then every one begins its steps: no read
+            // waits behind a step of a shared pool.
+            for (int i = controllers.Count - 1; i >= 0; i--)
+            {
+                if (i >= controllers.Count) continue;
+                BoidsFlockController c = controllers[i];
+                try { c.FrameDraw(); }
+                catch (Exception e) { UnityEngine.Debug.LogException(e, c); }
+            }
             for (int i = controllers.Count - 1; i >= 0; i--)
             {
                 if (i >= controllers.Count) continue;
