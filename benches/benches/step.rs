@@ -89,7 +89,40 @@ fn index_build(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, step, index_build);
+/// A scene under a moving parent (the Unity controller's static colliders when its object
+/// moves): every obstacle set again, then a step of a small flock that casts against them. The
+/// world makes the scenery the step casts against once after the changes, not once per set.
+fn scene_moved(c: &mut Criterion) {
+    use boids_sim::{Obstacle, Quat, Vec3};
+    let mut g = c.benchmark_group("scene-moved");
+    g.sample_size(10);
+    for obstacles in [100usize, 1_000] {
+        let (mut world, _) = bench_world(200, cfg(1, 1), IndexKind::Grid).unwrap();
+        let boxes = |shift: f32| {
+            (0..obstacles).map(move |k| Obstacle::OrientedBox {
+                centre: Vec3::new((k % 40) as f32 * 3.0 + shift, 50.0, (k / 40) as f32 * 3.0),
+                half_extents: Vec3::splat(0.5),
+                rotation: Quat::IDENTITY,
+            })
+        };
+        let ids: Vec<_> = boxes(0.0).map(|o| world.add_obstacle(o).unwrap()).collect();
+        g.throughput(Throughput::Elements(obstacles as u64));
+        let mut frame = 0u32;
+        g.bench_function(BenchmarkId::new("set-all-then-step/1t", obstacles), |b| {
+            b.iter(|| {
+                frame += 1;
+                let shift = (frame % 100) as f32 * 0.01;
+                for (id, o) in ids.iter().zip(boxes(shift)) {
+                    world.set_obstacle(*id, o).unwrap();
+                }
+                world.step(DT).unwrap();
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, step, index_build, scene_moved);
 criterion_main!(benches);
 
 /// A world config with this seed and thread count.

@@ -666,7 +666,7 @@ impl World {
             )));
         }
         if cell > 0.0
-            && let Some(Err(e)) = grid_over(&self.live.ground, cell)
+            && let Some(Err(e)) = grid_over(&self.live().ground, cell)
         {
             return Err(invalid(e.to_string()));
         }
@@ -781,7 +781,7 @@ impl World {
         boids_core::limits::point(Vec3::new(x, 0.0, z))
             .map_err(|e| invalid(format!("ground height: (x, 0, z) {e}")))?;
         let m = boids_core::MAX_MAGNITUDE;
-        Ok(boids_core::ground::ground_below(&self.live.ground, x, z, m, -m).map(|s| s.height))
+        Ok(boids_core::ground::ground_below(&self.live().ground, x, z, m, -m).map(|s| s.height))
     }
 }
 

@@ -6,7 +6,7 @@ use crate::flock::{Flock, FlockSnapshot, Spawn};
 use crate::slotmap::SlotMap;
 use boids_core::{FlockParams, MAX_MAGNITUDE, MeshId, MeshShape, Obstacle, Placed, Vec3, limits};
 use boids_index::{Exec, NO_THREADS, SerialExec, SimdLevel};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 /// Most boids one flock may hold: 16.7 million (about 2 GiB of state and index).
 pub const MAX_BOIDS_PER_FLOCK: usize = 1 << 24;
@@ -180,9 +180,11 @@ pub struct World {
     obstacles: SlotMap<ObstacleId, (Obstacle, Placed)>,
     /// Shape data (triangle meshes and heightfields), shared by the obstacles that place it.
     meshes: SlotMap<MeshId, Arc<MeshShape>>,
-    /// The live obstacles in slot order as a step casts against them, kept current by every
-    /// obstacle call; a step shares them (no copy).
-    live: Scenery,
+    /// The live obstacles in slot order as a step casts against them, made when first needed
+    /// after a change (a step, a ground query), so that a frame that moves every obstacle
+    /// (a scene under a moving parent) builds them once, not once per obstacle; a step shares
+    /// them (no copy).
+    live: OnceLock<Scenery>,
     observer: Option<Vec3>,
     relations: Vec<Relation>,
     runner: Runner,
@@ -264,7 +266,7 @@ impl World {
             flocks: SlotMap::default(),
             obstacles: SlotMap::default(),
             meshes: SlotMap::default(),
-            live: Scenery::default(),
+            live: OnceLock::new(),
             observer: None,
             relations: Vec::new(),
             runner,
@@ -511,19 +513,27 @@ impl World {
         }
     }
 
+    /// After any change to the obstacles: the live scenery is made again when next needed.
     pub(crate) fn obstacles_changed(&mut self) {
-        let pick = |keep: fn(&Obstacle) -> bool| -> Arc<[Placed]> {
-            self.obstacles
-                .values()
-                .filter(|(o, _)| keep(o))
-                .map(|(_, p)| p.clone())
-                .collect()
-        };
-        self.live = Scenery {
-            all: pick(|_| true),
-            ground: pick(Obstacle::is_ground),
-            solids: pick(|o| !o.is_ground()),
-        };
+        self.live = OnceLock::new();
+    }
+
+    /// The live obstacles as a step casts against them (made now if a change left none).
+    pub(crate) fn live(&self) -> &Scenery {
+        self.live.get_or_init(|| {
+            let pick = |keep: fn(&Obstacle) -> bool| -> Arc<[Placed]> {
+                self.obstacles
+                    .values()
+                    .filter(|(o, _)| keep(o))
+                    .map(|(_, p)| p.clone())
+                    .collect()
+            };
+            Scenery {
+                all: pick(|_| true),
+                ground: pick(Obstacle::is_ground),
+                solids: pick(|o| !o.is_ground()),
+            }
+        })
     }
 
     /// Replaces an obstacle's shape (moves it). Moving a mesh or heightfield placement
@@ -563,7 +573,7 @@ impl World {
     /// Every live obstacle as a step casts against it, in slot order (meshes and heightfields
     /// with their shape data and placement).
     pub fn placed_obstacles(&self) -> &[Placed] {
-        &self.live.all
+        &self.live().all
     }
 
     /// Ids of the live obstacles, in slot order.

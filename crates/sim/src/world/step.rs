@@ -506,7 +506,7 @@ impl World {
             seed,
             step,
             level: self.level,
-            obstacles: self.live.clone(),
+            obstacles: self.live().clone(),
             relations,
             flocks: job_flocks,
             sync,

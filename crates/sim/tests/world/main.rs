@@ -685,6 +685,53 @@ fn obstacles_are_avoided_and_can_move_and_go() {
     }
 }
 
+/// A scene moved obstacle by obstacle (a parent that moves every frame sets every obstacle
+/// again) is the scene the next step casts against and the ground queries see: the same bits
+/// as a world whose obstacles were put there in the first place.
+#[test]
+fn a_scene_set_obstacle_by_obstacle_is_the_one_the_step_sees() {
+    let make = |start: Vec3| {
+        let mut w = World::new(cfg(8, 1)).unwrap();
+        let f = w.create_flock("f", FlockParams::default()).unwrap();
+        w.spawn(f, 400, &Spawn::default()).unwrap();
+        let ids: Vec<_> = (0..60)
+            .map(|k| {
+                w.add_obstacle(Obstacle::Sphere {
+                    centre: start
+                        + Vec3::new((k % 8) as f32 * 1.5 - 6.0, (k / 8) as f32 * 1.5 - 6.0, 0.0),
+                    radius: 0.6,
+                })
+                .unwrap()
+            })
+            .collect();
+        (w, ids)
+    };
+    let (mut moved, ids) = make(Vec3::new(500.0, 0.0, 0.0));
+    // The scene as it was, made for casts before the moves.
+    assert_eq!(moved.placed_obstacles().len(), 60);
+    for (k, id) in ids.iter().enumerate() {
+        moved
+            .set_obstacle(
+                *id,
+                Obstacle::Sphere {
+                    centre: Vec3::new((k % 8) as f32 * 1.5 - 6.0, (k / 8) as f32 * 1.5 - 6.0, 0.0),
+                    radius: 0.6,
+                },
+            )
+            .unwrap();
+    }
+    let (mut placed, _) = make(Vec3::ZERO);
+    assert_eq!(moved.placed_obstacles().len(), 60);
+    for (a, b) in moved.obstacles().iter().zip(placed.obstacles()) {
+        assert_eq!(*a, b);
+    }
+    for _ in 0..30 {
+        moved.step(DT).unwrap();
+        placed.step(DT).unwrap();
+    }
+    assert_eq!(moved.state_hash(), placed.state_hash());
+}
+
 #[test]
 fn a_flock_sleeps_while_the_observer_is_away() {
     let mut w = World::new(WorldConfig {

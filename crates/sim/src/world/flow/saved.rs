@@ -82,7 +82,7 @@ impl World {
     /// The key of flock `id`'s field now (`None`: it reads none).
     fn flow_key(&self, id: FlockId) -> Option<(TerrainKey, FlowGrid, (u32, u32))> {
         let f = self.flocks.get(id)?;
-        self.flows.key(&self.live, &f.params, f.target?)
+        self.flows.key(self.live(), &f.params, f.target?)
     }
 
     /// The flow fields' state for a save (`None`: no budget, nothing to save).
