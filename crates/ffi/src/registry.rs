@@ -9,7 +9,6 @@ use crate::types::{BoidsFlockParams, BoidsResult, BoidsWorldId};
 use boids_sim::FlockId;
 use boids_sim::World;
 use boids_sim::slotmap::{SlotKey, SlotMap};
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError};
@@ -112,12 +111,19 @@ fn invalid(id: BoidsWorldId) -> Fail {
     )
 }
 
-thread_local! {
-    /// The host job systems (`Cell::host_key`) whose world's step this thread is inside: set
-    /// while the engine runs a step's job here or calls the host's `enqueue_task` /
-    /// `finish_task` from it. A call on such a world from here could only wait for itself.
-    static IN_STEP: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+// The initializer is const; clippy's lint misfires on targets whose thread locals are emulated
+// (armv7 Android), where the macro expands differently.
+#[allow(clippy::missing_const_for_thread_local)]
+mod in_step {
+    use std::cell::RefCell;
+    thread_local! {
+        /// The host job systems (`Cell::host_key`) whose world's step this thread is inside:
+        /// set while the engine runs a step's job here or calls the host's `enqueue_task` /
+        /// `finish_task` from it. A call on such a world from here could only wait for itself.
+        pub(super) static IN_STEP: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+    }
 }
+use in_step::IN_STEP;
 
 /// Marks this thread as inside the step of the world whose host job system is `key` while
 /// `f` runs (nested marks stack).

@@ -9,7 +9,7 @@
 //! held: nothing to save, and the state hash does not include them.
 
 use super::FlockId;
-use super::{Scenery, World};
+use super::{Scenery, World, lock};
 use crate::error::{Error, invalid};
 use boids_core::flow::{FieldBuild, FlowError, FlowField, FlowGrid, Terrain, TerrainBuild};
 use boids_core::fmath::Order;
@@ -594,10 +594,10 @@ fn build_field_on(
             for h in r {
                 // Each half is taken once (a poisoned lock: its half panicked, the step is lost).
                 if h == 0 {
-                    if let Some(f) = a.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                    if let Some(f) = lock(&a).take() {
                         f();
                     }
-                } else if let Some(f) = b.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                } else if let Some(f) = lock(&b).take() {
                     f();
                 }
             }
