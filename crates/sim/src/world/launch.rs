@@ -7,12 +7,64 @@
 //! one with `join` (no allocation either) and leaves taking the next to the other side of the
 //! join, which an idle worker steals. Sixteen small worlds begun one after another run on both
 //! workers of a pool of two.
+//!
+//! Also the process's pools themselves (one per thread count, shared by the worlds that ask
+//! for it), and what each of the engine's threads does as it starts (`serve_the_frame`).
 
 use super::lock;
 use super::step::Overlap;
+use crate::error::{Error, invalid};
 use boids_index::{RayonExec, Spawned};
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, Weak};
+
+/// Run by each of the engine's own threads (its pools' workers, a pool's launcher) as it
+/// starts: on Apple platforms, the quality of service of the frame it works for.
+///
+/// A thread made with `pthread_create` runs at the default QoS, below the user-interactive
+/// class of the main and render threads that wait for the step (`step_end` blocks on it).
+/// The scheduler cannot see through that wait, so an iPhone would run the step on its
+/// efficiency cores, or late, while the frame stalls. User-interactive is Apple's class for
+/// work a frame needs in time; the workers are few (the Unity package defaults to two on a
+/// phone) and sleep between steps.
+#[cfg(target_vendor = "apple")]
+#[allow(unsafe_code)]
+pub(crate) fn serve_the_frame() {
+    // SAFETY: sets the calling thread's own QoS class; it takes no pointers and touches no
+    // other state. A failure leaves the thread at its default class, which is only slower.
+    let _ = unsafe {
+        libc::pthread_set_qos_class_self_np(libc::qos_class_t::QOS_CLASS_USER_INTERACTIVE, 0)
+    };
+}
+
+/// Elsewhere threads keep the platform's default priority (see the Apple version).
+#[cfg(not(target_vendor = "apple"))]
+pub(crate) fn serve_the_frame() {}
+
+/// The process's pool of `threads` workers: every world that asks for the same count shares it
+/// (ten worlds of 4 threads run on 4 workers, not 40), and it ends with the last such world.
+pub(crate) fn shared_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
+    static POOLS: Mutex<Vec<(usize, Weak<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    let mut pools = lock(&POOLS);
+    pools.retain(|(_, w)| w.strong_count() > 0);
+    if let Some(pool) = pools
+        .iter()
+        .filter(|(n, _)| *n == threads)
+        .find_map(|(_, w)| w.upgrade())
+    {
+        return Ok(pool);
+    }
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(move |i| format!("boids-{threads}-{i}"))
+            .start_handler(|_| serve_the_frame())
+            .build()
+            .map_err(|e| invalid(format!("cannot start thread pool: {e}")))?,
+    );
+    pools.push((threads, Arc::downgrade(&pool)));
+    Ok(pool)
+}
 
 /// Steps a launcher's lists hold before they grow (a step begun allocates nothing until more
 /// than this many worlds of one pool have steps waiting to start at once).
@@ -93,7 +145,7 @@ impl Launcher {
             // It only waits: the steps run on the pool's workers.
             .stack_size(256 << 10)
             .spawn(move || {
-                super::serve_the_frame();
+                serve_the_frame();
                 loop {
                     let st = shared
                         .wake

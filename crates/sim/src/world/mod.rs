@@ -6,7 +6,7 @@ use crate::flock::{Flock, FlockSnapshot, Spawn};
 use crate::slotmap::SlotMap;
 use boids_core::{FlockParams, MAX_MAGNITUDE, MeshId, MeshShape, Obstacle, Placed, Vec3, limits};
 use boids_index::{Exec, NO_THREADS, SerialExec, SimdLevel};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Most boids one flock may hold: 16.7 million (about 2 GiB of state and index).
 pub const MAX_BOIDS_PER_FLOCK: usize = 1 << 24;
@@ -42,54 +42,6 @@ pub(crate) enum Runner {
 /// guard is plain data, whole after every write.
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Run by each of the engine's own threads (its pools' workers, a pool's launcher) as it
-/// starts: on Apple platforms, the quality of service of the frame it works for.
-///
-/// A thread made with `pthread_create` runs at the default QoS, below the user-interactive
-/// class of the main and render threads that wait for the step (`step_end` blocks on it).
-/// The scheduler cannot see through that wait, so an iPhone would run the step on its
-/// efficiency cores, or late, while the frame stalls. User-interactive is Apple's class for
-/// work a frame needs in time; the workers are few (the Unity package defaults to two on a
-/// phone) and sleep between steps.
-#[cfg(target_vendor = "apple")]
-#[allow(unsafe_code)]
-pub(crate) fn serve_the_frame() {
-    // SAFETY: sets the calling thread's own QoS class; it takes no pointers and touches no
-    // other state. A failure leaves the thread at its default class, which is only slower.
-    let _ = unsafe {
-        libc::pthread_set_qos_class_self_np(libc::qos_class_t::QOS_CLASS_USER_INTERACTIVE, 0)
-    };
-}
-
-/// Elsewhere threads keep the platform's default priority (see the Apple version).
-#[cfg(not(target_vendor = "apple"))]
-pub(crate) fn serve_the_frame() {}
-
-/// The process's pool of `threads` workers: every world that asks for the same count shares it
-/// (ten worlds of 4 threads run on 4 workers, not 40), and it ends with the last such world.
-fn shared_pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, Error> {
-    static POOLS: Mutex<Vec<(usize, Weak<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
-    let mut pools = lock(&POOLS);
-    pools.retain(|(_, w)| w.strong_count() > 0);
-    if let Some(pool) = pools
-        .iter()
-        .filter(|(n, _)| *n == threads)
-        .find_map(|(_, w)| w.upgrade())
-    {
-        return Ok(pool);
-    }
-    let pool = Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(move |i| format!("boids-{threads}-{i}"))
-            .start_handler(|_| serve_the_frame())
-            .build()
-            .map_err(|e| invalid(format!("cannot start thread pool: {e}")))?,
-    );
-    pools.push((threads, Arc::downgrade(&pool)));
-    Ok(pool)
 }
 
 fn check_room(have: usize, need: usize) -> Result<(), Error> {
@@ -249,7 +201,7 @@ impl World {
                             config.threads
                         )));
                     }
-                    Some(shared_pool(config.threads)?)
+                    Some(launch::shared_pool(config.threads)?)
                 } else {
                     None
                 };
