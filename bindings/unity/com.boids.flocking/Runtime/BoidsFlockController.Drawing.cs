@@ -191,6 +191,9 @@ namespace BoidsFlocking.UnityIntegration
                 // Every submesh (a mesh of several materials' parts), each with the flock's
                 // material.
                 int parts = Math.Max(1, m.subMeshCount);
+                // The two batch loops differ only in the instance type: one generic helper would
+                // need RenderMeshInstanced's `where T : unmanaged` constraint, which C# 7.2 (the
+                // Mono compiler the tests build with) cannot state.
                 if (motionVectors)
                 {
                     rp.motionVectorMode = MotionVectorGenerationMode.Object;
