@@ -111,7 +111,7 @@ platform_tools() { # platform
 # Prints its directory.
 macos_sdk_stub() {
   local dir py tbd
-  dir="$(zig_venv)/macos-sdk"
+  dir="$(zig_venv)/macos-sdk-2" # -2: with libiconv.tbd
   if [ ! -f "$dir/usr/lib/libSystem.tbd" ]; then
     py="$(zig_venv)/bin/python"
     [ -x "$py" ] || py=python3
@@ -129,6 +129,10 @@ open(sys.argv[2], 'w').write(text)
 PY
     ln -sf libSystem.tbd "$dir.tmp.$$/usr/lib/libc.tbd"
     ln -sf libSystem.tbd "$dir.tmp.$$/usr/lib/libm.tbd"
+    # The libc crate names libiconv for its iconv bindings (rustc then passes -liconv), which
+    # the engine never calls: resolved against libSystem, the library gets no libiconv load
+    # command, and a call to iconv would fail the link here instead of passing unnoticed.
+    ln -sf libSystem.tbd "$dir.tmp.$$/usr/lib/libiconv.tbd"
     # Another run may have made it meanwhile: theirs is the same.
     mv -T "$dir.tmp.$$" "$dir" 2>/dev/null || rm -rf "$dir.tmp.$$"
   fi
@@ -146,9 +150,9 @@ target_build() { # platform target
   env_target="$(echo "$2" | tr 'a-z-' 'A-Z_')"
   case "$1" in
     linux-*)
-      cargo zigbuild -q --profile dist -p boids-ffi --lib --target "$2.2.17" >&2 ;;
+      cargo zigbuild -q --profile dist -p boids-ffi --lib --target "$2.2.17" >&2 || return 1 ;;
     windows-*)
-      cargo build -q --profile dist -p boids-ffi --lib --target "$2" >&2 ;;
+      cargo build -q --profile dist -p boids-ffi --lib --target "$2" >&2 || return 1 ;;
     macos-*)
       local sdk clang_target
       sdk="$(macos_sdk_stub)"
@@ -158,7 +162,7 @@ target_build() { # platform target
       esac
       env "CARGO_TARGET_${env_target}_LINKER=clang" \
         "CARGO_TARGET_${env_target}_RUSTFLAGS=-C link-arg=-fuse-ld=lld -C link-arg=--target=$clang_target -C link-arg=-isysroot -C link-arg=$sdk -C link-arg=-Wl,-adhoc_codesign" \
-        cargo build -q --profile dist -p boids-ffi --lib --target "$2" >&2 ;;
+        cargo build -q --profile dist -p boids-ffi --lib --target "$2" >&2 || return 1 ;;
   esac
   echo "$ROOT/target/$2/dist"
 }

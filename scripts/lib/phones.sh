@@ -91,7 +91,7 @@ phone_build_target() { # target
   esac
   env RUSTC_BOOTSTRAP=1 "IPHONEOS_DEPLOYMENT_TARGET=$IOS_MIN" "CARGO_TARGET_DIR=$dir" \
     cargo rustc -q -Zbuild-std=std,panic_unwind "${extra[@]}" --profile dist -p boids-ffi --lib \
-    --target "$1" --crate-type staticlib >&2
+    --target "$1" --crate-type staticlib >&2 || return 1
   echo "$dir/$1/dist/libboids_ffi.a"
 }
 
