@@ -1948,6 +1948,22 @@ BoidsResult boids_world_step_begin(struct BoidsWorldId world,
                                    float dt);
 
 /**
+ * Starts `count` steps of `dt` seconds each (0 < dt <= 1, count >= 1) on the world's workers
+ * and returns at once: `boids_world_step_begin` for several fixed steps, so that a frame
+ * longer than the step (30 frames a second with a 1/60 s step) runs all of its steps while
+ * the caller renders. The state after `boids_world_step_end` is bit-identical to `count`
+ * calls of `boids_world_step`. Everything `boids_world_step_begin` says holds: until
+ * `boids_world_step_end` the boid reads see the state before the first step, every other
+ * call returns `BOIDS_RESULT_BUSY`, `boids_world_destroy` cancels the steps not yet started.
+ * `count` 0, a bad `dt` or a step already in flight is refused (`INVALID_ARGUMENT`, or `BUSY`
+ * while a step is in flight) and nothing starts; 1 is `boids_world_step_begin`.
+ * If step k fails, `boids_world_step_end` returns `BOIDS_RESULT_PANIC` with the k steps
+ * before it installed (as k calls of `boids_world_step` would have left the world).
+ * Threads: as `boids_world_step_begin`.
+ */
+BoidsResult boids_world_step_begin_n(struct BoidsWorldId world, float dt, uint32_t count);
+
+/**
  * Waits for the step `boids_world_step_begin` started and makes its result the world's state.
  * Returns:
  * - `BOIDS_RESULT_OK`: the step's result is the world's state;

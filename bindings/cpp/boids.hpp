@@ -650,6 +650,13 @@ public:
     /// velocities, ids, orientations, matrices) see the state before the step; every other call
     /// on the world throws BUSY and changes nothing.
     void step_begin(float dt) { check(boids_world_step_begin(id_, dt)); }
+    /// Starts `count` steps of `dt` seconds each and returns at once (boids_world_step_begin_n):
+    /// a frame longer than the step (30 fps, 1/60 s steps) runs all of them off the caller's
+    /// thread. step_end gives the bits of `count` calls of step(); if one fails, it throws
+    /// PANIC with the steps before it installed. `count` 0 throws INVALID_ARGUMENT.
+    void step_begin(float dt, std::uint32_t count) {
+        check(boids_world_step_begin_n(id_, dt, count));
+    }
     /// Waits for the step step_begin started and installs it; the same bits as step()
     /// (boids_world_step_end). Without a step in flight: throws INVALID_ARGUMENT.
     void step_end() { check(boids_world_step_end(id_)); }

@@ -126,6 +126,7 @@ export declare class World {
   readonly isStepping: boolean;
   step(dt: number): void;
   stepBegin(dt: number): void;
+  stepBeginN(dt: number, count: number): void;
   stepEnd(): void;
   stateHash(): bigint;
   stateHashHex(): string;

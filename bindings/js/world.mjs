@@ -76,6 +76,14 @@ export class World {
     this.lib.call('boids_world_step_begin', this.ptr(), dt);
   }
 
+  /** Starts `count` steps of `dt` seconds each (`count` >= 1; here they run at once: no
+   * threads); `stepEnd` gives the bits of `count` calls of `step`, and throws PANIC with the
+   * steps before a failed one installed. */
+  stepBeginN(dt, count) {
+    this.lib.reserve(this._stepReserve());
+    this.lib.call('boids_world_step_begin_n', this.ptr(), dt, count);
+  }
+
   /** Ends the step `stepBegin` started: the same bits as `step`. */
   stepEnd() {
     this.lib.call('boids_world_step_end', this.ptr());

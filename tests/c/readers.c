@@ -1,8 +1,9 @@
 /*
  * Readers on other threads and the overlapped step, as a game's job threads meet them: three
  * threads read a flock's positions and ask boids_world_is_stepping all the time while the main
- * thread runs frames of boids_world_step_begin / boids_world_step_end, and then 200 times two
- * threads end one step at once.
+ * thread runs frames of boids_world_step_begin (every other one boids_world_step_begin_n, two
+ * steps: a 30 fps frame) / boids_world_step_end, and then 200 times two threads end one step
+ * at once.
  *
  * Every step_end must return OK (it waits for the readers: never BUSY), every read OK, every
  * is_stepping OK; of two racing step_ends exactly one returns OK and the other
@@ -93,11 +94,14 @@ int main(int argc, char **argv) {
     for (int i = 0; i < READERS; i++) pthread_create(&threads[i], NULL, reader, NULL);
     int steps = 0;
     for (int frame = 0; frame < FRAMES; frame++) {
-        BoidsResult r = boids_world_step_begin(world, 1.0f / 60.0f);
+        /* Every other frame is a 30 fps one: both of its 1/60 s steps in one begin. */
+        uint32_t n = frame % 2 ? 2 : 1;
+        BoidsResult r = n == 1 ? boids_world_step_begin(world, 1.0f / 60.0f)
+                               : boids_world_step_begin_n(world, 1.0f / 60.0f, n);
         if (r != BOIDS_RESULT_OK) fail("step_begin with readers", r);
         r = boids_world_step_end(world);
         if (r != BOIDS_RESULT_OK) fail("step_end with readers", r);
-        steps++;
+        steps += (int)n;
     }
     /* Two threads end one step at once. */
     pthread_barrier_init(&race, NULL, 2);

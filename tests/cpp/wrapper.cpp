@@ -310,6 +310,18 @@ int main() {
         }
         CHECK(a.state_hash() == b.state_hash());
         throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { b.step_end(); });
+        // A 30 fps frame: two 1/60 s steps in one begin, the bits of two steps.
+        for (int i = 0; i < 5; ++i) {
+            a.step(1.0f / 60.0f);
+            a.step(1.0f / 60.0f);
+            b.step_begin(1.0f / 60.0f, 2);
+            CHECK(b.stepping());
+            throws(BOIDS_RESULT_BUSY, [&] { b.step_begin(1.0f / 60.0f, 2); });
+            b.step_end();
+        }
+        CHECK(a.state_hash() == b.state_hash());
+        throws(BOIDS_RESULT_INVALID_ARGUMENT, [&] { b.step_begin(1.0f / 60.0f, 0); });
+        CHECK(!b.stepping());
 
         struct Inline final : boids::JobSystem {
             int enqueued = 0;

@@ -105,6 +105,16 @@ test('begin/end: the same bits as step; while a step runs, reads see the state b
   assert.equal(b.stateHashHex(), a.stateHashHex());
   assert.notEqual(b.stateHashHex(), hashBefore);
   assert.throws(() => b.stepEnd(), (e) => e instanceof BoidsError && e.result === 'INVALID_ARGUMENT');
+  // A 30 fps frame: two steps in one begin, the bits of two steps.
+  b.stepBeginN(DT, 2);
+  assert.equal(b.isStepping, true);
+  assert.throws(() => b.stepBeginN(DT, 2), (e) => e.result === 'BUSY');
+  b.stepEnd();
+  a.step(DT);
+  a.step(DT);
+  assert.equal(b.stateHashHex(), a.stateHashHex());
+  assert.throws(() => b.stepBeginN(DT, 0), (e) => e.result === 'INVALID_ARGUMENT' && /count/.test(e.detail));
+  assert.equal(b.isStepping, false);
   a.destroy();
   b.destroy();
 });

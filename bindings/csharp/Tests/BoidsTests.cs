@@ -3,8 +3,9 @@
 // reproducers, no allocation per frame. Compiles the package's own files
 // (bindings/unity/com.boids.flocking/Runtime/Boids/*.cs). Ends with "N passed, M failed".
 // `mono BoidsTests.exe --bench [N]` measures the wrapper's per-frame cost instead;
-// `mono BoidsTests.exe --frame-bench [N] [work ms] [frames] [interpolate]` the Unity controller's main-thread
-// cost per frame with and without the overlapped step (docs: Documentation~/index.md, "Threads");
+// `mono BoidsTests.exe --frame-bench [N] [work ms] [frames] [interpolate] [fps=60]` the Unity controller's
+// main-thread cost per frame with and without the overlapped step, at that frame rate with 1/60 s
+// fixed steps (docs: Documentation~/index.md, "Threads");
 // `--pool-bench [N] [frames]` two controllers sharing one pool: each one's read and draw.
 // `--reads-bench [N] [threads]` the step and a renderer's reads after it, as `boids bench --frame`.
 using System;
@@ -70,7 +71,8 @@ static unsafe partial class BoidsTests
             return FrameBench(args.Length > 1 ? int.Parse(args[1]) : 10000,
                 args.Length > 2 ? double.Parse(args[2], System.Globalization.CultureInfo.InvariantCulture) : 8.0,
                 args.Length > 3 ? int.Parse(args[3]) : 120,
-                args.Length > 4 && args[4] == "interpolate");
+                args.Skip(4).Contains("interpolate"),
+                args.Skip(4).Where(a => a.StartsWith("fps=")).Select(a => int.Parse(a.Substring(4))).DefaultIfEmpty(60).First());
 
         Test("version and layout", () =>
         {
@@ -673,6 +675,7 @@ static unsafe partial class BoidsTests
         Test("round trip: 256 random accepted settings and states read back equal and are accepted again", RoundTrips);
         Test("hostile matrix: one row per public member, every row refused cleanly with the state unchanged", HostileMatrix);
         UnityTests();
+        ThirtyFpsTests();
         PhoneTests();
 
         Console.WriteLine(passed + " passed, " + failed + " failed");

@@ -107,6 +107,19 @@ static unsafe partial class BoidsTests
             Refused(BoidsResult.Busy, () => fx.W.BeginStep(1f / 60));
             fx.W.EndStep();
         };
+        r["BoidsWorld.BeginSteps"] = fx =>
+        {
+            foreach (float dt in new[] { 0f, -1f, float.NaN, float.PositiveInfinity, 1.5f })
+                Code(fx, "BeginSteps(" + dt + ", 2)", BoidsResult.InvalidArgument, () => fx.W.BeginSteps(dt, 2));
+            foreach (int n in new[] { 0, -1, int.MinValue })
+                Param<ArgumentOutOfRangeException>(fx, "BeginSteps(1/60, " + n + ")", "count", () => fx.W.BeginSteps(1f / 60, n));
+            Assert(!fx.W.IsStepping, "a refused BeginSteps starts nothing");
+            No<ObjectDisposedException>(fx, "BeginSteps disposed", () => fx.Disposed.BeginSteps(0.1f, 2));
+            fx.W.BeginSteps(1f / 60, 2);
+            Refused(BoidsResult.Busy, () => fx.W.BeginSteps(1f / 60, 2));
+            Refused(BoidsResult.Busy, () => fx.W.BeginStep(1f / 60));
+            fx.W.EndStep();
+        };
         r["BoidsWorld.EndStep"] = fx =>
         {
             var e = Code(fx, "EndStep without BeginStep", BoidsResult.InvalidArgument, () => fx.W.EndStep());

@@ -204,7 +204,7 @@ static unsafe partial class BoidsTests
     /// rest of the frame keeps the main thread busy for workMs. The two controllers take turns
     /// in blocks of 20 frames (the one not timed has no step in flight), so both see the same
     /// machine.
-    static int FrameBench(int n, double workMs, int frames, bool interpolate)
+    static int FrameBench(int n, double workMs, int frames, bool interpolate, int fps)
     {
         Graphics.StandInRecord = false;
         var cs = new[] { true, false }.Select(overlap => Controller(overlap ? "overlap" : "in update", FlockPreset.Custom,
@@ -217,9 +217,10 @@ static unsafe partial class BoidsTests
         var times = new[] { new List<double>(), new List<double>() };
         var sw = new System.Diagnostics.Stopwatch();
         const int block = 20;
-        // Frames of 1/60 s, fixed steps of 1/60 s; interpolated, the frames are 1/59 s so that
-        // nearly every frame blends two states.
-        Time.StandInDeltaTime = interpolate ? 1f / 59f : 1f / 60f;
+        // Frames of 1/fps s, fixed steps of 1/60 s (two a frame at 30 fps); interpolated, the
+        // frames are a little longer (1/59 s at 60 fps, 1/29.5 s at 30) so that nearly every
+        // frame blends.
+        Time.StandInDeltaTime = interpolate ? 1f / (fps - fps / 60f) : 1f / fps;
         for (int round = 0; round * block < frames; round++)
         {
             for (int k = 0; k < 2; k++)
@@ -247,11 +248,12 @@ static unsafe partial class BoidsTests
         int workers = BoidsFlockController.WorkerThreads(-1, SystemInfo.processorCount);
         double on = Median(times[0]), off = Median(times[1]);
         Console.WriteLine("Unity controller, " + n + " fish (Custom), " + workers + " worker thread(s), " + frames +
-                          " frames each, " + workMs.ToString("F1") + " ms of other main-thread work per frame, " +
+                          " frames each at " + fps + " fps (1/60 s steps), " + workMs.ToString("F1") +
+                          " ms of other main-thread work per frame, " +
                           (interpolate ? "interpolated, " : "") + "Mono:");
         Console.WriteLine("  main thread per frame, step in Update (OverlapStep off)  " + off.ToString("F3") + " ms (median)");
         Console.WriteLine("  main thread per frame, overlapped step (OverlapStep on)  " + on.ToString("F3") + " ms (median)");
-        Console.WriteLine("unity_frame_bench n=" + n + " work_ms=" + workMs.ToString("F1") + " workers=" + workers +
+        Console.WriteLine("unity_frame_bench n=" + n + " fps=" + fps + " work_ms=" + workMs.ToString("F1") + " workers=" + workers +
                           " interpolate=" + (interpolate ? 1 : 0) +
                           " in_update_ms=" + off.ToString("F3") + " overlap_ms=" + on.ToString("F3"));
         foreach (var c in cs) c.gameObject.SetActive(false);

@@ -314,7 +314,7 @@ pub(crate) fn with_world_shared<T>(
 }
 
 /// Starts a step (`boids_world_step_begin`).
-pub(crate) fn step_begin(id: BoidsWorldId, dt: f32) -> Result<(), Fail> {
+pub(crate) fn step_begin(id: BoidsWorldId, dt: f32, count: u32) -> Result<(), Fail> {
     let cell = get(id)?;
     not_from_own_step(&cell)?;
     let _brief = Brief::set(&cell);
@@ -326,7 +326,7 @@ pub(crate) fn step_begin(id: BoidsWorldId, dt: f32) -> Result<(), Fail> {
     // and ends the step at once (from its job wrapper) finds it, and waits for this call to
     // return before it ends it.
     cell.stepping.store(true, Ordering::Release);
-    let r = g.world.step_begin(dt);
+    let r = g.world.step_begin_n(dt, count);
     cell.stepping
         .store(g.world.is_stepping(), Ordering::Release);
     Ok(r?)

@@ -212,6 +212,9 @@ fn refused_rows() -> Vec<Row> {
         ("boids_world_step_begin", |fx| {
             boids_world_step_begin(fx.w, DT)
         }),
+        ("boids_world_step_begin_n", |fx| {
+            boids_world_step_begin_n(fx.w, DT, 2)
+        }),
         ("boids_world_state_hash", |fx| {
             let mut h = 0;
             unsafe { boids_world_state_hash(fx.w, &mut h) }

@@ -182,6 +182,24 @@ impl<K: SlotKey, T> SlotMap<K, T> {
         })
     }
 
+    /// Makes `out` this map's twin: the same slots and generations, each live value made by
+    /// `f` from this map's (so a key of one is a key of the other). Reuses `out`'s slots.
+    pub fn twin_into<U>(&mut self, out: &mut SlotMap<K, U>, mut f: impl FnMut(&mut T) -> U) {
+        out.slots.clear();
+        out.slots.extend(self.slots.iter_mut().map(|s| Slot {
+            generation: s.generation,
+            value: s.value.as_mut().map(&mut f),
+        }));
+        out.live = self.live;
+    }
+
+    /// Drops every value and every slot (keeping the memory): a twin's reset, never a map
+    /// whose keys were handed out (they would reach the next values).
+    pub fn clear_twin(&mut self) {
+        self.slots.clear();
+        self.live = 0;
+    }
+
     /// Live keys, in slot order.
     pub fn keys(&self) -> impl Iterator<Item = K> + '_ {
         self.iter().map(|(k, _)| k)
@@ -221,6 +239,22 @@ mod tests {
         assert_eq!(m.get(Key::default()), None, "the null key");
         assert_eq!(m.len(), 2);
         assert_eq!(m.values().copied().collect::<Vec<_>>(), ["c", "b"]);
+    }
+
+    #[test]
+    fn a_twin_keeps_every_key() {
+        let mut m: SlotMap<Key, u32> = SlotMap::default();
+        let a = m.insert(1).unwrap();
+        let b = m.insert(2).unwrap();
+        m.remove(a);
+        let c = m.insert(3).unwrap();
+        let mut t: SlotMap<Key, u32> = SlotMap::default();
+        t.insert(99);
+        t.insert(98);
+        t.insert(97);
+        m.twin_into(&mut t, |v| *v * 10);
+        assert_eq!((t.get(a), t.get(b), t.get(c)), (None, Some(&20), Some(&30)));
+        assert_eq!((t.len(), t.slot_count()), (2, 2));
     }
 
     #[test]

@@ -129,11 +129,14 @@ namespace BoidsFlocking.UnityIntegration
             }
         }
 
-        /// <summary>How far between the previous state and the current one the frame is drawn.</summary>
+        /// <summary>How far between the previous state and the current one the frame is drawn:
+        /// the time since the state before the newest, in steps, over the steps between the two
+        /// (more than one when a frame's steps were begun together).</summary>
         float Blend()
         {
             if (!fixedStep || !interpolate) return 1f;
-            return Mathf.Clamp((float)(accumulator / fixedTimeStep), 0f, 1f);
+            float t = Mathf.Clamp((float)(accumulator / fixedTimeStep), 0f, 1f);
+            return (blendSteps - 1 + t) / blendSteps;
         }
 
         /// <summary>Draws every flock: the newest state (or the blend of the last two) placed by

@@ -16,7 +16,9 @@
 // transform of the frame drawn, so a moving object does not shake its flock. Without Fixed Step,
 // one step of Time.deltaTime (at most 0.1 s) a frame.
 //
-// Overlap Step (on by default): the steps run while Unity renders. BoidsFrameLoop ends them at the
+// Overlap Step (on by default): the steps run while Unity renders, all of a frame's steps in one
+// begin (two at 30 fps with 1/60 s steps: none runs on the main thread; interpolated, the draw
+// then blends from the state before them). BoidsFrameLoop ends them at the
 // very start of the next frame and begins them after every LateUpdate, so from FixedUpdate to
 // LateUpdate the world takes changes from any script in any order. Reading and drawing
 // (BoidsFlockController.Drawing.cs) happen after every LateUpdate, in the frame loop's system
@@ -73,7 +75,7 @@ namespace BoidsFlocking.UnityIntegration
         [SerializeField] int seed = 1;
         [Tooltip("Worker threads. -1: all cores but two, left to Unity's main thread and job workers (at least 1), and at most 2 on Android and iOS (heat, throttling, the render thread). 0: one per core. Controllers with the same count share one pool of workers.")]
         [Min(-1)] [SerializeField] int threads = -1;
-        [Tooltip("Run the steps while Unity renders: they begin after every LateUpdate and end at the start of the next frame, so scripts may change the world from FixedUpdate to LateUpdate in any order.")]
+        [Tooltip("Run the steps while Unity renders: all of a frame's steps begin together after every LateUpdate and end at the start of the next frame, so none runs on the main thread (two a frame at 30 fps) and scripts may change the world from FixedUpdate to LateUpdate in any order.")]
         [SerializeField] bool overlapStep = true;
         [Tooltip("Colliders on these layers become obstacles of the flock (boxes, spheres, capsules, meshes, terrains), read when enabled; moving ones (with a Rigidbody or a Boids Moving Obstacle) follow every frame.")]
         [SerializeField] LayerMask obstacleLayers;
@@ -163,6 +165,9 @@ namespace BoidsFlocking.UnityIntegration
         // interpolation only `counts` is kept, and the draw reads each state once.
         bool currentHeld;
         double accumulator;
+        // How many steps lie between `previous` and `current`: more than 1 when a frame's steps
+        // were begun together (the states between them never reach this side).
+        int blendSteps = 1;
         long stepsTaken;
         BoidsSceneObstacles sceneObstacles;
         readonly Dictionary<Material, Material> instanced = new Dictionary<Material, Material>();
@@ -350,6 +355,7 @@ namespace BoidsFlocking.UnityIntegration
                 Collect();
                 dirty = false;
                 accumulator = 0;
+                blendSteps = 1;
                 stepsTaken = 0;
                 newState = true;
                 previousReady = false;
@@ -552,7 +558,7 @@ namespace BoidsFlocking.UnityIntegration
             if (world != null && overlapStep && !stepping) RunSteps(true);
         }
 
-        /// <summary>The steps the frame's time calls for; the last one begun on the workers when
+        /// <summary>The steps the frame's time calls for: all begun together on the workers when
         /// <paramref name="begin"/>, else all run here.</summary>
         void RunSteps(bool begin)
         {
@@ -583,6 +589,19 @@ namespace BoidsFlocking.UnityIntegration
                 h = Mathf.Min(dt, 0.1f);
                 n = 1;
             }
+            if (n == 0) return;
+            if (begin)
+            {
+                // One begin for all of them (the same bits as one by one): none runs on this
+                // thread. Interpolated, the draw blends from the state drawn before them.
+                world.BeginSteps(h, n);
+                stepping = true;
+                stepsTaken += n;
+                newState = true;
+                blendSteps = n;
+                return;
+            }
+            blendSteps = 1;
             for (int k = 0; k < n; k++)
             {
                 bool last = k == n - 1;
@@ -592,15 +611,7 @@ namespace BoidsFlocking.UnityIntegration
                     ReadInto(previous, previousCounts);
                     previousReady = true;
                 }
-                if (last && begin)
-                {
-                    world.BeginStep(h);
-                    stepping = true;
-                }
-                else
-                {
-                    world.Step(h);
-                }
+                world.Step(h);
                 stepsTaken++;
                 newState = true;
             }

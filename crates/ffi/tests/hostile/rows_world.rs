@@ -212,6 +212,55 @@ pub(crate) fn rows() -> Vec<Row> {
             assert_eq!(boids_world_step_end(fx.w), Ok);
             assert_ne!(hash(fx.w), before, "one step happened");
         }),
+        ("boids_world_step_begin_n", |fx| {
+            world_ids(fx, |w| boids_world_step_begin_n(w, 0.016, 2));
+            for (dt, n) in [
+                (0.0, 2),
+                (-1.0, 3),
+                (f32::NAN, 2),
+                (f32::INFINITY, 1),
+                (1.0001, 9),
+            ]
+            .into_iter()
+            .chain([(0.016, 0)])
+            {
+                refused(fx, &format!("dt {dt}, {n} steps"), InvalidArgument, || {
+                    boids_world_step_begin_n(fx.w, dt, n)
+                });
+                let mut s = 7;
+                assert_eq!(unsafe { boids_world_is_stepping(fx.w, &mut s) }, Ok);
+                assert_eq!(s, 0, "a refused begin starts nothing");
+            }
+            assert!(msg().contains("count must be at least 1"), "{}", msg());
+            busy("step_begin_n", |b| boids_world_step_begin_n(b.w, 0.016, 2));
+            // A twin of the world (its save loaded) stepped three times, one by one.
+            let mut n = 0usize;
+            unsafe { boids_world_save(fx.w, null_mut(), 0, &mut n) };
+            let mut bytes = vec![0u8; n];
+            assert_eq!(
+                unsafe { boids_world_save(fx.w, bytes.as_mut_ptr(), n, &mut n) },
+                Ok
+            );
+            let def = boids_default_world_def();
+            let mut twin = BoidsWorldId::default();
+            assert_eq!(
+                unsafe { boids_world_load(&def, bytes.as_ptr(), n, &mut twin) },
+                Ok
+            );
+            for _ in 0..3 {
+                assert_eq!(boids_world_step(twin, 0.016), Ok);
+            }
+            assert_eq!(boids_world_step_begin_n(fx.w, 0.016, 3), Ok);
+            assert_eq!(boids_world_step_begin_n(fx.w, 0.016, 3), Busy);
+            assert_eq!(boids_world_step_begin(fx.w, 0.016), Busy);
+            assert_eq!(boids_world_step_end(fx.w), Ok);
+            assert_eq!(
+                hash(fx.w),
+                hash(twin),
+                "three steps, the bits of one by one"
+            );
+            assert_eq!(boids_world_destroy(twin), Ok);
+        }),
         ("boids_world_step_end", |fx| {
             world_ids(fx, |w| boids_world_step_end(w));
             refused(fx, "no step in flight", InvalidArgument, || {

@@ -159,6 +159,47 @@ impl Flock {
         }
     }
 
+    /// What several steps in a row need of the flock, on a worker ([`crate::World::step_begin_n`]):
+    /// its boids shared, its working state moved (this flock keeps none until
+    /// [`Flock::adopt`]), the rest copied; no name.
+    pub(crate) fn lend(&mut self) -> Flock {
+        Flock {
+            name: String::new(),
+            params: self.params,
+            target: self.target,
+            st: Arc::clone(&self.st),
+            work: self.work.take(),
+            next_id: self.next_id,
+            last_neighbours: self.last_neighbours,
+            wake_region: self.wake_region,
+            asleep: self.asleep,
+            active: self.active,
+            path: self.path.clone(),
+            path_closed: self.path_closed,
+            leader: self.leader,
+        }
+    }
+
+    /// Takes back what [`Flock::lend`] lent, as the steps left it: the boids, the working
+    /// state, and what a step's bookkeeping sets (the target, sleep, level of detail, the
+    /// neighbours counted). `keep_boids`: the steps broke off where the boids were not whole,
+    /// so this flock's own (the state before them) stay.
+    pub(crate) fn adopt(&mut self, lent: &mut Flock, keep_boids: bool) {
+        if !keep_boids {
+            self.st = Arc::clone(&lent.st);
+        }
+        self.work = Some(lent.work.take().unwrap_or_else(|| {
+            Box::new(Work {
+                index: Index::new(self.params.index),
+                ..Work::default()
+            })
+        }));
+        self.target = lent.target;
+        self.asleep = lent.asleep;
+        self.active = lent.active;
+        self.last_neighbours = lent.last_neighbours;
+    }
+
     /// The boids changed: the index, the sorted copies and the id-order views are stale.
     fn changed(&mut self) {
         self.work_mut().prepared = false;
@@ -258,22 +299,24 @@ impl Flock {
     /// the horizontal plane for a grounded flock, whose target may float above the ground);
     /// `None` when the flock has no target.
     pub fn at_target(&self) -> Option<usize> {
-        let t = self.target?;
+        self.target.map(|t| self.count_at(t))
+    }
+
+    /// How many boids are within [`Flock::target_radius`] of `t` (as [`Flock::at_target`]).
+    pub(crate) fn count_at(&self, t: Vec3) -> usize {
         let r2 = self.target_radius() * self.target_radius();
         let grounded = self.params.ground.is_some();
-        Some(
-            self.st
-                .positions
-                .iter()
-                .filter(|&&p| {
-                    let mut d = p - t;
-                    if grounded {
-                        d.y = 0.0;
-                    }
-                    d.length_squared() <= r2
-                })
-                .count(),
-        )
+        self.st
+            .positions
+            .iter()
+            .filter(|&&p| {
+                let mut d = p - t;
+                if grounded {
+                    d.y = 0.0;
+                }
+                d.length_squared() <= r2
+            })
+            .count()
     }
     /// The neighbour index built in the last step, over the state before that step (other
     /// flocks query it for their relations); `None` while a step is in flight.

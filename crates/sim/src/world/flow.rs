@@ -143,92 +143,7 @@ pub(crate) fn grid_over(ground: &[Placed], cell: f32) -> Option<Result<FlowGrid,
     (lo[0] <= hi[0]).then(|| FlowGrid::over(lo, hi, cell))
 }
 
-/// The flow fields as a step found them ([`Flows::mark`]), to put back when it fails: the
-/// terrains, fields and readers (shared, cheap to copy) and where each build stood (its units:
-/// rebuilt to them only when a step fails).
-pub(crate) struct FlowsMark {
-    terrains: Vec<Held<Terrain>>,
-    fields: Vec<Held<FlowField>>,
-    readers: Vec<Reader>,
-    surveys: Vec<SurveyMark>,
-    builds: Vec<BuildMark>,
-}
-
-/// Where a survey stood: what it was started with and the units it had taken.
-struct SurveyMark {
-    key: TerrainKey,
-    grid: FlowGrid,
-    ground: Ground,
-    radius: f32,
-    taken: u64,
-    used: bool,
-}
-
-/// Where a build stood: its key, cell and terrain, the units each half had taken.
-struct BuildMark {
-    key: TerrainKey,
-    cell: (u32, u32),
-    terrain: Arc<Terrain>,
-    taken: [u64; 2],
-    used: bool,
-}
-
 impl Flows {
-    /// Where the fields stand before a step ([`Flows::restore`] puts them back).
-    pub(crate) fn mark(&self) -> FlowsMark {
-        FlowsMark {
-            terrains: self.terrains.clone(),
-            fields: self.fields.clone(),
-            readers: self.readers.clone(),
-            surveys: (self.surveys.iter())
-                .map(|s| {
-                    let (ground, radius) = s.build.settings();
-                    SurveyMark {
-                        key: s.key.clone(),
-                        grid: s.build.grid(),
-                        ground,
-                        radius,
-                        taken: s.build.taken(),
-                        used: s.used,
-                    }
-                })
-                .collect(),
-            builds: (self.builds.iter())
-                .map(|b| BuildMark {
-                    key: b.key.clone(),
-                    cell: b.cell,
-                    terrain: Arc::clone(&b.terrain),
-                    taken: b.build.taken(),
-                    used: b.used,
-                })
-                .collect(),
-        }
-    }
-
-    /// The fields as `mark` found them, after a step that failed: what it built or advanced
-    /// (perhaps half-way, when the failure was inside a build) is undone, so the world's flow
-    /// history is the one before the step, as its state is. Each survey and build is made again
-    /// to the units it had taken (the work it had done, once more: only when a step fails).
-    pub(crate) fn restore(&mut self, mark: FlowsMark) {
-        self.terrains = mark.terrains;
-        self.fields = mark.fields;
-        self.readers = mark.readers;
-        self.surveys = (mark.surveys.into_iter())
-            .map(|m| {
-                let mut s = Surveying::resumed(m.key, m.grid, m.ground, m.radius, m.taken);
-                s.used = m.used;
-                s
-            })
-            .collect();
-        self.builds = (mark.builds.into_iter())
-            .map(|m| {
-                let mut b = Building::resumed(m.key, m.cell, m.terrain, m.taken);
-                b.used = m.used;
-                b
-            })
-            .collect();
-    }
-
     /// The cell size and budget alone.
     pub(crate) fn settings(&self) -> Flows {
         Flows {
@@ -786,7 +701,9 @@ impl World {
 }
 
 #[cfg(feature = "save")]
+pub(crate) use mark::FlowsMark;
 pub(crate) use saved::SavedFlows;
 
 #[cfg(feature = "save")]
+mod mark;
 mod saved;

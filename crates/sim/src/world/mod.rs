@@ -18,6 +18,7 @@ pub const READ_PARALLEL_MIN: usize = 1 << 16;
 /// Random stream of flock-level draws (target relocation).
 const GOAL_STREAM: u32 = 2;
 
+mod chain;
 mod flow;
 mod launch;
 mod meshes;
@@ -152,6 +153,11 @@ pub struct World {
     step_buffers: step::StepBuffers,
     /// Flow fields, and the cell size they are built at.
     flows: flow::Flows,
+    /// While a step is in flight, where the flow fields' history stood before it (with a
+    /// budget: what a save made meanwhile holds).
+    flows_seen: Option<flow::FlowsMark>,
+    /// The last chain of steps ([`World::step_begin_n`]), kept for its lists' memory.
+    spare_chain: Option<Box<chain::Chain>>,
 }
 
 impl Drop for World {
@@ -227,6 +233,8 @@ impl World {
             overlap: Arc::default(),
             launcher,
             step_buffers: Default::default(),
+            spare_chain: None,
+            flows_seen: None,
             flows: Default::default(),
         })
     }

@@ -30,6 +30,9 @@ struct JobFlock {
     setup: StepFlock,
     /// Stepped this time (not asleep, not skipped by its level of detail).
     moving: bool,
+    /// The flock's sleep and level of detail this step (installed by `finish`).
+    asleep: bool,
+    active: bool,
     /// Its index is needed: it moves, or a moving flock reacts to it.
     needed: bool,
     /// The level of detail's step multiple.
@@ -200,7 +203,8 @@ fn restore_from_index(st: &mut Arc<Boids>, index: &boids_index::Index) {
 }
 
 /// What a cancelled step reports in place of a panic: it fails, so nothing is installed.
-const CANCELLED: &str = "the step was cancelled: its world was dropped before it started";
+pub(crate) const CANCELLED: &str =
+    "the step was cancelled: its world was dropped before it started";
 
 /// A world's overlapped step: made with the world and handed to a worker at every
 /// [`World::step_begin`], the same one each time, so beginning a step allocates nothing.
@@ -210,12 +214,20 @@ pub(crate) struct Overlap {
     done: Condvar,
 }
 
+/// What an overlapped begin hands a worker: one step's job, or several steps in a row. (The
+/// job is not boxed: a step begun moves it, and allocates nothing.)
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Task {
+    One(Job),
+    Chain(Box<super::chain::Chain>),
+}
+
 #[derive(Default)]
 struct OverlapState {
-    /// The job and the executor it runs on, from `step_begin` until a worker takes them.
-    pending: Option<(Job, Arc<dyn Exec>)>,
-    /// The job once done, and its panic message if it panicked.
-    result: Option<(Job, Option<String>)>,
+    /// The task and the executor it runs on, from `step_begin` until a worker takes them.
+    pending: Option<(Task, Arc<dyn Exec>)>,
+    /// The task once done, and (one step's) panic message if it panicked.
+    result: Option<(Task, Option<String>)>,
     /// Set when the world is dropped: a job no worker has taken yet does not run (its result
     /// would be dropped anyway).
     cancel: bool,
@@ -227,28 +239,32 @@ impl Spawned for Overlap {
             let mut st = lock(&self.state);
             (st.pending.take(), st.cancel)
         };
-        let Some((mut job, exec)) = taken else {
+        let Some((mut task, exec)) = taken else {
             return;
         };
-        let panic = if cancelled {
-            Some(CANCELLED.to_owned())
-        } else {
-            run_caught(&mut job, &*exec)
+        let panic = match &mut task {
+            // A chain looks for the cancel before each of its steps.
+            Task::Chain(chain) => {
+                chain.run(&*exec, &|| lock(&self.state).cancel);
+                None
+            }
+            _ if cancelled => Some(CANCELLED.to_owned()),
+            Task::One(job) => run_caught(job, &*exec),
         };
         // Let go of the executor before the result shows: once `step_end` sees it, the world
         // holds the last reference, so a host's job system is dropped (its tasks finished) on
         // the thread that destroys the world, never later on this worker.
         drop(exec);
-        lock(&self.state).result = Some((job, panic));
+        lock(&self.state).result = Some((task, panic));
         self.done.notify_all();
     }
 }
 
 impl Overlap {
-    /// Hands the next job over (before a worker is told to run it).
-    fn put(&self, job: Job, exec: Arc<dyn Exec>) {
+    /// Hands the next task over (before a worker is told to run it).
+    pub(crate) fn put(&self, task: Task, exec: Arc<dyn Exec>) {
         let mut st = lock(&self.state);
-        st.pending = Some((job, exec));
+        st.pending = Some((task, exec));
         st.result = None;
         st.cancel = false;
     }
@@ -260,8 +276,8 @@ impl Overlap {
             .unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Waits for the job; returns it and the panic message, if it panicked.
-    fn wait(&self) -> (Job, Option<String>) {
+    /// Waits for the task; returns it and (one step's) panic message, if it panicked.
+    fn wait(&self) -> (Task, Option<String>) {
         self.wait_done().result.take().expect("waited for")
     }
 }
@@ -269,7 +285,7 @@ impl Overlap {
 /// Runs the job, catching a panic so the world gets its flocks back either way. (Never inlined:
 /// `scripts/profile` counts what runs inside it.)
 #[inline(never)]
-fn run_caught(job: &mut Job, exec: &dyn Exec) -> Option<String> {
+pub(crate) fn run_caught(job: &mut Job, exec: &dyn Exec) -> Option<String> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.run(exec)))
         .err()
         .map(|p| {
@@ -331,7 +347,14 @@ impl World {
     /// and waits for one that is running; either way its result is dropped.
     pub fn step_begin(&mut self, dt: f32) -> Result<(), Error> {
         let job = self.begin(dt, false)?;
-        self.overlap.put(job, self.runner.exec());
+        self.flows_seen = job.flows_before.clone();
+        self.launch(Task::One(job));
+        Ok(())
+    }
+
+    /// Hands `task` to a worker; a step is in flight from here.
+    pub(crate) fn launch(&mut self, task: Task) {
+        self.overlap.put(task, self.runner.exec());
         match &self.launcher {
             // Rayon: the pool's launcher starts it (see `launch.rs`).
             Some(l) => l.start(&self.overlap),
@@ -340,7 +363,6 @@ impl World {
             None => self.runner.spawn(self.overlap.clone()),
         }
         self.in_flight = true;
-        Ok(())
     }
 
     /// Waits for the step [`World::step_begin`] started and installs its result. Without a
@@ -352,12 +374,15 @@ impl World {
             ));
         }
         self.in_flight = false;
+        self.flows_seen = None;
         // A host's job system may not have started the step: it may run here now.
         if let Runner::Host(e) = &self.runner {
             e.finish_step();
         }
-        let (job, panic) = self.overlap.wait();
-        self.finish(job, panic)
+        match self.overlap.wait() {
+            (Task::One(job), panic) => self.finish(job, panic),
+            (Task::Chain(chain), _) => self.adopt(chain),
+        }
     }
 
     /// Waits until the step in flight, if any, is done, without installing it: a `&self`
@@ -387,25 +412,74 @@ impl World {
         }
     }
 
-    /// The bookkeeping before a step, then the job: each flock's working state taken out, and
-    /// its state shared (a step in flight) or taken too (`sync`: [`World::step`]).
-    fn begin(&mut self, dt: f32, sync: bool) -> Result<Job, Error> {
+    /// Checks that a step may begin: no step in flight, and `dt` in range.
+    pub(crate) fn check_begin(&self, dt: f32) -> Result<(), Error> {
         self.idle()?;
         if !(dt.is_finite() && dt > 0.0 && dt <= MAX_DT) {
             return Err(invalid(format!(
                 "dt must be finite and in (0, {MAX_DT}], got {dt}"
             )));
         }
+        Ok(())
+    }
+
+    /// The world's own fields a step's bookkeeping reads and writes.
+    fn books(&mut self) -> Books<'_> {
+        Books {
+            seed: self.seed,
+            steps: &mut self.steps,
+            flocks: &mut self.flocks,
+            observer: self.observer,
+            relations: &self.relations,
+            level: self.level,
+            step_buffers: &mut self.step_buffers,
+            flows: &mut self.flows,
+        }
+    }
+
+    /// The bookkeeping before a step, then the job ([`Books::begin`]).
+    fn begin(&mut self, dt: f32, sync: bool) -> Result<Job, Error> {
+        self.check_begin(dt)?;
+        let scenery = self.live().clone();
+        Ok(self.books().begin(dt, sync, scenery))
+    }
+
+    /// Ends a step's job ([`Books::finish`]); a breach of the host's contract fails the step
+    /// like a panic.
+    fn finish(&mut self, job: Job, panic: Option<String>) -> Result<(), Error> {
+        let fault = self.runner.exec().take_fault();
+        self.books().finish(job, panic.or(fault))
+    }
+}
+
+/// What a step's bookkeeping reads and writes: the world's own fields (a step at a time), or a
+/// chain's copies of them (several steps on a worker, [`super::chain`]).
+pub(crate) struct Books<'a> {
+    pub(crate) seed: u64,
+    pub(crate) steps: &'a mut u64,
+    pub(crate) flocks: &'a mut crate::slotmap::SlotMap<FlockId, Flock>,
+    pub(crate) observer: Option<Vec3>,
+    pub(crate) relations: &'a [Relation],
+    pub(crate) level: boids_index::SimdLevel,
+    pub(crate) step_buffers: &'a mut StepBuffers,
+    pub(crate) flows: &'a mut super::flow::Flows,
+}
+
+impl Books<'_> {
+    /// The bookkeeping before a step (goal jumps, leaders, sleep, level of detail), then the
+    /// job: each flock's working state taken out, and its state shared (a step in flight) or
+    /// taken too (`sync`: no reader can see it meanwhile). `dt` is checked by the caller.
+    pub(crate) fn begin(&mut self, dt: f32, sync: bool, obstacles: super::Scenery) -> Job {
         let seed = self.seed;
-        let step = self.steps;
+        let step = *self.steps;
         let observer = self.observer;
-        let flocks = &mut self.flocks;
+        let flocks = &mut *self.flocks;
         let StepBuffers {
             flocks: mut job_flocks,
             mut relations,
             mut needed,
             externals,
-        } = std::mem::take(&mut self.step_buffers);
+        } = std::mem::take(self.step_buffers);
         relations.clear();
         relations.extend(
             self.relations
@@ -413,8 +487,12 @@ impl World {
                 .filter(|r| flocks.contains(r.from) && flocks.contains(r.to))
                 .copied(),
         );
+        // Each flock's bookkeeping goes to its job: the flocks keep the values before the
+        // step (what reads see while it is in flight) until `finish` installs them.
+        job_flocks.clear();
         for (id, f) in flocks.iter_mut() {
             let k = id.index;
+            let mut target = f.target;
             // The goal-swarm tutorial's goal: a flock-level draw, keyed by (seed, slot, step)
             // like a boid's.
             if let Some(r) = f.params.target_relocation
@@ -422,7 +500,7 @@ impl World {
             {
                 let mut rng = boids_core::Rng::keyed(seed, u32::MAX - k, step, GOAL_STREAM);
                 if rng.chance(r.probability) {
-                    f.target = Some(Vec3::new(
+                    target = Some(Vec3::new(
                         rng.range(r.min.x, r.max.x),
                         rng.range(r.min.y, r.max.y),
                         rng.range(r.min.z, r.max.z),
@@ -439,7 +517,7 @@ impl World {
                 // Inside the world's limits, so the target a host reads back is one it may set.
                 let m = Vec3::splat(boids_core::MAX_MAGNITUDE);
                 let t = b.position + boids_core::math::look_rotation(b.heading) * offset;
-                f.target = Some(t.within(-m, m));
+                target = Some(t.within(-m, m));
             }
             let by_region = match (f.wake_region, observer) {
                 (Some((lo, hi)), Some(o)) => !(o.cmpge(lo).all() && o.cmple(hi).all()),
@@ -451,29 +529,14 @@ impl World {
                 }
                 _ => false,
             };
-            f.asleep = by_region || by_distance;
+            let asleep = by_region || by_distance;
             // Level of detail: every k-th step (flocks spread over the k phases by slot).
             let every = u64::from(f.params.update_every.max(1));
-            f.active = (step + u64::from(k)).is_multiple_of(every);
-        }
-        let moving = |f: &Flock| f.active && !f.asleep;
-        // Indices: of every flock that moves, and of every flock a moving flock reacts to.
-        needed.clear();
-        needed.resize(flocks.slot_count(), false);
-        for (id, f) in flocks.iter() {
-            needed[id.index as usize] = moving(f);
-        }
-        for r in &relations {
-            if flocks.get(r.from).is_some_and(moving) {
-                needed[r.to.index as usize] = true;
-            }
-        }
-        job_flocks.clear();
-        for (id, f) in flocks.iter_mut() {
+            let active = (step + u64::from(k)).is_multiple_of(every);
             // From the state before the step (before a synchronous step takes it): how many
             // are at the target, for how far from it they stand.
             let stand_radius = if boids_core::stand_radius(&f.params, usize::MAX) > 0.0 {
-                boids_core::stand_radius(&f.params, f.at_target().unwrap_or(0))
+                boids_core::stand_radius(&f.params, target.map_or(0, |t| f.count_at(t)))
             } else {
                 0.0
             };
@@ -487,26 +550,42 @@ impl World {
                 work: f.work.take().expect("no step in flight"),
                 setup: StepFlock {
                     params: f.params,
-                    target: f.target,
+                    target,
                     path: f.path.clone(),
                     path_closed: f.path_closed,
                     leader: f.leader.map(|(id, _)| id),
                     flow: None,
                     stand_radius,
                 },
-                moving: moving(f),
-                needed: needed[id.index as usize],
+                moving: active && !asleep,
+                asleep,
+                active,
+                needed: false,
                 every: f.params.update_every.max(1) as f32,
                 result: None,
                 reused: false,
             });
         }
-        Ok(Job {
+        // Indices: of every flock that moves, and of every flock a moving flock reacts to.
+        needed.clear();
+        needed.resize(flocks.slot_count(), false);
+        for jf in &job_flocks {
+            needed[jf.id.index as usize] = jf.moving;
+        }
+        for r in &relations {
+            if job_flocks.iter().any(|jf| jf.id == r.from && jf.moving) {
+                needed[r.to.index as usize] = true;
+            }
+        }
+        for jf in &mut job_flocks {
+            jf.needed = needed[jf.id.index as usize];
+        }
+        Job {
             dt,
             seed,
             step,
             level: self.level,
-            obstacles: self.live().clone(),
+            obstacles,
             relations,
             flocks: job_flocks,
             sync,
@@ -518,20 +597,15 @@ impl World {
                 .then(|| self.flows.mark()),
             flows: {
                 let settings = self.flows.settings();
-                std::mem::replace(&mut self.flows, settings)
+                std::mem::replace(self.flows, settings)
             },
-        })
+        }
     }
 
     /// Gives every flock its working state back and installs the next boids of those that
-    /// moved. A job that panicked installs nothing: the world keeps the state before the step.
-    fn finish(&mut self, job: Job, panic: Option<String>) -> Result<(), Error> {
-        // A breach of the host's contract fails the step like a panic: nothing is installed.
-        let fault = match &self.runner {
-            Runner::Host(e) => e.take_fault(),
-            Runner::Rayon(..) => None,
-        };
-        let panic = panic.or(fault);
+    /// moved. A job that failed (`panic`) installs nothing: the flocks keep the state before
+    /// the step.
+    pub(crate) fn finish(&mut self, job: Job, panic: Option<String>) -> Result<(), Error> {
         let Job {
             flocks: mut job_flocks,
             relations,
@@ -549,7 +623,7 @@ impl World {
             // Only the fields a flock read (or would have, asleep) are kept.
             flows.end_step();
         }
-        self.flows = flows;
+        *self.flows = flows;
         for jf in job_flocks.drain(..) {
             let f = self
                 .flocks
@@ -560,8 +634,16 @@ impl World {
                 mut work,
                 result,
                 reused,
+                asleep,
+                active,
+                setup,
                 ..
             } = jf;
+            // The bookkeeping stands whether or not the step did (as the step's draws would
+            // make it again).
+            f.target = setup.target;
+            f.asleep = asleep;
+            f.active = active;
             if sync {
                 // The state comes back from the job.
                 f.st = st;
@@ -596,7 +678,7 @@ impl World {
             f.work = Some(work);
         }
         externals.clear();
-        self.step_buffers = StepBuffers {
+        *self.step_buffers = StepBuffers {
             flocks: job_flocks,
             relations,
             needed,
@@ -605,10 +687,12 @@ impl World {
         if let Some(p) = panic {
             return Err(Error::Internal(format!("the step failed: {p}")));
         }
-        self.steps += 1;
+        *self.steps += 1;
         Ok(())
     }
+}
 
+impl World {
     /// A 64-bit hash of every flock's ids, positions, velocities and headings (bit patterns)
     /// with, for a grounded flock or one with bodies, its ground settings and body radius, and,
     /// when the world has any, of its scene (every obstacle's kind, numbers, shape data id and

@@ -323,6 +323,22 @@ pub(super) fn rows() -> Vec<Row> {
             assert_eq!(fx.w.step_begin(1.0 / 60.0), Err(Error::Busy));
             fx.w.step_end().unwrap();
         }),
+        ("step_begin_n", |fx| {
+            for dt in [0.0, -1.0, f32::NAN, f32::INFINITY, 1.5, f32::MAX] {
+                for n in [1, 2, u32::MAX] {
+                    refused(fx, "bad dt", |w| w.step_begin_n(dt, n));
+                    assert!(!fx.w.is_stepping(), "a refused begin starts nothing");
+                }
+            }
+            refused(fx, "no steps", |w| w.step_begin_n(1.0 / 60.0, 0));
+            assert!(!fx.w.is_stepping());
+            let steps = fx.w.steps();
+            fx.w.step_begin_n(1.0 / 60.0, 2).unwrap();
+            assert_eq!(fx.w.step_begin_n(1.0 / 60.0, 2), Err(Error::Busy));
+            assert_eq!(fx.w.step_begin(1.0 / 60.0), Err(Error::Busy));
+            fx.w.step_end().unwrap();
+            assert_eq!(fx.w.steps(), steps + 2);
+        }),
         ("step_end", |fx| {
             refused(fx, "without a step in flight", |w| w.step_end());
         }),

@@ -321,6 +321,19 @@ namespace BoidsFlocking
             Interop.Check(NativeMethods.boids_world_step_begin(Id, dt));
         }
 
+        /// <summary>Starts count steps of dt seconds each on the world's worker threads and returns
+        /// at once: BeginStep for a frame longer than the fixed step (30 fps with 1/60 s steps), so
+        /// that all of its steps run while the frame goes on. EndStep gives exactly the bits of
+        /// count calls of Step; until then reads see the state before the first step. If a step
+        /// fails, EndStep throws (Panic) with the steps before it installed. count 0 throws
+        /// (InvalidArgument); 1 is BeginStep.</summary>
+        public void BeginSteps(float dt, int count)
+        {
+            if (count < 1)
+                throw new ArgumentOutOfRangeException(nameof(count), count, "at least 1 step");
+            Interop.Check(NativeMethods.boids_world_step_begin_n(Id, dt, (uint)count));
+        }
+
         /// <summary>Waits for the step BeginStep started and makes it the world's state. Without
         /// a step in flight: BoidsException (InvalidArgument).</summary>
         public void EndStep()

@@ -206,6 +206,7 @@ namespace BoidsFlocking.Native
         [DllImport(Lib, CallingConvention = CC)] public static extern int boids_world_is_valid(BoidsWorldId world);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_step(BoidsWorldId world, float dt);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_step_begin(BoidsWorldId world, float dt);
+        [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_step_begin_n(BoidsWorldId world, float dt, uint count);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_step_end(BoidsWorldId world);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_is_stepping(BoidsWorldId world, int* out_stepping);
         [DllImport(Lib, CallingConvention = CC)] public static extern BoidsResult boids_world_state_hash(BoidsWorldId world, ulong* out_hash);

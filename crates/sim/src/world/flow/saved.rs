@@ -90,6 +90,11 @@ impl World {
         if self.flows.cell <= 0.0 || self.flows.budget == 0 {
             return None;
         }
+        // While a step is in flight, the history as it stood before it (as every read sees).
+        let history = match (&self.flows_seen, self.in_flight) {
+            (Some(mark), true) => mark.history(),
+            _ => self.flows.history(),
+        };
         let mut saved = SavedFlows {
             budget: self.flows.budget,
             reads: Vec::new(),
@@ -97,7 +102,7 @@ impl World {
             builds: Vec::new(),
             waits: Vec::new(),
         };
-        for r in &self.flows.readers {
+        for r in history.readers {
             let now = self.flow_key(r.id);
             let current = |k: &TerrainKey| now.as_ref().is_some_and(|(n, ..)| n.same(k));
             if let Some((k, f)) = &r.reading {
@@ -127,27 +132,27 @@ impl World {
         // A flock that waits over the current scene with `key` (for the field to `cell`, or
         // to any cell).
         let waiter = |key: &TerrainKey, cell: Option<(u32, u32)>| {
-            self.flows.readers.iter().find(|r| {
+            history.readers.iter().find(|r| {
                 r.waiting
                     .as_ref()
                     .is_some_and(|(k, c)| k.same(key) && cell.is_none_or(|cell| *c == cell))
                     && self.flow_key(r.id).is_some_and(|(n, ..)| n.same(key))
             })
         };
-        for s in &self.flows.surveys {
-            if let Some(r) = waiter(&s.key, None) {
+        for &(key, taken) in &history.surveys {
+            if let Some(r) = waiter(key, None) {
                 saved.surveys.push(SavedSurvey {
                     flock: id_of(r.id),
-                    taken: s.build.taken(),
+                    taken,
                 });
             }
         }
-        for b in &self.flows.builds {
-            if let Some(r) = waiter(&b.key, Some(b.cell)) {
+        for &(key, cell, taken) in &history.builds {
+            if let Some(r) = waiter(key, Some(cell)) {
                 saved.builds.push(SavedBuild {
                     flock: id_of(r.id),
-                    cell: b.cell,
-                    taken: b.build.taken(),
+                    cell,
+                    taken,
                 });
             }
         }
