@@ -444,6 +444,14 @@ pub fn calls(data: &[u8]) {
                     let mut removed = 0;
                     boids_flock_remove_boids(f, list.as_ptr(), list.len(), &mut removed)
                 }
+                9 if u.ratio(1u8, 4).unwrap_or(false) => {
+                    // Several steps in one begin (0 steps is refused), ended at once.
+                    let n = u.int_in_range(0u32..=3).unwrap_or(0);
+                    match boids_world_step_begin_n(w, float(&mut u), n) {
+                        BoidsResult::Ok => boids_world_step_end(w),
+                        r => r,
+                    }
+                }
                 9 => boids_world_step(w, float(&mut u)),
                 10 => boids_flock_set_params(f, &flock_params(&mut u)),
                 11 => boids_flock_set_target(f, vec3(&mut u)),
