@@ -189,19 +189,29 @@ impl Reader {
         }
     }
 
-    /// A step (blocking, or `overlapped`: begun, then ended), then every read; checks each
-    /// call and that every boid was read.
-    fn frame(&mut self, w: BoidsWorldId, f: BoidsFlockId, overlapped: bool) {
+    /// A step (blocking, or `overlapped`: begun, then ended; `Begun(2)`: two steps in one
+    /// begin), then every read; checks each call and that every boid was read.
+    fn frame(&mut self, w: BoidsWorldId, f: BoidsFlockId, how: How) {
         let n = self.ids.len();
         let ok = |r: BoidsResult, count: usize, what: &str| {
             assert_eq!(r, BoidsResult::Ok, "{what}: {}", msg());
             assert_eq!(count, n, "{what}");
         };
-        if overlapped {
-            assert_eq!(boids_world_step_begin(w, DT), BoidsResult::Ok, "{}", msg());
-            assert_eq!(boids_world_step_end(w), BoidsResult::Ok, "{}", msg());
-        } else {
-            assert_eq!(boids_world_step(w, DT), BoidsResult::Ok, "{}", msg());
+        match how {
+            How::Blocking => assert_eq!(boids_world_step(w, DT), BoidsResult::Ok, "{}", msg()),
+            How::Begun(1) => {
+                assert_eq!(boids_world_step_begin(w, DT), BoidsResult::Ok, "{}", msg());
+                assert_eq!(boids_world_step_end(w), BoidsResult::Ok, "{}", msg());
+            }
+            How::Begun(k) => {
+                assert_eq!(
+                    boids_world_step_begin_n(w, DT, k),
+                    BoidsResult::Ok,
+                    "{}",
+                    msg()
+                );
+                assert_eq!(boids_world_step_end(w), BoidsResult::Ok, "{}", msg());
+            }
         }
         let mut c = 0;
         let r = unsafe { boids_flock_read_positions(f, self.positions.as_mut_ptr(), n, &mut c) };
@@ -236,14 +246,17 @@ impl Reader {
     }
 }
 
+/// How a frame steps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum How {
+    Blocking,
+    /// Begun, then ended: this many steps in one begin.
+    Begun(u32),
+}
+
 /// Allocations in each of `rounds` runs of 5 frames, after 3 (the buffers take their sizes in
 /// the first).
-fn allocations_in_frames(
-    def: &BoidsWorldDef,
-    n: u32,
-    rounds: usize,
-    overlapped: bool,
-) -> Vec<usize> {
+fn allocations_in_frames(def: &BoidsWorldDef, n: u32, rounds: usize, how: How) -> Vec<usize> {
     let mut w = BoidsWorldId::default();
     assert_eq!(
         unsafe { boids_world_create(def, &mut w) },
@@ -267,13 +280,13 @@ fn allocations_in_frames(
     );
     let mut reader = Reader::new(n as usize);
     for _ in 0..3 {
-        reader.frame(w, f, overlapped);
+        reader.frame(w, f, how);
     }
     let mut made = Vec::with_capacity(rounds);
     for _ in 0..rounds {
         let before = ALLOCATIONS.load(Relaxed);
         for _ in 0..5 {
-            reader.frame(w, f, overlapped);
+            reader.frame(w, f, how);
         }
         made.push(ALLOCATIONS.load(Relaxed) - before);
     }
@@ -297,15 +310,11 @@ fn a_step_and_every_read_allocate_nothing_on_the_engines_workers_and_a_hosts() {
             scope.spawn(|| host.worker());
         }
         let _stop = Stop(&host);
-        for (n, overlapped) in [10_000, 100_000]
+        for (n, how) in [10_000, 100_000]
             .into_iter()
-            .flat_map(|n| [(n, false), (n, true)])
+            .flat_map(|n| [(n, How::Blocking), (n, How::Begun(1)), (n, How::Begun(2))])
         {
-            let how = if overlapped {
-                "begun and ended"
-            } else {
-                "blocking"
-            };
+            let overlapped = how != How::Blocking;
             for threads in [1, 2] {
                 let mut d = boids_default_world_def();
                 d.threads = threads;
@@ -320,11 +329,11 @@ fn a_step_and_every_read_allocate_nothing_on_the_engines_workers_and_a_hosts() {
                     usize::from(overlapped || n >= 2_048) + if n >= 65_536 { 6 } else { 0 }
                 };
                 let rounds = if n >= 65_536 { 2 } else { 13 };
-                let made = allocations_in_frames(&d, n, rounds, overlapped);
+                let made = allocations_in_frames(&d, n, rounds, how);
                 let most = (rounds * 5 * entries).div_ceil(63) + 1;
                 assert!(
                     made.iter().sum::<usize>() <= most,
-                    "{n} boids, {threads} engine threads, steps {how}: allocations in {rounds} \
+                    "{n} boids, {threads} engine threads, steps {how:?}: allocations in {rounds} \
                      rounds of 5 frames: {made:?}, more than {most} ({entries} entries into \
                      Rayon's pool a frame)"
                 );
@@ -342,10 +351,10 @@ fn a_step_and_every_read_allocate_nothing_on_the_engines_workers_and_a_hosts() {
             // engine take a new one, which it then keeps for reuse (up to 32). So: once those
             // are there, a round of 5 frames allocates nothing (the code before made 5 and
             // more a frame, every frame).
-            let made = allocations_in_frames(&d, n, 5, overlapped);
+            let made = allocations_in_frames(&d, n, 5, how);
             assert!(
                 made.contains(&0),
-                "{n} boids, 2 host workers, steps {how}: allocations in five rounds of 5 frames: {made:?}"
+                "{n} boids, 2 host workers, steps {how:?}: allocations in five rounds of 5 frames: {made:?}"
             );
         }
     });

@@ -80,6 +80,10 @@ pub(crate) struct Work {
     /// A grounded flock's short lists of the ground and solids near it, remade every step.
     pub(crate) near_ground: Vec<boids_core::Placed>,
     pub(crate) near_solids: Vec<boids_core::Placed>,
+    /// The state a chain of steps replaced ([`Flock::adopt`]), kept for the next chain's first
+    /// step, which cannot write into the state the world still shows: so a frame of chained
+    /// steps allocates nothing.
+    pub(crate) spare_state: Option<Arc<Boids>>,
 }
 
 /// A flock of boids. Read it through [`crate::World::flock`]; change it through the world.
@@ -185,15 +189,35 @@ impl Flock {
     /// neighbours counted). `keep_boids`: the steps broke off where the boids were not whole,
     /// so this flock's own (the state before them) stay.
     pub(crate) fn adopt(&mut self, lent: &mut Flock, keep_boids: bool) {
-        if !keep_boids {
-            self.st = Arc::clone(&lent.st);
-        }
-        self.work = Some(lent.work.take().unwrap_or_else(|| {
+        let mut work = lent.work.take().unwrap_or_else(|| {
             Box::new(Work {
                 index: Index::new(self.params.index),
                 ..Work::default()
             })
-        }));
+        });
+        if !keep_boids {
+            let mut before = std::mem::replace(&mut self.st, Arc::clone(&lent.st));
+            // The state before the steps, now read by no one (unless a reader holds it): its
+            // memory for the next chain's first step, which writes into the spare buffers (the
+            // chain's last step wrote into its state's own, leaving none spare).
+            if let Some(b) = Arc::get_mut(&mut before) {
+                let spare = &mut work.spare;
+                for (mine, theirs) in [
+                    (&mut spare.positions, &mut b.positions),
+                    (&mut spare.velocities, &mut b.velocities),
+                    (&mut spare.headings, &mut b.headings),
+                ] {
+                    if mine.capacity() < theirs.capacity() {
+                        std::mem::swap(mine, theirs);
+                    }
+                }
+                if spare.extras.capacity() < b.extras.capacity() {
+                    std::mem::swap(&mut spare.extras, &mut b.extras);
+                }
+                work.spare_state = Some(before);
+            }
+        }
+        self.work = Some(work);
         self.target = lent.target;
         self.asleep = lent.asleep;
         self.active = lent.active;
@@ -369,6 +393,7 @@ impl Flock {
                     + u(&w.id_slots)
                     + w.index.heap_bytes()
                     + boids(&w.spare)
+                    + w.spare_state.as_deref().map_or(0, boids)
             })
     }
 

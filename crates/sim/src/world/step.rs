@@ -202,6 +202,21 @@ fn restore_from_index(st: &mut Arc<Boids>, index: &boids_index::Index) {
     }
 }
 
+/// `next` in `spare` (its allocation and, as the second value, its old buffers), when nothing
+/// else holds it; else in a new allocation.
+fn next_state(spare: Option<Arc<Boids>>, next: Boids) -> (Arc<Boids>, Boids) {
+    match spare {
+        Some(mut a) => match Arc::get_mut(&mut a) {
+            Some(b) => {
+                let old = std::mem::replace(b, next);
+                (a, old)
+            }
+            None => (Arc::new(next), Boids::default()),
+        },
+        None => (Arc::new(next), Boids::default()),
+    }
+}
+
 /// What a cancelled step reports in place of a panic: it fails, so nothing is installed.
 pub(crate) const CANCELLED: &str =
     "the step was cancelled: its world was dropped before it started";
@@ -664,8 +679,12 @@ impl Books<'_> {
                 let mut spare = match Arc::get_mut(&mut f.st) {
                     Some(b) => std::mem::replace(b, stepped.next),
                     None => {
-                        let old = std::mem::replace(&mut f.st, Arc::new(stepped.next));
-                        Arc::try_unwrap(old).unwrap_or_default()
+                        // Shared (a reader's, or the world's while a chain of steps runs): the
+                        // next state goes into a state of its own, the one a chain left over
+                        // if there is one (its buffers become the spare ones), else a new one.
+                        let (fresh, leftover) = next_state(work.spare_state.take(), stepped.next);
+                        let old = std::mem::replace(&mut f.st, fresh);
+                        Arc::try_unwrap(old).unwrap_or(leftover)
                     }
                 };
                 work.ids_sorted = std::mem::take(&mut spare.ids);
