@@ -8,7 +8,11 @@
 //! - a step that fails part way leaves the steps before it installed, as one-by-one calls
 //!   would; `count` 0 is refused; dropping a world cancels what has not started.
 
+#[path = "support/scenes.rs"]
+mod scenes;
+
 use boids_sim::*;
+use scenes::Scene;
 use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,8 +27,6 @@ fn world(threads: usize) -> World {
     })
     .unwrap()
 }
-
-type Scene = (String, Box<dyn Fn(&mut World)>);
 
 /// A world where every piece of a step's bookkeeping matters: goal jumps (goal-swarm), a chase
 /// between flocks (shark), a leader, level of detail, a flock asleep for its distance to the
@@ -80,24 +82,7 @@ fn busy(w: &mut World) {
 }
 
 fn scenes() -> Vec<Scene> {
-    let mut out: Vec<Scene> = Vec::new();
-    for p in presets::all() {
-        let name = p.name.to_string();
-        let n2 = name.clone();
-        out.push((
-            name,
-            Box::new(move |w: &mut World| {
-                presets::create(w, &n2, &n2).unwrap();
-            }),
-        ));
-    }
-    out.push((
-        "school of 6000".into(),
-        Box::new(|w: &mut World| {
-            let f = w.create_flock("school", FlockParams::default()).unwrap();
-            w.spawn(f, 6000, &Spawn::default()).unwrap();
-        }),
-    ));
+    let mut out = scenes::scenes();
     out.push(("busy".into(), Box::new(busy)));
     out
 }

@@ -7,7 +7,11 @@
 //! - a host executor that runs the ranges on 1, 2 or 7 threads of its own, in a random order,
 //!   gives Rayon's bits.
 
+#[path = "support/scenes.rs"]
+mod scenes;
+
 use boids_sim::*;
+use scenes::scenes;
 use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,32 +25,6 @@ fn world(threads: usize) -> World {
         ..WorldConfig::default()
     })
     .unwrap()
-}
-
-/// A named way to fill a world.
-type Scene = (String, Box<dyn Fn(&mut World)>);
-
-/// The presets, and a flock large enough for the parallel path.
-fn scenes() -> Vec<Scene> {
-    let mut out: Vec<Scene> = Vec::new();
-    for p in presets::all() {
-        let name = p.name.to_string();
-        let n2 = name.clone();
-        out.push((
-            name,
-            Box::new(move |w: &mut World| {
-                presets::create(w, &n2, &n2).unwrap();
-            }),
-        ));
-    }
-    out.push((
-        "school of 6000".into(),
-        Box::new(|w: &mut World| {
-            let f = w.create_flock("school", FlockParams::default()).unwrap();
-            w.spawn(f, 6000, &Spawn::default()).unwrap();
-        }),
-    ));
-    out
 }
 
 fn hash_after(mut w: World, make: &dyn Fn(&mut World), steps: usize, overlap: bool) -> u64 {
