@@ -165,3 +165,99 @@ proptest! {
         prop_assert!(relations.is_empty());
     }
 }
+
+/// A body pass that takes a velocity's part into another boid can grow one of its components
+/// past the limit (found by `every_value_read_back_is_accepted_unchanged`): the velocity is
+/// kept inside it, so the state read back is accepted.
+#[test]
+fn a_body_pass_keeps_velocities_inside_the_limit() {
+    let params = FlockParams {
+        perception_radius: 0.0,
+        fov_half_angle_deg: 0.0,
+        separation_radius: 0.0,
+        max_neighbours: 0,
+        weights: Weights {
+            separation: 0.0,
+            alignment: 0.0,
+            cohesion: 0.0,
+            target: 0.0,
+            target_avoid: 0.0,
+            bounds: 0.0,
+            obstacles: 0.0,
+            wander: 0.0,
+            path: 0.0,
+        },
+        separation: SeparationMode::UnitMean,
+        alignment: AlignmentMode::VelocityDifference,
+        min_speed: 0.0,
+        max_speed: 0.0,
+        max_force: 0.0,
+        max_turn_rate: 0.0,
+        velocity_smoothing: 0.0,
+        drive_factor: 0.0,
+        combine: Combine::WeightedSum,
+        integrator: Integrator::HeadingSpeed,
+        bounds: Bounds::TurnBack {
+            min: Vec3::new(-11.049573, 0.0, -17.42548),
+            max: Vec3::new(0.0, 13.596035, 0.0),
+        },
+        plane: PlaneLock::None,
+        target: None,
+        obstacle_avoidance: ObstacleAvoidance::None,
+        look_ahead: 0.0,
+        boid_radius: 0.0,
+        obstacle_overrides: false,
+        index: IndexKind::Auto,
+        rule_probability: 0.0,
+        speed_change_probability: 0.0,
+        target_needs_neighbours: false,
+        target_relocation: None,
+        cohesion_smooth_time: 0.0,
+        fallback_to_nearest: false,
+        wander_radius: 0.0,
+        wander_distance: 0.0,
+        wander_jitter: 0.0,
+        arrival_radius: 0.0,
+        path_lookahead: 0.0,
+        update_every: 1,
+        sleep_distance: 0.0,
+        ground: None,
+        body_radius: 348577400.0,
+    };
+    let boids: Vec<(Vec3, Vec3)> = vec![
+        (Vec3::new(0.0, 0.0, 0.0), Vec3::new(0.0, 0.0, 0.0)),
+        (Vec3::new(0.0, 0.0, 1000000000.0), Vec3::new(0.0, 0.0, 0.0)),
+        (
+            Vec3::new(0.0, 1000000000.0, 0.0),
+            Vec3::new(-1000000000.0, -1000000000.0, 1000000000.0),
+        ),
+        (
+            Vec3::new(41307424.0, 0.0, 686705150.0),
+            Vec3::new(0.0, 0.0, 0.0),
+        ),
+        (
+            Vec3::new(0.0, 484829250.0, 1000000000.0),
+            Vec3::new(0.0, 0.0, 0.0),
+        ),
+        (
+            Vec3::new(0.0, 0.0, -142791410.0),
+            Vec3::new(0.0, 164139550.0, 0.0),
+        ),
+        (Vec3::new(0.0, 0.0, 1000000000.0), Vec3::new(0.0, 0.0, 0.0)),
+        (
+            Vec3::new(-1000000000.0, 0.0, -1000000000.0),
+            Vec3::new(0.0, 0.0, 0.0),
+        ),
+    ];
+    let (mut w, f) = world_with(params, &boids);
+    w.add_obstacle(Obstacle::Sphere {
+        centre: Vec3::new(0.0, 0.0, 1000000000.0),
+        radius: 9.6313925,
+    })
+    .unwrap();
+    w.set_leader(f, Some((0, Vec3::ZERO))).unwrap();
+    for _ in 0..23 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    assert_round_trip(&mut w, f, "bodies pushed apart");
+}

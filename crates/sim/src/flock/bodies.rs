@@ -41,6 +41,14 @@ use boids_core::{FlockParams, PlaneLock, Rng, Vec3, confine};
 use boids_index::PARALLEL_MIN;
 use boids_index::exec::{Exec, chunks_mut};
 
+/// `v` without its part `vn` along the unit `dir`: shorter, but one component can grow (a
+/// velocity of (-1e9, -1e9, 1e9) loses its part along the diagonal): kept inside the state's
+/// limit, so what a host reads back it may write (no scene under the limit ever meets it).
+fn into_solid_removed(v: Vec3, dir: Vec3, vn: f32) -> Vec3 {
+    let m = Vec3::splat(boids_core::MAX_MAGNITUDE);
+    (v - dir * vn).within(-m, m)
+}
+
 /// The overlap, as a fraction of the body radius, a pass leaves alone.
 pub(crate) const TOLERANCE: f32 = 0.005;
 
@@ -248,7 +256,7 @@ pub(crate) fn resolve(
         let u = h / len;
         let vn = velocities[i].dot(u);
         if vn < 0.0 {
-            velocities[i] -= u * vn;
+            velocities[i] = into_solid_removed(velocities[i], u, vn);
         }
         if depth <= TOLERANCE * r {
             return false;
@@ -354,11 +362,11 @@ pub(crate) fn resolve(
                 // of bouncing).
                 let vi = velocities[i].dot(dir);
                 if vi < 0.0 {
-                    velocities[i] -= dir * vi;
+                    velocities[i] = into_solid_removed(velocities[i], dir, vi);
                 }
                 let vj = velocities[j].dot(dir);
                 if vj > 0.0 {
-                    velocities[j] -= dir * vj;
+                    velocities[j] = into_solid_removed(velocities[j], dir, vj);
                 }
                 if overlap <= tolerance {
                     continue;
