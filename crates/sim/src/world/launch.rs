@@ -9,12 +9,13 @@
 //! workers of a pool of two.
 //!
 //! Also the process's pools themselves (one per thread count, shared by the worlds that ask
-//! for it), and what each of the engine's threads does as it starts (`serve_the_frame`).
+//! for it), what each of the engine's threads does as it starts (`serve_the_frame`), and where
+//! a world's loops run (`Runner`: its pool, the calling thread, or the host's workers).
 
-use super::lock;
 use super::step::Overlap;
+use super::{Runner, lock};
 use crate::error::{Error, invalid};
-use boids_index::{RayonExec, Spawned};
+use boids_index::{Exec, RayonExec, Spawned};
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, Weak};
 
@@ -179,6 +180,35 @@ impl Drop for Launcher {
             // Its worlds ended their steps (`World::settle`): the thread is asleep, or about to
             // be, and ends now.
             let _ = t.join();
+        }
+    }
+}
+
+impl Runner {
+    /// The executor the step's loops run on.
+    pub(crate) fn exec(&self) -> Arc<dyn Exec> {
+        match self {
+            Runner::Rayon(e, _) => Arc::clone(e) as Arc<dyn Exec>,
+            Runner::Host(e) => Arc::clone(e),
+        }
+    }
+
+    /// Runs `f` where the step's loops belong: inside the world's Rayon pool, or on the
+    /// calling thread for Rayon's global pool, a pool of one thread and a host's job system.
+    pub(crate) fn install(&self, f: &mut (dyn FnMut() + Send)) {
+        match self {
+            // A pool of one thread: this thread does the same work without two thread
+            // switches (its loops run in order: `RayonExec::single`).
+            Runner::Rayon(e, Some(pool)) if !e.single() => pool.install(f),
+            _ => f(),
+        }
+    }
+
+    /// Runs `job` on a worker: a Rayon pool's, or the host's.
+    pub(crate) fn spawn(&self, job: Arc<dyn Spawned>) {
+        match self {
+            Runner::Rayon(e, _) => e.spawn(job),
+            Runner::Host(e) => e.spawn(job),
         }
     }
 }

@@ -774,32 +774,3 @@ impl World {
         h.finish()
     }
 }
-
-impl Runner {
-    /// The executor the step's loops run on.
-    pub(crate) fn exec(&self) -> Arc<dyn Exec> {
-        match self {
-            Runner::Rayon(e, _) => Arc::clone(e) as Arc<dyn Exec>,
-            Runner::Host(e) => Arc::clone(e),
-        }
-    }
-
-    /// Runs `f` where the step's loops belong: inside the world's Rayon pool, or on the
-    /// calling thread for Rayon's global pool, a pool of one thread and a host's job system.
-    pub(crate) fn install(&self, f: &mut (dyn FnMut() + Send)) {
-        match self {
-            // A pool of one thread: this thread does the same work without two thread
-            // switches (its loops run in order: `RayonExec::single`).
-            Runner::Rayon(e, Some(pool)) if !e.single() => pool.install(f),
-            _ => f(),
-        }
-    }
-
-    /// Runs `job` on a worker: a Rayon pool's, or the host's.
-    pub(crate) fn spawn(&self, job: Arc<dyn Spawned>) {
-        match self {
-            Runner::Rayon(e, _) => e.spawn(job),
-            Runner::Host(e) => e.spawn(job),
-        }
-    }
-}
