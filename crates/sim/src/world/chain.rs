@@ -133,8 +133,7 @@ impl World {
         chain.relations.clone_from(&self.relations);
         chain.level = self.level;
         chain.step_buffers = std::mem::take(&mut self.step_buffers);
-        self.flows_seen =
-            (self.flows.cell > 0.0 && self.flows.budget > 0).then(|| self.flows.mark());
+        self.flows_seen = self.flows.history_mark();
         let settings = self.flows.settings();
         chain.flows = std::mem::replace(&mut self.flows, settings);
         chain.error = None;

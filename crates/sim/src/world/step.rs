@@ -608,8 +608,7 @@ impl Books<'_> {
             externals,
             // The world keeps the settings for readers meanwhile, and, with a budget (when
             // the fields are history, not derived), where they stand for a step that fails.
-            flows_before: (self.flows.cell > 0.0 && self.flows.budget > 0)
-                .then(|| self.flows.mark()),
+            flows_before: self.flows.history_mark(),
             flows: {
                 let settings = self.flows.settings();
                 std::mem::replace(self.flows, settings)

@@ -114,6 +114,17 @@ impl Flows {
             .collect();
     }
 
+    /// Where the fields stand, when they are history (a cell size and a budget: what each
+    /// flock reads and waits for carries from step to step); `None` when they are derived.
+    pub(crate) fn history_mark(&self) -> Option<FlowsMark> {
+        self.has_history().then(|| self.mark())
+    }
+
+    /// Whether the fields are history, not derived: a cell size and a budget.
+    pub(crate) fn has_history(&self) -> bool {
+        self.cell > 0.0 && self.budget > 0
+    }
+
     /// What a save holds of the fields' history: the readers, each survey's key and units,
     /// each build's key, cell and units (in the order they take the budget).
     pub(crate) fn history(&self) -> History<'_> {

@@ -87,7 +87,7 @@ impl World {
 
     /// The flow fields' state for a save (`None`: no budget, nothing to save).
     pub(crate) fn saved_flows(&self) -> Option<SavedFlows> {
-        if self.flows.cell <= 0.0 || self.flows.budget == 0 {
+        if !self.flows.has_history() {
             return None;
         }
         // While a step is in flight, the history as it stood before it (as every read sees).
