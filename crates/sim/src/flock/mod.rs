@@ -59,6 +59,11 @@ pub(crate) struct Boids {
     pub(crate) id_slots: OnceLock<Vec<u32>>,
     /// The boids in id order, built on first use after a change.
     pub(crate) id_view: OnceLock<view::IdView>,
+    /// Positions and headings in id order, written by the step that made this state when the
+    /// flock is being read ([`view::Ordered`]); dropped by any change.
+    pub(crate) ordered: OnceLock<view::Ordered>,
+    /// Steps since the flock was read in id order: whether the step writes `ordered`.
+    pub(crate) unread: view::Unread,
 }
 
 /// What a step works with: the neighbour index over the boids, their ids, ranks and extra state
@@ -75,6 +80,8 @@ pub(crate) struct Work {
     pub(crate) spare: Boids,
     /// The id-order slots of an earlier state, reused for the next one's.
     pub(crate) id_slots: Vec<u32>,
+    /// The arrays in id order of an earlier state, reused for the next one's.
+    pub(crate) ordered: view::Ordered,
     /// The body pass's grid, reused.
     pub(crate) bodies: body_grid::Grid,
     /// A grounded flock's short lists of the ground and solids near it, remade every step.
@@ -230,6 +237,14 @@ impl Flock {
         let st = self.st_mut();
         st.id_slots.take();
         st.id_view.take();
+        // Stale, but its memory serves the next step's (no allocation a frame for a host that
+        // changes the boids every frame).
+        if let Some(o) = st.ordered.take() {
+            let w = self.work_mut();
+            if w.ordered.heap_bytes() < o.heap_bytes() {
+                w.ordered = o;
+            }
+        }
     }
 
     /// The boids, to change (copied first only if a step in flight still shares them, which
@@ -384,6 +399,7 @@ impl Flock {
                 + e(&b.extras)
                 + b.id_slots.get().map_or(0, u)
                 + b.id_view.get().map_or(0, view::IdView::heap_bytes)
+                + b.ordered.get().map_or(0, view::Ordered::heap_bytes)
         };
         boids(&self.st)
             + self.work.as_deref().map_or(0, |w| {
@@ -391,6 +407,7 @@ impl Flock {
                     + u(&w.rank_sorted)
                     + e(&w.extras_sorted)
                     + u(&w.id_slots)
+                    + w.ordered.heap_bytes()
                     + w.index.heap_bytes()
                     + boids(&w.spare)
                     + w.spare_state.as_deref().map_or(0, boids)

@@ -513,6 +513,10 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
     super::view::build_id_slots(input.exec, &next.rank, &mut slots);
     next.id_slots = OnceLock::from(slots);
     next.id_view = OnceLock::new();
+    // Its positions and headings in id order too, if the flock is being read.
+    let leaning = crate::Flock::leans(&f.params) && next.extras.len() == n;
+    let spare = std::mem::take(&mut w.ordered);
+    w.ordered = super::view::order_next(input.exec, st, &mut next, leaning, spare);
     w.prepared = false;
     Stepped { next, neighbours }
 }

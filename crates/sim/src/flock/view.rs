@@ -3,11 +3,14 @@
 //! read after any other change); for the borrowing reads, a copy in id order is built on the
 //! first read after a change. Both are kept until the next change.
 
-use super::Flock;
+use super::{Boids, Flock};
 use boids_core::{BoidState, Extra, Vec3};
 use boids_index::PARALLEL_MIN;
 use boids_index::exec::{Exec, RayonExec, chunks_mut};
+use boids_index::reads::{Form, Order};
 use boids_index::{SimdLevel, reads};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
 /// The boids in id order.
 #[derive(Clone)]
@@ -28,6 +31,106 @@ impl IdView {
 
 const CHUNK: usize = 4096;
 
+/// Matrices of a flock at least this large (64 bytes a boid: 4 MiB) are written with
+/// streaming stores, which skip reading the lines they fill: an output that size leaves the
+/// caches anyway.
+const STREAM_MATRICES: usize = 65_536;
+
+/// A state's positions and headings in id order, written by the step that made it when the
+/// flock was read in id order within the last [`ORDERED_FOR`] steps: the reads of positions,
+/// orientations and matrices then go through the arrays in order instead of gathering each
+/// from storage order (a random permutation of it: after a step the gathers miss the caches).
+#[derive(Clone, Default)]
+pub(crate) struct Ordered {
+    positions: Vec<Vec3>,
+    headings: Vec<Vec3>,
+}
+
+impl Ordered {
+    pub(crate) fn heap_bytes(&self) -> usize {
+        (self.positions.capacity() + self.headings.capacity()) * 12
+    }
+}
+
+/// Steps a flock may go without a read of its positions, headings, orientations or matrices
+/// in id order before its steps stop writing [`Ordered`] (a frame of several steps reads only
+/// after the last).
+const ORDERED_FOR: u8 = 8;
+
+/// Steps since a state's line of states (each step's carries the count on) was last read in
+/// id order, saturating; never read: `u8::MAX`. A hint for the step, not part of the state.
+#[derive(Debug)]
+pub(crate) struct Unread(AtomicU8);
+
+impl Default for Unread {
+    fn default() -> Self {
+        Unread(AtomicU8::new(u8::MAX))
+    }
+}
+
+impl Clone for Unread {
+    fn clone(&self) -> Self {
+        Unread(AtomicU8::new(self.0.load(Relaxed)))
+    }
+}
+
+impl Unread {
+    /// The state was read (a reader on any thread, even during a step that reads it too).
+    fn read(&self) {
+        self.0.store(0, Relaxed);
+    }
+}
+
+/// At the end of a step, with `next`'s id order built: carries the count of unread steps on
+/// from `before`, and writes `next.ordered` (into `spare`'s buffers) if the flock was read
+/// within the last [`ORDERED_FOR`] steps, in parallel on `exec`. A leaning flock draws its
+/// kept orientations, not its headings: it gets none. Returns `spare` when it goes unused
+/// (emptied once the flock has gone unread for longer: its memory goes too).
+pub(crate) fn order_next(
+    exec: &dyn Exec,
+    before: &Boids,
+    next: &mut Boids,
+    leaning: bool,
+    mut spare: Ordered,
+) -> Ordered {
+    let unread = before.unread.0.load(Relaxed).saturating_add(1);
+    next.unread = Unread(AtomicU8::new(unread));
+    next.ordered = OnceLock::new();
+    if unread > ORDERED_FOR {
+        return Ordered::default();
+    }
+    let slots = match next.id_slots.get() {
+        Some(s) if !leaning => s,
+        _ => return spare,
+    };
+    let n = slots.len();
+    spare.positions.resize(n, Vec3::ZERO);
+    spare.headings.resize(n, Vec3::ZERO);
+    gather(exec, slots, &mut spare.positions, |s| next.positions[s]);
+    gather(exec, slots, &mut spare.headings, |s| next.headings[s]);
+    next.ordered = OnceLock::from(spare);
+    Ordered::default()
+}
+
+/// `f(start, out[start..start + len])` over chunks of `out`, in parallel on `exec` for large
+/// flocks.
+fn by_chunks<T: Send>(exec: &dyn Exec, out: &mut [T], f: impl Fn(usize, &mut [T]) + Sync) {
+    if out.len() < PARALLEL_MIN || exec.workers() == 1 {
+        f(0, out);
+    } else {
+        chunks_mut(exec, out, CHUNK, &f);
+    }
+}
+
+/// `out[k] = from[k]` (converted) for every k of `from`, in parallel on `exec` for large flocks.
+fn copy_into<T: From<Vec3> + Send>(exec: &dyn Exec, from: &[Vec3], out: &mut [T]) {
+    by_chunks(exec, &mut out[..from.len()], |start, o| {
+        for (o, &v) in o.iter_mut().zip(&from[start..]) {
+            *o = v.into();
+        }
+    });
+}
+
 /// `out[k] = f(slots[k])` for every k, in parallel on `exec` for large flocks.
 fn gather<T: Send>(exec: &dyn Exec, slots: &[u32], out: &mut [T], f: impl Fn(usize) -> T + Sync) {
     gather_chunks(exec, slots, out, |slots, out| {
@@ -40,33 +143,41 @@ fn gather<T: Send>(exec: &dyn Exec, slots: &[u32], out: &mut [T], f: impl Fn(usi
 /// Writes into `slots` (its allocation reused) the storage slot of each boid in id order, from
 /// `rank` (each slot's place in id order). A step builds it for the state it makes, so a read
 /// after a step finds it; a change to the boids leaves it to the first read.
+#[allow(
+    unsafe_code,
+    reason = "a measured hot loop: the slots as atomics for a parallel scatter"
+)]
 pub(crate) fn build_id_slots(exec: &dyn Exec, rank: &[u32], slots: &mut Vec<u32>) {
     let n = rank.len();
     slots.clear();
     slots.resize(n, 0);
-    let parts = if n < PARALLEL_MIN {
-        1
-    } else {
-        exec.workers().clamp(1, 16)
-    };
-    if parts == 1 {
+    if n < SCATTER_PARALLEL_MIN || exec.workers() == 1 {
         for (s, &r) in rank.iter().enumerate() {
             slots[r as usize] = s as u32;
         }
-    } else {
-        // Each part owns a range of ranks and scans every slot (a scatter without races).
-        let per = n.div_ceil(parts);
-        chunks_mut(exec, slots, per, &|start: usize, out: &mut [u32]| {
-            let lo = start as u32;
-            let hi = lo + out.len() as u32;
-            for (s, &r) in rank.iter().enumerate() {
-                if r >= lo && r < hi {
-                    out[(r - lo) as usize] = s as u32;
-                }
-            }
-        });
+        return;
     }
+    // Each worker scatters a range of slots. The ranks are a permutation, so no two writes
+    // meet; written as atomics (plain stores on every target), a broken permutation could give
+    // wrong slots but never a data race.
+    const _: () = assert!(align_of::<AtomicU32>() == align_of::<u32>());
+    // SAFETY: `AtomicU32` has the size and bit validity of `u32`, and (asserted above) its
+    // alignment; `slots` is borrowed mutably for as long as `cells` lives, so nothing else
+    // reads or writes it meanwhile.
+    let cells: &[AtomicU32] =
+        unsafe { std::slice::from_raw_parts(slots.as_mut_ptr().cast::<AtomicU32>(), n) };
+    exec.for_ranges(n, CHUNK, &|range| {
+        for s in range {
+            if let Some(c) = cells.get(rank[s] as usize) {
+                c.store(s as u32, Relaxed);
+            }
+        }
+    });
 }
+
+/// Flocks smaller than this build their id order on one thread: one pass of scattered writes
+/// into an array that fits the caches takes less than waking the workers.
+const SCATTER_PARALLEL_MIN: usize = 1 << 16;
 
 /// `f(slots[range], out[range])` over chunks of `slots`, in parallel on `exec` for large flocks:
 /// the reads whose kernels take a block of boids at once.
@@ -76,14 +187,9 @@ fn gather_chunks<T: Send>(
     out: &mut [T],
     f: impl Fn(&[u32], &mut [T]) + Sync,
 ) {
-    let out = &mut out[..slots.len()];
-    if slots.len() < PARALLEL_MIN || exec.workers() == 1 {
-        f(slots, out);
-    } else {
-        chunks_mut(exec, out, CHUNK, &|start: usize, o: &mut [T]| {
-            f(&slots[start..start + o.len()], o)
-        });
-    }
+    by_chunks(exec, &mut out[..slots.len()], |start, o| {
+        f(&slots[start..start + o.len()], o)
+    });
 }
 
 impl Flock {
@@ -161,10 +267,12 @@ impl Flock {
     }
     /// Copies the headings, in id order, into `out[..len]`; as [`Flock::read_positions`].
     pub fn read_headings<T: From<Vec3> + Send>(&self, out: &mut [T]) {
-        let st = &*self.st;
-        gather(&RayonExec::default(), self.id_slots(), out, |s| {
-            st.headings[s].into()
-        });
+        let (st, exec) = (&*self.st, RayonExec::default());
+        st.unread.read();
+        match st.ordered.get() {
+            Some(o) => copy_into(&exec, &o.headings, out),
+            None => gather(&exec, self.id_slots(), out, |s| st.headings[s].into()),
+        }
     }
     /// Copies the ids, ascending, into `out[..len]`; as [`Flock::read_positions`].
     pub fn read_ids(&self, out: &mut [u32]) {
@@ -173,9 +281,13 @@ impl Flock {
 
     pub(crate) fn read_positions_with<T: From<Vec3> + Send>(&self, exec: &dyn Exec, out: &mut [T]) {
         let st = &*self.st;
-        gather(exec, self.id_slots_with(exec), out, |s| {
-            st.positions[s].into()
-        });
+        st.unread.read();
+        match st.ordered.get() {
+            Some(o) => copy_into(exec, &o.positions, out),
+            None => gather(exec, self.id_slots_with(exec), out, |s| {
+                st.positions[s].into()
+            }),
+        }
     }
 
     pub(crate) fn read_velocities_with<T: From<Vec3> + Send>(
@@ -237,12 +349,19 @@ impl Flock {
         out: &mut [[f32; 4]],
     ) {
         let st = &*self.st;
-        let slots = self.id_slots_with(exec);
+        st.unread.read();
         if self.leaning() {
-            gather(exec, slots, out, |s| st.extras[s].orientation.to_array());
+            gather(exec, self.id_slots_with(exec), out, |s| {
+                st.extras[s].orientation.to_array()
+            });
+        } else if let Some(o) = st.ordered.get() {
+            by_chunks(exec, &mut out[..o.headings.len()], |start, out| {
+                let h = &o.headings[start..start + out.len()];
+                reads::orientations(level, Order::Each, h, out)
+            });
         } else {
-            gather_chunks(exec, slots, out, |slots, out| {
-                reads::orientations(level, slots, &st.headings, out)
+            gather_chunks(exec, self.id_slots_with(exec), out, |slots, out| {
+                reads::orientations(level, Order::Slots(slots), &st.headings, out)
             });
         }
     }
@@ -274,23 +393,33 @@ impl Flock {
         out: &mut [[f32; 16]],
     ) {
         let st = &*self.st;
-        let slots = self.id_slots_with(exec);
+        st.unread.read();
         if self.leaning() {
-            gather(exec, slots, out, |s| {
+            gather(exec, self.id_slots_with(exec), out, |s| {
                 let m = self.leaning_matrix(s, scale);
                 transform.map_or(m, |t| *t * m).to_cols_array()
             });
-        } else {
-            gather_chunks(exec, slots, out, |slots, out| {
-                reads::matrices(
-                    level,
-                    slots,
-                    &st.positions,
-                    &st.headings,
+        } else if let Some(o) = st.ordered.get() {
+            let stream = o.headings.len() >= STREAM_MATRICES;
+            by_chunks(exec, &mut out[..o.headings.len()], |start, out| {
+                let end = start + out.len();
+                let form = Form {
                     scale,
                     transform,
-                    out,
-                )
+                    stream,
+                };
+                let (p, h) = (&o.positions[start..end], &o.headings[start..end]);
+                reads::matrices(level, Order::Each, p, h, form, out)
+            });
+        } else {
+            gather_chunks(exec, self.id_slots_with(exec), out, |slots, out| {
+                let form = Form {
+                    scale,
+                    transform,
+                    stream: slots.len() >= STREAM_MATRICES,
+                };
+                let at = Order::Slots(slots);
+                reads::matrices(level, at, &st.positions, &st.headings, form, out)
             });
         }
     }

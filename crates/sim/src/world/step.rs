@@ -95,6 +95,11 @@ impl JobFlock {
         spare.positions = std::mem::take(&mut b.positions);
         spare.velocities = std::mem::take(&mut b.velocities);
         spare.headings = std::mem::take(&mut b.headings);
+        // Its arrays in id order too (no one reads this state during a synchronous step):
+        // one set kept, not two.
+        if let Some(o) = b.ordered.take() {
+            self.work.ordered = o;
+        }
         self.reused = true;
     }
 }
@@ -689,6 +694,9 @@ impl Books<'_> {
                 work.ids_sorted = std::mem::take(&mut spare.ids);
                 work.rank_sorted = std::mem::take(&mut spare.rank);
                 work.id_slots = spare.id_slots.take().unwrap_or_default();
+                if let Some(o) = spare.ordered.take() {
+                    work.ordered = o;
+                }
                 spare.id_view = OnceLock::new();
                 work.spare = spare;
                 f.last_neighbours = stepped.neighbours;
