@@ -93,6 +93,16 @@ pub(crate) struct Work {
     pub(crate) spare_state: Option<Arc<Boids>>,
 }
 
+impl Work {
+    /// Keeps `o`'s memory for the next step's arrays in id order if it has more than the
+    /// memory kept (one set kept, the other dropped).
+    pub(crate) fn keep_ordered(&mut self, o: view::Ordered) {
+        if self.ordered.heap_bytes() < o.heap_bytes() {
+            self.ordered = o;
+        }
+    }
+}
+
 /// A flock of boids. Read it through [`crate::World::flock`]; change it through the world.
 pub struct Flock {
     pub(crate) name: String,
@@ -221,6 +231,9 @@ impl Flock {
                 if spare.extras.capacity() < b.extras.capacity() {
                     std::mem::swap(&mut spare.extras, &mut b.extras);
                 }
+                if let Some(o) = b.ordered.take() {
+                    work.keep_ordered(o);
+                }
                 work.spare_state = Some(before);
             }
         }
@@ -240,10 +253,7 @@ impl Flock {
         // Stale, but its memory serves the next step's (no allocation a frame for a host that
         // changes the boids every frame).
         if let Some(o) = st.ordered.take() {
-            let w = self.work_mut();
-            if w.ordered.heap_bytes() < o.heap_bytes() {
-                w.ordered = o;
-            }
+            self.work_mut().keep_ordered(o);
         }
     }
 

@@ -98,7 +98,7 @@ impl JobFlock {
         // Its arrays in id order too (no one reads this state during a synchronous step):
         // one set kept, not two.
         if let Some(o) = b.ordered.take() {
-            self.work.ordered = o;
+            self.work.keep_ordered(o);
         }
         self.reused = true;
     }
@@ -695,7 +695,7 @@ impl Books<'_> {
                 work.rank_sorted = std::mem::take(&mut spare.rank);
                 work.id_slots = spare.id_slots.take().unwrap_or_default();
                 if let Some(o) = spare.ordered.take() {
-                    work.ordered = o;
+                    work.keep_ordered(o);
                 }
                 spare.id_view = OnceLock::new();
                 work.spare = spare;
