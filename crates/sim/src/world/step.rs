@@ -353,7 +353,7 @@ impl World {
         } else {
             let mut panic = None;
             self.runner
-                .install(&mut || panic = run_caught(&mut job, &*exec));
+                .install_step(&mut || panic = run_caught(&mut job, &*exec));
             panic
         };
         self.finish(job, panic)
