@@ -514,9 +514,8 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
     next.id_slots = OnceLock::from(slots);
     next.id_view = OnceLock::new();
     // Its positions and headings in id order too, if the flock is being read.
-    let leaning = crate::Flock::leans(&f.params) && next.extras.len() == n;
     let spare = std::mem::take(&mut w.ordered);
-    w.ordered = super::view::order_next(input.exec, st, &mut next, leaning, spare);
+    w.ordered = super::view::order_next(input.exec, st, &mut next, &f.params, spare);
     w.prepared = false;
     Stepped { next, neighbours }
 }

@@ -4,7 +4,7 @@
 //! first read after a change. Both are kept until the next change.
 
 use super::{Boids, Flock};
-use boids_core::{BoidState, Extra, Vec3};
+use boids_core::{BoidState, Extra, FlockParams, Vec3};
 use boids_index::PARALLEL_MIN;
 use boids_index::exec::{Exec, RayonExec, chunks_mut};
 use boids_index::reads::{Form, Order};
@@ -81,16 +81,22 @@ impl Unread {
     }
 }
 
+/// Whether boids `st` of a flock with params `p` draw the orientation their last step kept (they
+/// lean with the ground), not `LookRotation(heading)`.
+fn leaning(p: &FlockParams, st: &Boids) -> bool {
+    Flock::leans(p) && st.extras.len() == st.headings.len()
+}
+
 /// At the end of a step, with `next`'s id order built: carries the count of unread steps on
 /// from `before`, and writes `next.ordered` (into `spare`'s buffers) if the flock was read
-/// within the last [`ORDERED_FOR`] steps, in parallel on `exec`. A leaning flock draws its
-/// kept orientations, not its headings: it gets none. Returns `spare` when it goes unused
+/// within the last [`ORDERED_FOR`] steps, in parallel on `exec`. A leaning flock (params `p`)
+/// draws its kept orientations, not its headings: it gets none. Returns `spare` when it goes unused
 /// (emptied once the flock has gone unread for longer: its memory goes too).
 pub(crate) fn order_next(
     exec: &dyn Exec,
     before: &Boids,
     next: &mut Boids,
-    leaning: bool,
+    p: &FlockParams,
     mut spare: Ordered,
 ) -> Ordered {
     let unread = before.unread.0.load(Relaxed).saturating_add(1);
@@ -99,9 +105,11 @@ pub(crate) fn order_next(
     if unread > ORDERED_FOR {
         return Ordered::default();
     }
-    let slots = match next.id_slots.get() {
-        Some(s) if !leaning => s,
-        _ => return spare,
+    if leaning(p, next) {
+        return spare;
+    }
+    let Some(slots) = next.id_slots.get() else {
+        return spare;
     };
     let n = slots.len();
     spare.positions.resize(n, Vec3::ZERO);
@@ -394,13 +402,14 @@ impl Flock {
     ) {
         let st = &*self.st;
         st.unread.read();
+        // Decided for the whole flock, not for each of the parts it is written in.
+        let stream = st.headings.len() >= STREAM_MATRICES;
         if self.leaning() {
             gather(exec, self.id_slots_with(exec), out, |s| {
                 let m = self.leaning_matrix(s, scale);
                 transform.map_or(m, |t| *t * m).to_cols_array()
             });
         } else if let Some(o) = st.ordered.get() {
-            let stream = o.headings.len() >= STREAM_MATRICES;
             by_chunks(exec, &mut out[..o.headings.len()], |start, out| {
                 let end = start + out.len();
                 let form = Form {
@@ -416,7 +425,7 @@ impl Flock {
                 let form = Form {
                     scale,
                     transform,
-                    stream: slots.len() >= STREAM_MATRICES,
+                    stream,
                 };
                 let at = Order::Slots(slots);
                 reads::matrices(level, at, &st.positions, &st.headings, form, out)
@@ -458,7 +467,7 @@ impl Flock {
     /// The flock draws the orientation its last step kept (it leans with the ground), not
     /// `LookRotation(heading)`.
     fn leaning(&self) -> bool {
-        Flock::leans(&self.params) && self.st.extras.len() == self.st.headings.len()
+        leaning(&self.params, &self.st)
     }
 
     /// The instance matrix of the boid in slot `s` of a leaning flock: its kept orientation's
