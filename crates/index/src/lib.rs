@@ -41,7 +41,7 @@ pub mod simd;
 pub use boids_core::IndexKind;
 pub use boids_core::math::{Period, wrap_axis};
 pub use exec::{Exec, NO_THREADS, RayonExec, SerialExec, Spawned};
-pub use index::{Index, PARALLEL_MIN, Scratch, permute, permute_with};
+pub use index::{Index, PARALLEL_MIN, STEP_PARALLEL_MIN, Scratch, permute, permute_with};
 pub use kernel::Spec;
 pub use simd::SimdLevel;
 

@@ -44,11 +44,11 @@ pub use boids_core::{
     ObstacleKind, ParamError, Placed, PlaneLock, Quat, SeparationMode, Target, TargetRelocation,
     Vec3, Weights,
 };
-/// Worlds with fewer boids than this (all flocks together) step on the calling thread: handing
-/// work to a pool costs more than it saves.
-pub use boids_index::PARALLEL_MIN;
 pub use boids_index::exec::{self, Exec, RayonExec, SerialExec, Spawned};
 pub use boids_index::{Index, NeighbourIndex, SimdLevel};
+/// Worlds with fewer boids than this (all flocks together) step on the calling thread: handing
+/// work to a pool costs more than it saves.
+pub use boids_index::{PARALLEL_MIN, STEP_PARALLEL_MIN};
 pub use error::Error;
 pub use flock::{Flock, FlockSnapshot, Spawn, SpawnKind, SpawnShape};
 pub use record::Recorder;

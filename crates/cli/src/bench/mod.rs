@@ -284,7 +284,7 @@ pub fn bench(a: &BenchArgs) -> Result<(), String> {
     let threads = if naive { 1 } else { world.threads() };
     // Nanoseconds of one core per neighbour within the radius: comparable across machines,
     // sizes and thread counts (the cost the kernel pays per pair it sums over).
-    let cores = if a.boids < boids_sim::PARALLEL_MIN {
+    let cores = if a.boids < boids_sim::STEP_PARALLEL_MIN {
         1
     } else {
         threads

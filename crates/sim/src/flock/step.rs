@@ -17,7 +17,9 @@ use boids_core::{
     AlignmentMode, BoidState, Bounds, Env, Extra, Neighbourhood, Rng, Vec3, step_boid,
 };
 use boids_index::exec::{Exec, MAX_PIECES, for_pieces};
-use boids_index::{Hit, NeighbourIndex, PARALLEL_MIN, Period, Points, Scratch, SimdLevel, Spec};
+use boids_index::{
+    Hit, NeighbourIndex, Period, Points, STEP_PARALLEL_MIN, Scratch, SimdLevel, Spec,
+};
 use std::cell::RefCell;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -431,7 +433,7 @@ pub(crate) fn step(f: &StepFlock, st: &Boids, w: &mut Work, input: &StepInput<'_
             used
         };
         let cells = starts.len() - 1;
-        if n < PARALLEL_MIN {
+        if n < STEP_PARALLEL_MIN {
             with_scratch(|scratch, hits| run(0..cells, out, scratch, hits))
         } else {
             // Groups of whole cells, at least `target` boids each, and few enough to wait for

@@ -14,7 +14,7 @@ use crate::fnv::Fnv1a;
 use crate::world::{FlockId, MAX_DT};
 use boids_core::Vec3;
 use boids_core::fmath::Extremes;
-use boids_index::{Exec, PARALLEL_MIN, Spawned};
+use boids_index::{Exec, PARALLEL_MIN, STEP_PARALLEL_MIN, Spawned};
 use std::sync::{Arc, Condvar, LazyLock, Mutex, OnceLock};
 
 /// What a flock's state is while a synchronous step holds it (never read: the world is
@@ -347,7 +347,7 @@ impl World {
         let mut job = self.begin(dt, true)?;
         let total: usize = job.flocks.iter().map(|f| f.st.ids.len()).sum();
         let exec = self.runner.exec();
-        let panic = if total < PARALLEL_MIN {
+        let panic = if total < STEP_PARALLEL_MIN {
             // Small worlds step on the calling thread: handing work to a pool costs more.
             run_caught(&mut job, &*exec)
         } else {
