@@ -25,12 +25,7 @@ fn cfg(seed: u64, threads: usize) -> boids_sim::WorldConfig {
 /// A world with one flock of every kind of rule set, index and bounds that the stepper has paths
 /// for, including randomness (wander).
 fn mixed_world(threads: usize, seed: u64) -> World {
-    let mut w = World::new(WorldConfig {
-        seed,
-        threads,
-        ..WorldConfig::default()
-    })
-    .unwrap();
+    let mut w = World::new(cfg(seed, threads)).unwrap();
     let fish = w
         .create_flock(
             "fish",
@@ -251,12 +246,7 @@ fn every_bounds_kind_keeps_boids_inside_for_10000_steps() {
         (Bounds::Clamp { min: lo, max: hi }, 0.0),
     ];
     for (bounds, tol) in kinds {
-        let mut w = World::new(WorldConfig {
-            seed: 3,
-            threads: 2,
-            ..WorldConfig::default()
-        })
-        .unwrap();
+        let mut w = World::new(cfg(3, 2)).unwrap();
         let id = w
             .create_flock(
                 "f",
@@ -362,12 +352,7 @@ fn extreme_params_leave_no_nan_over_10000_steps() {
         ),
     ];
     for (name, params, spawn) in cases {
-        let mut w = World::new(WorldConfig {
-            seed: 1,
-            threads: 2,
-            ..WorldConfig::default()
-        })
-        .unwrap();
+        let mut w = World::new(cfg(1, 2)).unwrap();
         let id = w.create_flock("x", params).unwrap();
         w.spawn(id, 64, &spawn).unwrap();
         for step in 0..10_000 {
@@ -419,12 +404,7 @@ fn flocks_by_id_and_name() {
 
 #[test]
 fn boids_keep_their_ids_through_adds_and_removes() {
-    let mut w = World::new(WorldConfig {
-        seed: 2,
-        threads: 1,
-        ..WorldConfig::default()
-    })
-    .unwrap();
+    let mut w = World::new(cfg(2, 1)).unwrap();
     let f = w.create_flock("f", FlockParams::default()).unwrap();
     assert_eq!(w.spawn(f, 5, &Spawn::default()).unwrap(), 0);
     let first = w
@@ -449,12 +429,7 @@ fn boids_keep_their_ids_through_adds_and_removes() {
 
 #[test]
 fn bad_input_is_refused_and_changes_nothing() {
-    let mut w = World::new(WorldConfig {
-        seed: 2,
-        threads: 1,
-        ..WorldConfig::default()
-    })
-    .unwrap();
+    let mut w = World::new(cfg(2, 1)).unwrap();
     let f = w.create_flock("f", FlockParams::default()).unwrap();
     w.spawn(f, 50, &Spawn::default()).unwrap();
     let before = w.state_hash();
@@ -499,12 +474,7 @@ fn bad_input_is_refused_and_changes_nothing() {
 
 #[test]
 fn live_params_and_moving_targets_take_effect() {
-    let mut w = World::new(WorldConfig {
-        seed: 2,
-        threads: 1,
-        ..WorldConfig::default()
-    })
-    .unwrap();
+    let mut w = World::new(cfg(2, 1)).unwrap();
     let p = FlockParams {
         target: Some(Target {
             point: Vec3::new(50.0, 0.0, 0.0),
@@ -616,12 +586,7 @@ fn metrics_measure_alignment_and_spacing() {
 
 #[test]
 fn a_flock_resizes_to_a_requested_count() {
-    let mut w = World::new(WorldConfig {
-        seed: 4,
-        threads: 1,
-        ..WorldConfig::default()
-    })
-    .unwrap();
+    let mut w = World::new(cfg(4, 1)).unwrap();
     let f = w.create_flock("f", FlockParams::default()).unwrap();
     w.resize_flock(f, 100, &Spawn::default()).unwrap();
     w.step(DT).unwrap();
@@ -642,12 +607,7 @@ fn a_flock_resizes_to_a_requested_count() {
 
 #[test]
 fn orientations_and_instance_matrices_follow_headings() {
-    let mut w = World::new(WorldConfig {
-        seed: 4,
-        threads: 2,
-        ..WorldConfig::default()
-    })
-    .unwrap();
+    let mut w = World::new(cfg(4, 2)).unwrap();
     let f = w.create_flock("f", FlockParams::default()).unwrap();
     w.spawn(f, 5000, &Spawn::default()).unwrap();
     // One boid straight up, where "up" is undefined.

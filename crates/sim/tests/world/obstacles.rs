@@ -6,12 +6,7 @@ use super::*;
 #[test]
 fn obstacles_are_avoided_and_can_move_and_go() {
     for mode in [ObstacleAvoidance::FreeDirection, ObstacleAvoidance::Reflect] {
-        let mut w = World::new(WorldConfig {
-            seed: 4,
-            threads: 2,
-            ..WorldConfig::default()
-        })
-        .unwrap();
+        let mut w = World::new(cfg(4, 2)).unwrap();
         let p = FlockParams {
             obstacle_avoidance: mode,
             combine: Combine::Steer,
@@ -125,12 +120,7 @@ fn a_scene_set_obstacle_by_obstacle_is_the_one_the_step_sees() {
 
 #[test]
 fn a_flock_sleeps_while_the_observer_is_away() {
-    let mut w = World::new(WorldConfig {
-        seed: 4,
-        threads: 2,
-        ..WorldConfig::default()
-    })
-    .unwrap();
+    let mut w = World::new(cfg(4, 2)).unwrap();
     let f = w.create_flock("f", FlockParams::default()).unwrap();
     w.spawn(f, 300, &Spawn::default()).unwrap();
     w.set_wake_region(f, Some((Vec3::splat(-5.0), Vec3::splat(5.0))))

@@ -4,12 +4,7 @@
 use super::*;
 
 fn world_for(seed: u64, threads: usize) -> World {
-    let mut w = World::new(WorldConfig {
-        seed,
-        threads,
-        ..WorldConfig::default()
-    })
-    .unwrap();
+    let mut w = World::new(cfg(seed, threads)).unwrap();
     let f = w
         .create_flock(
             "f",
@@ -136,12 +131,7 @@ fn worlds_with_the_same_thread_count_share_one_pool() {
 /// localToWorldMatrix times the flock's local matrices); a bad transform is refused.
 #[test]
 fn transformed_matrices_are_the_parent_times_each_boid() {
-    let mut w = World::new(WorldConfig {
-        seed: 3,
-        threads: 1,
-        ..WorldConfig::default()
-    })
-    .unwrap();
+    let mut w = World::new(cfg(3, 1)).unwrap();
     let fish = w.create_flock("fish", FlockParams::default()).unwrap();
     w.spawn(fish, 300, &Spawn::default()).unwrap();
     w.step(DT).unwrap();
