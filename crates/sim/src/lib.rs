@@ -44,11 +44,13 @@ pub use boids_core::{
     ObstacleKind, ParamError, Placed, PlaneLock, Quat, SeparationMode, Target, TargetRelocation,
     Vec3, Weights,
 };
-pub use boids_index::exec::{self, Exec, RayonExec, SerialExec, Spawned};
-pub use boids_index::{Index, NeighbourIndex, SimdLevel};
+/// Flocks with fewer boids than this build their index on one thread.
+pub use boids_index::PARALLEL_MIN;
 /// Worlds with fewer boids than this (all flocks together) step on the calling thread: handing
 /// work to a pool costs more than it saves.
-pub use boids_index::{PARALLEL_MIN, STEP_PARALLEL_MIN};
+pub use boids_index::STEP_PARALLEL_MIN;
+pub use boids_index::exec::{self, Exec, RayonExec, SerialExec, Spawned};
+pub use boids_index::{Index, NeighbourIndex, SimdLevel};
 pub use error::Error;
 pub use flock::{Flock, FlockSnapshot, Spawn, SpawnKind, SpawnShape};
 pub use record::Recorder;

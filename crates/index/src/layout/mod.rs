@@ -105,12 +105,8 @@ impl Layout {
             None if n == 0 => (Vec3::ZERO, Vec3::ZERO),
             None => {
                 let empty = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-                let fold = |(lo, hi): (Vec3, Vec3), ps: &[Vec3]| {
-                    let (l, h) = bounds(ps);
-                    (lo.at_most(l), hi.at_least(h))
-                };
                 let (lo, hi) = if n < 16_384 {
-                    fold(empty, positions)
+                    bounds(positions)
                 } else {
                     // Minimum and maximum are exact whatever the grouping.
                     // (The parts' boxes on the stack: nothing allocated.)
@@ -119,7 +115,7 @@ impl Layout {
                     let parts = &mut parts[..n.div_ceil(ch)];
                     chunks_mut(exec, parts, 1, &|c: usize, part: &mut [(Vec3, Vec3)]| {
                         let end = ((c + 1) * ch).min(n);
-                        part[0] = fold(empty, &positions[c * ch..end]);
+                        part[0] = bounds(&positions[c * ch..end]);
                     });
                     parts
                         .iter()
